@@ -1,0 +1,76 @@
+//! Column and file names of the dataset contract.
+
+/// File with one row per (sample, body).
+pub const BODIES_FILE: &str = "bodies.parquet";
+/// File with one row per (sample, joint).
+pub const JOINTS_FILE: &str = "joints.parquet";
+/// File with one row per body: the ground truth.
+pub const TRUTH_FILE: &str = "truth.parquet";
+/// Run metadata.
+pub const MANIFEST_FILE: &str = "manifest.json";
+
+/// The f64 columns of `bodies.parquet`, in order (after `run_id, sample, t, body`).
+pub const BODY_F64: [&str; 37] = [
+    "pos_x",
+    "pos_y",
+    "pos_z",
+    "quat_w",
+    "quat_x",
+    "quat_y",
+    "quat_z",
+    "euler_a",
+    "euler_b",
+    "euler_g",
+    "euler_a_d",
+    "euler_b_d",
+    "euler_g_d",
+    "euler_a_dd",
+    "euler_b_dd",
+    "euler_g_dd",
+    "vel_x",
+    "vel_y",
+    "vel_z",
+    "acc_x",
+    "acc_y",
+    "acc_z",
+    "omega_1",
+    "omega_2",
+    "omega_3",
+    "omega_dot_1",
+    "omega_dot_2",
+    "omega_dot_3",
+    "f_x",
+    "f_y",
+    "f_z",
+    "n_x",
+    "n_y",
+    "n_z",
+    "o_x",
+    "o_y",
+    "o_z",
+];
+
+/// The f64 columns of `joints.parquet`, in order (after `run_id, sample, t, joint, kind`).
+pub const JOINT_F64: [&str; 6] = ["q", "qd", "qdd", "tau", "tau_friction", "tau_motor"];
+
+/// The f64 columns of `truth.parquet` (after `body, name, joint_kind`; `radius` may be null):
+/// inertial parameters, geometry, the centroid's distance from `O_i` along the body, and the
+/// zero-configuration centroid, joint axis and joint point (world).
+pub const TRUTH_F64: [&str; 16] = [
+    "mass",
+    "j11",
+    "j22",
+    "j33",
+    "length",
+    "radius",
+    "com_offset",
+    "com_x",
+    "com_y",
+    "com_z",
+    "joint_axis_x",
+    "joint_axis_y",
+    "joint_axis_z",
+    "joint_x",
+    "joint_y",
+    "joint_z",
+];

@@ -1,0 +1,86 @@
+//! `manifest.json`: what produced a run, with which settings, and the run's own checks.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::Chain;
+
+/// Version of the run-directory layout.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The manifest of a run directory.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// Layout version ([`FORMAT_VERSION`]).
+    pub format_version: u32,
+    /// Run identifier (the scenario name).
+    pub run_id: String,
+    /// The scenario file's path as given, if any.
+    pub scenario_path: Option<String>,
+    /// The scenario file's text, verbatim.
+    pub scenario: String,
+    /// The model, in the zero-configuration description of [`crate::model`].
+    pub model: Chain,
+    /// Seed.
+    pub seed: u64,
+    /// Integrator settings.
+    pub integrator: Integrator,
+    /// Output sample period (s).
+    pub sample_period: f64,
+    /// Number of samples.
+    pub samples: usize,
+    /// Engine and format crate versions.
+    pub engine: BTreeMap<String, String>,
+    /// Noise model of the measured columns (`null`: no measured columns).
+    pub noise: Option<serde_json::Value>,
+    /// Consistency checks computed when the run was written.
+    pub checks: Checks,
+}
+
+/// Integrator settings.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Integrator {
+    /// Symplectic (semi-implicit) Euler, Rapier's.
+    pub method: String,
+    /// Step (s).
+    pub dt: f64,
+    /// Rapier substeps per step.
+    pub num_solver_iterations: usize,
+    /// PGS iterations per substep.
+    pub num_internal_pgs_iterations: usize,
+    /// Stabilization iterations.
+    pub num_internal_stabilization_iterations: usize,
+    /// Integrator steps per output sample.
+    pub steps_per_sample: usize,
+}
+
+/// Checks of a run against the continuous-time inverse dynamics ([`crate::dynamics`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Checks {
+    /// Per joint (dataset order): `max_t |RNEA(q, q̇, q̈) − (tau + tau_friction)|` divided by
+    /// `max_t |tau + tau_friction|` (or by the largest joint's peak of the same kind where the
+    /// joint's own peak is below 1e-6 of it).
+    pub rnea_rel_residual: Vec<f64>,
+    /// The largest of them.
+    pub rnea_max_rel_residual: f64,
+    /// Largest deviation of a prescribed joint from its profile (rad or m).
+    pub max_tracking_error: f64,
+}
+
+/// The engine and format versions compiled into this binary.
+pub fn engine_versions() -> BTreeMap<String, String> {
+    [
+        ("sim", env!("CARGO_PKG_VERSION")),
+        ("rapier3d-f64", env!("SIM_RAPIER_VERSION")),
+        ("parquet", env!("SIM_PARQUET_VERSION")),
+        ("arrow-array", env!("SIM_ARROW_VERSION")),
+        ("nalgebra", env!("SIM_NALGEBRA_VERSION")),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect()
+}

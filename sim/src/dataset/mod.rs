@@ -1,0 +1,16 @@
+//! The run directory of `shared/spec/dataset.md`: `bodies.parquet`, `joints.parquet`,
+//! `truth.parquet` and `manifest.json`, written atomically.
+//!
+//! Column names are constants of [`columns`], shared with the readers in `validation`.
+//! Extensions beyond the contract: `o_x..z` in `bodies.parquet` (the position of the joint
+//! point `O_i`, world, about which `n` is taken), `tau_motor` in `joints.parquet` (Rapier's
+//! motor impulse / step, NaN for joints without a motor; for checks only), and the geometry and
+//! zero-configuration columns of `truth.parquet`. Measured columns (`q_meas`, …) are written
+//! only when the scenario injects noise.
+
+pub mod columns;
+pub mod manifest;
+pub mod writer;
+
+pub use manifest::Manifest;
+pub use writer::{DatasetError, write_run};

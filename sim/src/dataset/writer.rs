@@ -1,0 +1,295 @@
+//! Writes a run directory: Parquet (ZSTD, `BYTE_STREAM_SPLIT` on f64 columns) and JSON, into a
+//! temporary sibling directory that is renamed into place only once every file is complete.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray, UInt8Array, UInt32Array};
+use arrow_schema::{DataType, Field, Schema};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
+
+use super::columns::*;
+use super::manifest::Manifest;
+use crate::model::Chain;
+use crate::recording::Recording;
+
+/// A run directory that could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum DatasetError {
+    /// The output exists and replacing it was not asked for.
+    #[error("output directory `{0}` already exists (pass --force to replace it)")]
+    Exists(PathBuf),
+    /// File-system failure.
+    #[error("`{path}`: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// Parquet/Arrow failure.
+    #[error("`{path}`: {message}")]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DatasetError + '_ {
+    move |source| DatasetError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// A table under construction: named columns of equal length.
+struct Table {
+    fields: Vec<Field>,
+    arrays: Vec<ArrayRef>,
+    f64_columns: Vec<String>,
+}
+
+impl Table {
+    fn new() -> Self {
+        Table {
+            fields: Vec::new(),
+            arrays: Vec::new(),
+            f64_columns: Vec::new(),
+        }
+    }
+
+    fn f64(&mut self, name: &str, values: Vec<f64>) {
+        self.fields.push(Field::new(name, DataType::Float64, false));
+        self.arrays.push(Arc::new(Float64Array::from(values)));
+        self.f64_columns.push(name.to_string());
+    }
+
+    fn f64_nullable(&mut self, name: &str, values: Vec<Option<f64>>) {
+        self.fields.push(Field::new(name, DataType::Float64, true));
+        self.arrays.push(Arc::new(Float64Array::from(values)));
+        self.f64_columns.push(name.to_string());
+    }
+
+    fn u32(&mut self, name: &str, values: Vec<u32>) {
+        self.fields.push(Field::new(name, DataType::UInt32, false));
+        self.arrays.push(Arc::new(UInt32Array::from(values)));
+    }
+
+    fn u8(&mut self, name: &str, values: Vec<u8>) {
+        self.fields.push(Field::new(name, DataType::UInt8, false));
+        self.arrays.push(Arc::new(UInt8Array::from(values)));
+    }
+
+    fn utf8(&mut self, name: &str, values: Vec<String>) {
+        self.fields.push(Field::new(name, DataType::Utf8, false));
+        self.arrays.push(Arc::new(StringArray::from(values)));
+    }
+
+    fn write(self, path: &Path, metadata: Vec<KeyValue>) -> Result<(), DatasetError> {
+        let fmt = |e: &dyn std::fmt::Display| DatasetError::Format {
+            path: path.to_owned(),
+            message: e.to_string(),
+        };
+        let schema = Arc::new(Schema::new(self.fields));
+        let batch = RecordBatch::try_new(schema.clone(), self.arrays).map_err(|e| fmt(&e))?;
+        let mut props = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(
+                ZstdLevel::try_new(3).map_err(|e| fmt(&e))?,
+            ))
+            .set_key_value_metadata(Some(metadata));
+        for name in &self.f64_columns {
+            let col = ColumnPath::from(name.as_str());
+            props = props
+                .set_column_dictionary_enabled(col.clone(), false)
+                .set_column_encoding(col, Encoding::BYTE_STREAM_SPLIT);
+        }
+        let file = File::create(path).map_err(io(path))?;
+        let mut writer =
+            ArrowWriter::try_new(file, schema, Some(props.build())).map_err(|e| fmt(&e))?;
+        writer.write(&batch).map_err(|e| fmt(&e))?;
+        writer.close().map_err(|e| fmt(&e))?;
+        Ok(())
+    }
+}
+
+fn bodies_table(rec: &Recording) -> Table {
+    let rows = rec.bodies.len();
+    let mut t = Table::new();
+    t.utf8("run_id", vec![rec.run_id.clone(); rows]);
+    t.u32(
+        "sample",
+        (0..rows).map(|r| (r / rec.n_bodies) as u32).collect(),
+    );
+    t.f64("t", (0..rows).map(|r| rec.t[r / rec.n_bodies]).collect());
+    t.u8(
+        "body",
+        (0..rows).map(|r| (r % rec.n_bodies + 1) as u8).collect(),
+    );
+    let values = |b: &crate::recording::BodyRecord| -> [f64; 37] {
+        let q = b.quat.quaternion();
+        [
+            b.pos.x,
+            b.pos.y,
+            b.pos.z,
+            q.w,
+            q.i,
+            q.j,
+            q.k,
+            b.euler.x,
+            b.euler.y,
+            b.euler.z,
+            b.euler_d.x,
+            b.euler_d.y,
+            b.euler_d.z,
+            b.euler_dd.x,
+            b.euler_dd.y,
+            b.euler_dd.z,
+            b.vel.x,
+            b.vel.y,
+            b.vel.z,
+            b.acc.x,
+            b.acc.y,
+            b.acc.z,
+            b.omega.x,
+            b.omega.y,
+            b.omega.z,
+            b.omega_dot.x,
+            b.omega_dot.y,
+            b.omega_dot.z,
+            b.force.x,
+            b.force.y,
+            b.force.z,
+            b.moment.x,
+            b.moment.y,
+            b.moment.z,
+            b.joint_point.x,
+            b.joint_point.y,
+            b.joint_point.z,
+        ]
+    };
+    let rows_values: Vec<[f64; 37]> = rec.bodies.iter().map(values).collect();
+    for (c, name) in BODY_F64.iter().enumerate() {
+        t.f64(name, rows_values.iter().map(|v| v[c]).collect());
+    }
+    t
+}
+
+fn joints_table(rec: &Recording) -> Table {
+    let nj = rec.joint_ids.len();
+    let rows = rec.joints.len();
+    let mut t = Table::new();
+    t.utf8("run_id", vec![rec.run_id.clone(); rows]);
+    t.u32("sample", (0..rows).map(|r| (r / nj) as u32).collect());
+    t.f64("t", (0..rows).map(|r| rec.t[r / nj]).collect());
+    t.u8("joint", (0..rows).map(|r| rec.joint_ids[r % nj]).collect());
+    t.utf8(
+        "kind",
+        (0..rows)
+            .map(|r| rec.joint_kinds[r % nj].as_str().to_string())
+            .collect(),
+    );
+    let j = &rec.joints;
+    t.f64("q", j.iter().map(|r| r.q).collect());
+    t.f64("qd", j.iter().map(|r| r.qd).collect());
+    t.f64("qdd", j.iter().map(|r| r.qdd).collect());
+    t.f64("tau", j.iter().map(|r| r.tau).collect());
+    t.f64("tau_friction", j.iter().map(|r| r.tau_friction).collect());
+    t.f64("tau_motor", j.iter().map(|r| r.tau_motor).collect());
+    t
+}
+
+fn truth_table(chain: &Chain) -> Table {
+    let links = &chain.links;
+    let mut t = Table::new();
+    t.u8("body", (1..=links.len() as u8).collect());
+    t.utf8("name", links.iter().map(|l| l.name.clone()).collect());
+    t.utf8(
+        "joint_kind",
+        links
+            .iter()
+            .map(|l| l.joint.kind.as_str().to_string())
+            .collect(),
+    );
+    let col = |f: &dyn Fn(&crate::model::Link) -> f64| links.iter().map(f).collect::<Vec<f64>>();
+    t.f64("mass", col(&|l| l.body.mass));
+    t.f64("j11", col(&|l| l.body.inertia[0]));
+    t.f64("j22", col(&|l| l.body.inertia[1]));
+    t.f64("j33", col(&|l| l.body.inertia[2]));
+    t.f64("length", col(&|l| l.body.shape.length()));
+    t.f64_nullable(
+        "radius",
+        links.iter().map(|l| l.body.shape.radius()).collect(),
+    );
+    t.f64(
+        "com_offset",
+        col(&|l| (l.body.centroid() - l.joint.anchor()).norm()),
+    );
+    for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+        t.f64(&format!("com_{axis}"), col(&|l| l.body.centroid[i]));
+    }
+    for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+        t.f64(&format!("joint_axis_{axis}"), col(&|l| l.joint.axis[i]));
+    }
+    for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+        t.f64(&format!("joint_{axis}"), col(&|l| l.joint.anchor[i]));
+    }
+    t
+}
+
+/// Writes the run directory `out` from a recording and its manifest. The files are written to
+/// a temporary sibling directory that replaces `out` only when complete; on error nothing is
+/// left behind. With `force`, an existing `out` is replaced.
+pub fn write_run(
+    out: &Path,
+    rec: &Recording,
+    manifest: &Manifest,
+    force: bool,
+) -> Result<(), DatasetError> {
+    if out.exists() && !force {
+        return Err(DatasetError::Exists(out.to_owned()));
+    }
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(io(&parent))?;
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "run".into());
+    let tmp = parent.join(format!(".{name}.partial-{}", std::process::id()));
+    if tmp.exists() {
+        std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
+    }
+    std::fs::create_dir(&tmp).map_err(io(&tmp))?;
+    let result = (|| {
+        let meta = vec![
+            KeyValue::new("run_id".to_string(), rec.run_id.clone()),
+            KeyValue::new(
+                "dataset_format_version".to_string(),
+                manifest.format_version.to_string(),
+            ),
+        ];
+        bodies_table(rec).write(&tmp.join(BODIES_FILE), meta.clone())?;
+        joints_table(rec).write(&tmp.join(JOINTS_FILE), meta.clone())?;
+        truth_table(&manifest.model).write(&tmp.join(TRUTH_FILE), meta)?;
+        let json = serde_json::to_string_pretty(manifest).expect("manifest serializes");
+        let path = tmp.join(MANIFEST_FILE);
+        std::fs::write(&path, json + "\n").map_err(io(&path))?;
+        if out.exists() {
+            std::fs::remove_dir_all(out).map_err(io(out))?;
+        }
+        std::fs::rename(&tmp, out).map_err(io(out))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
+}

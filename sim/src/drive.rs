@@ -1,0 +1,159 @@
+//! How each joint is driven: a prescribed motion, an applied torque (force) signal, or nothing.
+//!
+//! Applied torques act as equal and opposite generalized forces on the two bodies of the joint
+//! (world frame, along the joint's current axis). Viscous joint damping `tau_friction = −c·q̇`
+//! is applied the same way; its coefficient `c` is N·m·s/rad (revolute) or N·s/m (prismatic).
+
+use serde::{Deserialize, Serialize};
+
+use crate::profile::Profile;
+
+/// The actuation of one joint.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Drive {
+    /// The joint follows a prescribed motion (a deadbeat position servo; the rail carriage is
+    /// moved kinematically).
+    Motion(Profile),
+    /// A generalized force `tau(t)` is applied along the joint axis.
+    Torque(Signal),
+    /// Unactuated.
+    Free,
+}
+
+/// A scalar signal of time (N·m for revolute joints, N for prismatic).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Signal {
+    /// A constant.
+    Constant {
+        /// The value.
+        value: f64,
+    },
+    /// A step from `before` to `after` at `time` (s).
+    Step {
+        /// Switching time (s).
+        time: f64,
+        /// Value for `t < time`.
+        before: f64,
+        /// Value for `t ≥ time`.
+        after: f64,
+    },
+    /// A multisine `Σ d_i cos(k_i ω0 t + φ_i)`, `ω0 = 2π · base_frequency`.
+    Multisine {
+        /// Fundamental frequency (Hz).
+        base_frequency: f64,
+        /// Harmonic numbers `k_i`.
+        harmonics: Vec<u32>,
+        /// Amplitudes `d_i`.
+        amplitudes: Vec<f64>,
+        /// Phases `φ_i` (rad); default all 0.
+        #[serde(default)]
+        phases: Vec<f64>,
+    },
+    /// The sum of several signals.
+    Sum {
+        /// The terms.
+        terms: Vec<Signal>,
+    },
+}
+
+impl Signal {
+    /// Value at `t` (s).
+    pub fn eval(&self, t: f64) -> f64 {
+        match self {
+            Signal::Constant { value } => *value,
+            Signal::Step {
+                time,
+                before,
+                after,
+            } => {
+                if t < *time {
+                    *before
+                } else {
+                    *after
+                }
+            }
+            Signal::Multisine {
+                base_frequency,
+                harmonics,
+                amplitudes,
+                phases,
+            } => {
+                let w0 = 2.0 * std::f64::consts::PI * base_frequency;
+                harmonics
+                    .iter()
+                    .zip(amplitudes)
+                    .enumerate()
+                    .map(|(i, (k, d))| {
+                        d * (f64::from(*k) * w0 * t + phases.get(i).copied().unwrap_or(0.0)).cos()
+                    })
+                    .sum()
+            }
+            Signal::Sum { terms } => terms.iter().map(|s| s.eval(t)).sum(),
+        }
+    }
+
+    /// Checks the parameters; `Err` holds the offending field and what was expected.
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        match self {
+            Signal::Constant { value } if !value.is_finite() => Err((
+                "value".into(),
+                format!("expected a finite number, got {value}"),
+            )),
+            Signal::Multisine {
+                base_frequency,
+                harmonics,
+                amplitudes,
+                phases,
+            } => {
+                if !(base_frequency.is_finite() && *base_frequency > 0.0) {
+                    return Err((
+                        "base_frequency".into(),
+                        format!("expected a positive frequency in Hz, got {base_frequency}"),
+                    ));
+                }
+                if amplitudes.len() != harmonics.len() {
+                    return Err((
+                        "amplitudes".into(),
+                        format!(
+                            "expected one amplitude per harmonic ({}), got {}",
+                            harmonics.len(),
+                            amplitudes.len()
+                        ),
+                    ));
+                }
+                if !phases.is_empty() && phases.len() != harmonics.len() {
+                    return Err((
+                        "phases".into(),
+                        format!(
+                            "expected no phases or one per harmonic ({}), got {}",
+                            harmonics.len(),
+                            phases.len()
+                        ),
+                    ));
+                }
+                Ok(())
+            }
+            Signal::Sum { terms } => terms.iter().try_for_each(Signal::validate),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multisine_sums_cosines() {
+        let s = Signal::Multisine {
+            base_frequency: 0.5,
+            harmonics: vec![1, 3],
+            amplitudes: vec![2.0, 1.0],
+            phases: vec![],
+        };
+        let t = 0.3;
+        let w0 = std::f64::consts::PI;
+        assert!((s.eval(t) - (2.0 * (w0 * t).cos() + (3.0 * w0 * t).cos())).abs() < 1e-15);
+    }
+}

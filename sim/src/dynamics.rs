@@ -1,0 +1,229 @@
+//! Recursive Newton–Euler inverse dynamics over a [`Chain`], in continuous time.
+//!
+//! This is the project's independent reference for the joint forces: plain nalgebra, no Rapier.
+//! It uses the product-of-exponentials form of the zero-configuration description (see
+//! [`crate::model`]): joint `i` moves everything outboard of it about (along) its current world
+//! axis `a_i = R(G_{i−1}) a_i⁰` through its current point `O_i = G_{i−1} O_i⁰`.
+//! For a chain on a rail, joint 0 translates a massless carriage along the rail.
+//!
+//! Conventions are those of the crate root: world-frame wrenches of the parent on the child,
+//! moments about `O_i`; `tau_i` is the joint's generalized force, so that
+//! `rnea(q, q̇, q̈).tau = tau + tau_friction` of a recording.
+
+use nalgebra::{Isometry3, Matrix3, Point3, Rotation3, Translation3, UnitQuaternion, Vector3};
+
+use crate::model::{Chain, JointKind};
+use crate::wrench::JointWrench;
+
+/// Kinematics of one body, world frame.
+#[derive(Clone, Debug)]
+pub struct BodyMotion {
+    /// Body → world rotation.
+    pub rotation: Rotation3<f64>,
+    /// Centroid (m).
+    pub centroid: Vector3<f64>,
+    /// Inner joint point `O_i` (m).
+    pub joint_point: Vector3<f64>,
+    /// Inner joint axis, world (unit).
+    pub joint_axis: Vector3<f64>,
+    /// Centroid velocity (m/s) and acceleration (m/s²).
+    pub vel: Vector3<f64>,
+    /// Centroid acceleration (m/s²).
+    pub acc: Vector3<f64>,
+    /// Angular velocity (rad/s).
+    pub omega: Vector3<f64>,
+    /// Angular acceleration (rad/s²).
+    pub omega_dot: Vector3<f64>,
+}
+
+/// Result of an inverse-dynamics evaluation.
+#[derive(Clone, Debug)]
+pub struct InverseDynamics {
+    /// Per body `1..n`.
+    pub bodies: Vec<BodyMotion>,
+    /// Inner-joint wrench per body `1..n`.
+    pub wrenches: Vec<JointWrench>,
+    /// Generalized joint forces in dataset joint order (`chain.joint_ids()`).
+    pub tau: Vec<f64>,
+}
+
+/// Forward kinematics and inverse dynamics at one instant. `q`, `qd`, `qdd` are in dataset joint
+/// order (`chain.joint_ids()`: the rail first where there is one). Panics if their lengths differ
+/// from the number of joints.
+pub fn rnea(
+    chain: &Chain,
+    q: &[f64],
+    qd: &[f64],
+    qdd: &[f64],
+    gravity: &Vector3<f64>,
+) -> InverseDynamics {
+    let nj = chain.joint_ids().len();
+    assert!(
+        q.len() == nj && qd.len() == nj && qdd.len() == nj,
+        "expected {nj} joint values"
+    );
+    let offset = nj - chain.len();
+
+    // Base: a carriage translating along the rail, or the fixed world.
+    let (mut g, mut vel, mut acc) = (Isometry3::identity(), Vector3::zeros(), Vector3::zeros());
+    if let Some(axis) = chain.rail_axis() {
+        g = Isometry3::from_parts(
+            Translation3::from(axis.into_inner() * q[0]),
+            UnitQuaternion::identity(),
+        );
+        vel = axis.into_inner() * qd[0];
+        acc = axis.into_inner() * qdd[0];
+    }
+    let mut centroid = g.translation.vector;
+    let (mut omega, mut omega_dot) = (Vector3::zeros(), Vector3::zeros());
+
+    let mut bodies = Vec::with_capacity(chain.len());
+    for (k, link) in chain.links.iter().enumerate() {
+        let j = k + offset;
+        let axis0 = link.joint.axis();
+        let anchor0 = link.joint.anchor();
+        let axis = g.rotation * axis0.into_inner();
+        // Motion of the joint point as a point of the parent.
+        let p_parent = (g * anchor0).coords;
+        let r = p_parent - centroid;
+        let mut v_p = vel + omega.cross(&r);
+        let mut a_p = acc + omega_dot.cross(&r) + omega.cross(&omega.cross(&r));
+        match link.joint.kind {
+            JointKind::Revolute => {
+                let rot = UnitQuaternion::from_axis_angle(&axis0, q[j]);
+                let about = Translation3::from(anchor0.coords);
+                g = g * about * rot * about.inverse();
+                omega_dot += axis * qdd[j] + omega.cross(&(axis * qd[j]));
+                omega += axis * qd[j];
+            }
+            JointKind::Prismatic => {
+                g = g * Translation3::from(axis0.into_inner() * q[j]);
+                v_p += axis * qd[j];
+                a_p += axis * qdd[j] + 2.0 * omega.cross(&(axis * qd[j]));
+            }
+        }
+        let joint_point = (g * anchor0).coords;
+        let c = (g * Point3::from(link.body.centroid)).coords;
+        let rc = c - joint_point;
+        vel = v_p + omega.cross(&rc);
+        acc = a_p + omega_dot.cross(&rc) + omega.cross(&omega.cross(&rc));
+        centroid = c;
+        bodies.push(BodyMotion {
+            rotation: g.rotation.to_rotation_matrix() * link.body.rotation(),
+            centroid,
+            joint_point,
+            joint_axis: axis,
+            vel,
+            acc,
+            omega,
+            omega_dot,
+        });
+    }
+
+    // Backward pass: wrenches of the parent on each body.
+    let mut wrenches = vec![JointWrench::default(); chain.len()];
+    let mut child = JointWrench::default();
+    let mut child_point = Vector3::zeros();
+    for (k, link) in chain.links.iter().enumerate().rev() {
+        let b = &bodies[k];
+        let inertia: Matrix3<f64> =
+            b.rotation.matrix() * link.body.inertia_body() * b.rotation.matrix().transpose();
+        let net_force = link.body.mass * (b.acc - gravity);
+        let net_moment = inertia * b.omega_dot + b.omega.cross(&(inertia * b.omega));
+        let force = net_force + child.force;
+        let about_centroid =
+            net_moment + child.moment + (child_point - b.centroid).cross(&child.force);
+        let moment = about_centroid - (b.joint_point - b.centroid).cross(&force);
+        wrenches[k] = JointWrench { force, moment };
+        child = wrenches[k];
+        child_point = b.joint_point;
+    }
+
+    let mut tau = Vec::with_capacity(nj);
+    if let Some(axis) = chain.rail_axis() {
+        tau.push(wrenches[0].force.dot(&axis));
+    }
+    for (k, link) in chain.links.iter().enumerate() {
+        let w = &wrenches[k];
+        tau.push(match link.joint.kind {
+            JointKind::Revolute => w.moment.dot(&bodies[k].joint_axis),
+            JointKind::Prismatic => w.force.dot(&bodies[k].joint_axis),
+        });
+    }
+    InverseDynamics {
+        bodies,
+        wrenches,
+        tau,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::reference;
+
+    #[test]
+    fn static_pendulum_holds_gravity_torque() {
+        // link2 at q1 = 90°: rotating −z about +y by +90° gives −x, so both links lie along −x.
+        // Gravity's moment about +y of a mass at −x is −m g x; the joint must supply +m g x.
+        let chain = reference::link2();
+        let half = std::f64::consts::FRAC_PI_2;
+        let id = rnea(
+            &chain,
+            &[half, 0.0],
+            &[0.0, 0.0],
+            &[0.0, 0.0],
+            &crate::gravity_vector(),
+        );
+        let g = crate::GRAVITY;
+        let expected_2 = 1.5 * g * 0.4;
+        let expected_1 = 5.0 * g * 0.5 + 1.5 * g * 1.4;
+        assert!((id.tau[1] - expected_2).abs() < 1e-9, "{}", id.tau[1]);
+        assert!((id.tau[0] - expected_1).abs() < 1e-9, "{}", id.tau[0]);
+    }
+
+    #[test]
+    fn rail_force_accelerates_the_whole_arm() {
+        let chain = reference::arm6();
+        let mut qdd = vec![0.0; 7];
+        qdd[0] = 2.0;
+        let id = rnea(&chain, &[0.0; 7], &[0.0; 7], &qdd, &crate::gravity_vector());
+        let total: f64 = chain.links.iter().map(|l| l.body.mass).sum();
+        assert!((id.tau[0] - 2.0 * total).abs() < 1e-9);
+    }
+
+    #[test]
+    fn joint_power_equals_rate_of_kinetic_energy() {
+        // Without gravity, Σ τ q̇ = dT/dt; checked by differentiating T numerically.
+        let chain = reference::arm6();
+        let q = [0.1, 0.3, -0.4, 0.7, 0.2, -0.5, 0.9];
+        let qd = [0.5, -0.3, 0.8, 0.2, -0.6, 0.4, 0.1];
+        let qdd = [0.2, 0.4, -0.1, 0.3, 0.5, -0.2, 0.6];
+        let zero = Vector3::zeros();
+        let energy = |t: f64| {
+            let qt: Vec<f64> = (0..7)
+                .map(|i| q[i] + qd[i] * t + 0.5 * qdd[i] * t * t)
+                .collect();
+            let qdt: Vec<f64> = (0..7).map(|i| qd[i] + qdd[i] * t).collect();
+            let id = rnea(&chain, &qt, &qdt, &[0.0; 7], &zero);
+            chain
+                .links
+                .iter()
+                .zip(&id.bodies)
+                .map(|(l, b)| {
+                    let w = b.rotation.inverse() * b.omega;
+                    0.5 * l.body.mass * b.vel.norm_squared()
+                        + 0.5 * w.dot(&(l.body.inertia_body() * w))
+                })
+                .sum::<f64>()
+        };
+        let h = 1e-5;
+        let de = (energy(h) - energy(-h)) / (2.0 * h);
+        let id = rnea(&chain, &q, &qd, &qdd, &zero);
+        let power: f64 = id.tau.iter().zip(&qd).map(|(t, v)| t * v).sum();
+        assert!(
+            (power - de).abs() < 1e-6 * de.abs().max(1.0),
+            "{power} vs {de}"
+        );
+    }
+}

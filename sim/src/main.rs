@@ -1,0 +1,102 @@
+//! `sim`: simulate a scenario and write its run directory.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use sim::scenario::Scenario;
+
+/// Rebuilds robot manipulators in Rapier, replays identification experiments and writes
+/// Parquet datasets (see shared/spec/dataset.md).
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Simulate a scenario and write one run directory (bodies/joints/truth Parquet + manifest).
+    Run {
+        /// The scenario file (TOML), e.g. scenarios/paper_rail.toml.
+        scenario: PathBuf,
+        /// The run directory to create; written atomically (complete or absent).
+        #[arg(long)]
+        out: PathBuf,
+        /// Replace OUT if it already exists.
+        #[arg(long)]
+        force: bool,
+        /// Do not draw a progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Read and check a scenario file without simulating it.
+    Check {
+        /// The scenario file (TOML).
+        scenario: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+    match cli.command {
+        Command::Check { scenario } => {
+            let s = Scenario::from_path(&scenario)?;
+            println!(
+                "{}: model {}, {} samples, {} steps per sample",
+                scenario.display(),
+                s.chain.name,
+                s.samples,
+                s.steps_per_sample
+            );
+        }
+        Command::Run {
+            scenario,
+            out,
+            force,
+            quiet,
+        } => {
+            let s = Scenario::from_path(&scenario)?;
+            if out.exists() && !force {
+                return Err(sim::dataset::DatasetError::Exists(out).into());
+            }
+            let pb = (!quiet).then(|| {
+                let pb = ProgressBar::new(s.samples as u64);
+                pb.set_style(
+                    ProgressStyle::with_template(
+                        "{msg} [{bar:40}] {pos}/{len} samples, {per_sec}, ETA {eta}",
+                    )
+                    .expect("template")
+                    .progress_chars("=> "),
+                );
+                pb.set_message(s.file.name.clone());
+                pb
+            });
+            let result = sim::simulate(&s, pb.as_ref());
+            if let Some(pb) = &pb {
+                pb.finish_and_clear();
+            }
+            sim::dataset::write_run(&out, &result.recording, &result.manifest, force)?;
+            let c = &result.manifest.checks;
+            println!(
+                "wrote {} ({} samples); RNEA residual {:.2e} (relative), tracking error {:.2e}",
+                out.display(),
+                result.recording.samples(),
+                c.rnea_max_rel_residual,
+                c.max_tracking_error
+            );
+        }
+    }
+    Ok(())
+}

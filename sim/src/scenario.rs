@@ -1,0 +1,378 @@
+//! Scenario files (`scenarios/*.toml`): which model, how each joint is driven, the time span,
+//! the integrator step, the output sample period and the seed.
+//!
+//! ```toml
+//! name = "paper_rail"
+//! model = "arm6"            # a reference model of shared/spec/models.md
+//! seed = 0
+//!
+//! [time]
+//! end = 2.0                 # s
+//! step = 1e-5               # integrator step, s; must divide sample_period
+//! sample_period = 0.02      # s; samples at t = k·sample_period, k = 0..=end/sample_period
+//!
+//! [[joint]]                 # one entry per joint: 0 = rail (if any), i = O_i
+//! id = 0
+//! motion = { type = "constant_acceleration", acceleration = 2.0 }
+//! # or: torque = { type = "multisine", ... }   or: free = true
+//! # optional: damping = 2.0 (viscous, N·m·s/rad or N·s/m)
+//! ```
+//!
+//! Every error names the file, the field and the expected form; unknown keys are rejected.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::drive::{Drive, Signal};
+use crate::model::{Chain, reference};
+use crate::profile::Profile;
+
+/// A scenario file as written (the serde schema).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// Scenario name; used as the run id.
+    pub name: String,
+    /// Free text.
+    #[serde(default)]
+    pub description: String,
+    /// Name of a reference model (`arm6`, `link2`).
+    pub model: String,
+    /// Seed of every random choice of the run (noise, randomized excitation).
+    #[serde(default)]
+    pub seed: u64,
+    /// Time span and sampling.
+    pub time: TimeSection,
+    /// Rapier solver settings.
+    #[serde(default)]
+    pub solver: SolverSection,
+    /// One entry per joint.
+    pub joint: Vec<JointSection>,
+}
+
+/// `[time]`: all in seconds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeSection {
+    /// End time (s); the first sample is at 0.
+    pub end: f64,
+    /// Integrator step (s).
+    pub step: f64,
+    /// Output sample period (s), an integer multiple of `step`.
+    pub sample_period: f64,
+}
+
+/// `[solver]`: Rapier's velocity-solver iterations.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolverSection {
+    /// Projected Gauss–Seidel iterations per step (`num_internal_pgs_iterations`).
+    #[serde(default = "default_pgs")]
+    pub pgs_iterations: usize,
+    /// PGS iterations of the very first step, which starts from zero impulses.
+    #[serde(default = "default_first_pgs")]
+    pub first_step_pgs_iterations: usize,
+    /// Start each step's joint solve from the previous step's impulses (`warmstart_joints`).
+    #[serde(default = "default_warmstart")]
+    pub warmstart: bool,
+}
+
+fn default_pgs() -> usize {
+    16
+}
+
+fn default_first_pgs() -> usize {
+    1000
+}
+
+fn default_warmstart() -> bool {
+    true
+}
+
+impl Default for SolverSection {
+    fn default() -> Self {
+        Self {
+            pgs_iterations: default_pgs(),
+            first_step_pgs_iterations: default_first_pgs(),
+            warmstart: default_warmstart(),
+        }
+    }
+}
+
+/// `[[joint]]`: the drive of one joint.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JointSection {
+    /// Joint id: 0 = rail, `i` = `O_i`.
+    pub id: u8,
+    /// Prescribed motion.
+    pub motion: Option<Profile>,
+    /// Applied generalized force signal.
+    pub torque: Option<Signal>,
+    /// Unactuated.
+    #[serde(default)]
+    pub free: bool,
+    /// Viscous damping coefficient `c ≥ 0` (`tau_friction = −c·q̇`).
+    #[serde(default)]
+    pub damping: f64,
+}
+
+/// A checked scenario, ready to simulate.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// Where it was read from (for messages), if from a file.
+    pub path: Option<PathBuf>,
+    /// The file's text, verbatim (goes into the manifest).
+    pub source: String,
+    /// The parsed file.
+    pub file: ScenarioFile,
+    /// The model.
+    pub chain: Chain,
+    /// Drives in dataset joint order (`chain.joint_ids()`).
+    pub drives: Vec<JointDrive>,
+    /// Integrator steps per output sample.
+    pub steps_per_sample: usize,
+    /// Number of output samples (`end / sample_period + 1`).
+    pub samples: usize,
+}
+
+/// Drive and damping of one joint.
+#[derive(Clone, Debug)]
+pub struct JointDrive {
+    /// Dataset joint id.
+    pub id: u8,
+    /// Actuation.
+    pub drive: Drive,
+    /// Viscous damping coefficient.
+    pub damping: f64,
+}
+
+/// A scenario that cannot be used, with where and why.
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    /// The file could not be read.
+    #[error("scenario file `{path}`: cannot read: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML for the schema (syntax, unknown key, wrong type).
+    #[error("scenario file `{path}`: {message}")]
+    Parse {
+        /// The file.
+        path: String,
+        /// The parser's message, which names the key and line.
+        message: String,
+    },
+    /// A value is out of range or inconsistent.
+    #[error("scenario file `{path}`: field `{field}`: {expected}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// The offending field.
+        field: String,
+        /// What was expected (and what was found).
+        expected: String,
+    },
+}
+
+impl Scenario {
+    /// Reads and checks a scenario file.
+    pub fn from_path(path: &Path) -> Result<Self, ScenarioError> {
+        let source = std::fs::read_to_string(path).map_err(|source| ScenarioError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
+        let mut s = Self::from_toml(&source, &path.display().to_string())?;
+        s.path = Some(path.to_owned());
+        Ok(s)
+    }
+
+    /// Parses and checks scenario text; `origin` names it in error messages.
+    pub fn from_toml(source: &str, origin: &str) -> Result<Self, ScenarioError> {
+        let file: ScenarioFile = toml::from_str(source).map_err(|e| ScenarioError::Parse {
+            path: origin.to_string(),
+            message: e.to_string().trim_end().replace('\n', "\n  "),
+        })?;
+        let invalid = |field: &str, expected: String| ScenarioError::Invalid {
+            path: origin.to_string(),
+            field: field.to_string(),
+            expected,
+        };
+        let chain = reference::by_name(&file.model).ok_or_else(|| {
+            invalid(
+                "model",
+                format!(
+                    "expected one of {:?}, got {:?}",
+                    reference::NAMES,
+                    file.model
+                ),
+            )
+        })?;
+        chain
+            .validate()
+            .map_err(|e| invalid("model", e.to_string()))?;
+
+        let t = &file.time;
+        for (name, v) in [
+            ("time.end", t.end),
+            ("time.step", t.step),
+            ("time.sample_period", t.sample_period),
+        ] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(invalid(
+                    name,
+                    format!("expected a positive duration in s, got {v}"),
+                ));
+            }
+        }
+        let ratio = t.sample_period / t.step;
+        let steps_per_sample = ratio.round() as usize;
+        if steps_per_sample == 0 || (ratio - steps_per_sample as f64).abs() > 1e-9 * ratio {
+            return Err(invalid(
+                "time.step",
+                format!(
+                    "expected a step that divides sample_period = {} s exactly, got {} s",
+                    t.sample_period, t.step
+                ),
+            ));
+        }
+        let periods = t.end / t.sample_period;
+        if (periods - periods.round()).abs() > 1e-9 * periods.max(1.0) {
+            return Err(invalid(
+                "time.end",
+                format!(
+                    "expected a whole number of sample periods ({} s), got {} s",
+                    t.sample_period, t.end
+                ),
+            ));
+        }
+        let samples = periods.round() as usize + 1;
+        if samples.saturating_mul(steps_per_sample) > 2_000_000_000 {
+            return Err(invalid(
+                "time.step",
+                "expected at most 2e9 integrator steps".into(),
+            ));
+        }
+        for (name, n) in [
+            ("solver.pgs_iterations", file.solver.pgs_iterations),
+            (
+                "solver.first_step_pgs_iterations",
+                file.solver.first_step_pgs_iterations,
+            ),
+        ] {
+            if n == 0 || n > 100_000 {
+                return Err(invalid(name, format!("expected 1..=100000, got {n}")));
+            }
+        }
+
+        let ids = chain.joint_ids();
+        let mut drives = Vec::with_capacity(ids.len());
+        for &id in &ids {
+            let matching: Vec<(usize, &JointSection)> = file
+                .joint
+                .iter()
+                .enumerate()
+                .filter(|(_, j)| j.id == id)
+                .collect();
+            let (k, j) = match matching.as_slice() {
+                [one] => *one,
+                [] => {
+                    return Err(invalid(
+                        "joint",
+                        format!(
+                            "expected an entry with id = {id} (model `{}` has joints {ids:?})",
+                            chain.name
+                        ),
+                    ));
+                }
+                _ => {
+                    return Err(invalid(
+                        "joint",
+                        format!("expected one entry with id = {id}, found several"),
+                    ));
+                }
+            };
+            let field = |f: &str| format!("joint[{k}].{f}");
+            let drive = match (&j.motion, &j.torque, j.free) {
+                (Some(p), None, false) => {
+                    p.validate()
+                        .map_err(|(f, e)| invalid(&field(&format!("motion.{f}")), e))?;
+                    Drive::Motion(p.clone())
+                }
+                (None, Some(s), false) => {
+                    s.validate()
+                        .map_err(|(f, e)| invalid(&field(&format!("torque.{f}")), e))?;
+                    Drive::Torque(s.clone())
+                }
+                (None, None, true) => Drive::Free,
+                _ => {
+                    return Err(invalid(
+                        &field("motion"),
+                        "expected exactly one of `motion = {…}`, `torque = {…}` or `free = true`"
+                            .into(),
+                    ));
+                }
+            };
+            if id == 0 && !matches!(drive, Drive::Motion(_)) {
+                return Err(invalid(
+                    &field("motion"),
+                    "expected a `motion` for the rail (joint 0): its massless carriage is moved kinematically".into(),
+                ));
+            }
+            if !(j.damping.is_finite() && j.damping >= 0.0) {
+                return Err(invalid(
+                    &field("damping"),
+                    format!("expected a coefficient ≥ 0, got {}", j.damping),
+                ));
+            }
+            if id == 0 && j.damping != 0.0 {
+                return Err(invalid(
+                    &field("damping"),
+                    "expected 0 for the kinematic rail".into(),
+                ));
+            }
+            drives.push(JointDrive {
+                id,
+                drive,
+                damping: j.damping,
+            });
+        }
+        if let Some((k, j)) = file
+            .joint
+            .iter()
+            .enumerate()
+            .find(|(_, j)| !ids.contains(&j.id))
+        {
+            return Err(invalid(
+                &format!("joint[{k}].id"),
+                format!(
+                    "expected one of {ids:?} (model `{}`), got {}",
+                    chain.name, j.id
+                ),
+            ));
+        }
+        Ok(Self {
+            path: None,
+            source: source.to_string(),
+            file,
+            chain,
+            drives,
+            steps_per_sample,
+            samples,
+        })
+    }
+
+    /// Integrator step (s).
+    pub fn dt(&self) -> f64 {
+        self.file.time.step
+    }
+
+    /// Time of sample `k` (s).
+    pub fn sample_time(&self, k: usize) -> f64 {
+        k as f64 * self.file.time.sample_period
+    }
+}

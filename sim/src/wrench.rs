@@ -1,0 +1,86 @@
+//! Joint wrenches recovered from Rapier's own velocity changes.
+//!
+//! Rapier exposes no usable joint reaction (impulse-joint impulses hold only the last substep
+//! in internally re-mixed rows). But over one step every body obeys the discrete Newton–Euler
+//! equations of symplectic Euler:
+//!
+//! ```text
+//! m (v_{n+1} − v_n)           = dt (m g + F_ext) + Σ joint force impulses
+//! I_w(R_n) (ω_{n+1} − ω_n)    = dt (−ω_n × I_w ω_n + T_ext) + Σ joint angular impulses
+//! ```
+//!
+//! (the gyroscopic term is applied by [`crate::simulation`] as an explicit torque, Rapier's
+//! own being disabled). Summing from the last body inwards gives each joint's wrench exactly:
+//! the force and moment (about the joint point `O_i`) that the parent exerts on body `i`,
+//! averaged over the step. `F_ext`, `T_ext` are applied loads that do *not* pass through a
+//! joint (none in the current scenarios); applied joint torques and damping *are* joint loads
+//! and so are part of the recovered wrench.
+
+use nalgebra::{Matrix3, Vector3};
+
+/// One body over one step, world frame.
+#[derive(Clone, Debug)]
+pub struct BodyStep {
+    /// Mass (kg).
+    pub mass: f64,
+    /// Central inertia in the world frame at the step's start pose, `R_n I Rₙᵀ` (kg·m²).
+    pub inertia_world: Matrix3<f64>,
+    /// Centroid at the step's start (m).
+    pub centroid: Vector3<f64>,
+    /// The inner joint point `O_i` (as attached to this body) at the step's start (m).
+    pub joint_point: Vector3<f64>,
+    /// Centroid velocity at the start and at the end of the step (m/s).
+    pub v: [Vector3<f64>; 2],
+    /// Angular velocity at the start and at the end of the step (rad/s).
+    pub omega: [Vector3<f64>; 2],
+    /// Applied force that does not pass through a joint (N).
+    pub external_force: Vector3<f64>,
+    /// Applied torque that does not pass through a joint (N·m).
+    pub external_torque: Vector3<f64>,
+}
+
+/// Force and moment that the parent exerts on a body through its inner joint, world frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct JointWrench {
+    /// Force (N).
+    pub force: Vector3<f64>,
+    /// Moment about the joint point `O_i` (N·m).
+    pub moment: Vector3<f64>,
+}
+
+impl BodyStep {
+    /// Centroid acceleration over the step, `(v_{n+1} − v_n)/dt`.
+    pub fn acceleration(&self, dt: f64) -> Vector3<f64> {
+        (self.v[1] - self.v[0]) / dt
+    }
+
+    /// World angular acceleration over the step, `(ω_{n+1} − ω_n)/dt`.
+    pub fn angular_acceleration(&self, dt: f64) -> Vector3<f64> {
+        (self.omega[1] - self.omega[0]) / dt
+    }
+}
+
+/// Recovers the inner-joint wrench of every body of a serial chain (body 0 is the innermost)
+/// from one step of motion. `gravity` is the world gravity vector (m/s²).
+pub fn recover(bodies: &[BodyStep], dt: f64, gravity: &Vector3<f64>) -> Vec<JointWrench> {
+    let mut out = vec![JointWrench::default(); bodies.len()];
+    let mut child = JointWrench::default();
+    let mut child_point = Vector3::zeros();
+    for (k, b) in bodies.iter().enumerate().rev() {
+        // Net joint force and moment about the centroid on this body.
+        let net_force = b.mass * (b.acceleration(dt) - gravity) - b.external_force;
+        let w = b.omega[0];
+        let net_moment = b.inertia_world * b.angular_acceleration(dt)
+            + w.cross(&(b.inertia_world * w))
+            - b.external_torque;
+        // The child's joint acts on this body with the opposite wrench.
+        let force = net_force + child.force;
+        let about_centroid =
+            net_moment + child.moment + (child_point - b.centroid).cross(&child.force);
+        let moment = about_centroid - (b.joint_point - b.centroid).cross(&force);
+        out[k] = JointWrench { force, moment };
+        child = out[k];
+        child_point = b.joint_point;
+    }
+    out
+}
