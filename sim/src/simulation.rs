@@ -357,9 +357,14 @@ impl<'a> Simulation<'a> {
         out
     }
 
+    /// Integrator steps taken so far.
+    pub fn steps_taken(&self) -> usize {
+        self.step
+    }
+
     /// Sets motor targets, the carriage's next position and all applied torques for the step
     /// that starts now, then steps the world.
-    fn advance(&mut self) {
+    pub fn advance(&mut self) {
         let dt = self.scenario.dt();
         let t = self.step as f64 * dt;
         let t_next = (self.step + 1) as f64 * dt;

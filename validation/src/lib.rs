@@ -1,1 +1,20 @@
-//! x
+//! Estimators of inertial parameters, scoring against the ground truth, and reproduction
+//! reports.
+//!
+//! Data flows one way: a run directory is read by [`dataset`] into measurements and truth; an
+//! [`estimator::Estimator`] sees only the measurements; [`score`] compares its estimates with
+//! the truth; [`report`] writes what a reader sees. [`consistency`] checks the physics of a run
+//! from its files, with the independent inverse dynamics of [`inverse_dynamics`].
+
+pub mod consistency;
+pub mod dataset;
+pub mod estimator;
+pub mod paper;
+pub mod report;
+pub mod score;
+
+/// The independent recursive Newton–Euler inverse dynamics (plain nalgebra, no Rapier). It lives
+/// in `sim` so that every run can write its residual into its manifest; this is the same code.
+pub mod inverse_dynamics {
+    pub use sim::dynamics::{BodyMotion, InverseDynamics, rnea};
+}

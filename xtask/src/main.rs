@@ -1,1 +1,136 @@
-fn main() {}
+//! Project automation: `cargo xtask reproduce` (paper datasets → estimators → reports) and
+//! `cargo xtask bench` (simulation speed).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use sim::scenario::Scenario;
+
+/// Automation of the project's reproductions and benchmarks.
+#[derive(Parser)]
+#[command(about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate the paper datasets into generated/runs/, run the estimators and write
+    /// generated/report/ (mim.md, mim.csv).
+    Reproduce {
+        /// Output root (default: <workspace>/generated).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Measure simulation speed: integrator steps/s of arm6 and whole paper_rail runs/s
+    /// (simulate + record + write).
+    Bench {
+        /// Number of whole paper_rail runs to time.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// Number of bare integrator steps to time.
+        #[arg(long, default_value_t = 100_000)]
+        steps: usize,
+    },
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_owned()
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn progress(len: usize, name: &str) -> ProgressBar {
+    let pb = ProgressBar::new(len as u64);
+    pb.set_style(
+        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} samples, ETA {eta}")
+            .expect("template")
+            .progress_chars("=> "),
+    );
+    pb.set_message(name.to_string());
+    pb
+}
+
+fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+    let root = workspace_root();
+    match cli.command {
+        Command::Reproduce { out } => {
+            let out = out.unwrap_or_else(|| root.join("generated"));
+            let scenario = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
+            let pb = progress(scenario.samples, "paper_rail");
+            let t0 = Instant::now();
+            let result = sim::simulate(&scenario, Some(&pb));
+            pb.finish_and_clear();
+            let dir = out.join("runs").join("paper_rail");
+            sim::dataset::write_run(&dir, &result.recording, &result.manifest, true)?;
+            println!(
+                "wrote {} in {:.1} s",
+                dir.display(),
+                t0.elapsed().as_secs_f64()
+            );
+
+            let run = validation::dataset::read_run(&dir)?;
+            let report = validation::report::mim::MimReport::new(&run)?;
+            let report_dir = out.join("report");
+            report.write(&report_dir)?;
+            println!(
+                "wrote {}/mim.md and mim.csv: MIM largest relative error {:.1e} (single instant), {:.1e} (stacked); \
+                 not identifiable: {:?}",
+                report_dir.display(),
+                report.max_rel_error("single_t1.5"),
+                report.max_rel_error("stacked"),
+                report.unidentifiable("single_t1.5"),
+            );
+        }
+        Command::Bench { runs, steps } => {
+            let scenario = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
+            let mut sim = sim::simulation::Simulation::new(&scenario);
+            let t0 = Instant::now();
+            for _ in 0..steps {
+                sim.advance();
+            }
+            let step_rate = steps as f64 / t0.elapsed().as_secs_f64();
+            println!(
+                "arm6 integrator steps:  {step_rate:>10.0} steps/s  ({steps} steps, dt = {:e} s)",
+                scenario.dt()
+            );
+
+            let tmp = std::env::temp_dir().join(format!("xtask-bench-{}", std::process::id()));
+            let mut times = Vec::with_capacity(runs);
+            for _ in 0..runs {
+                let t0 = Instant::now();
+                let result = sim::simulate(&scenario, None);
+                sim::dataset::write_run(&tmp, &result.recording, &result.manifest, true)?;
+                times.push(t0.elapsed().as_secs_f64());
+            }
+            let _ = std::fs::remove_dir_all(&tmp);
+            times.sort_by(f64::total_cmp);
+            let median = times[times.len() / 2];
+            let total_steps = (scenario.samples - 1) * scenario.steps_per_sample + 1;
+            println!(
+                "paper_rail whole runs: {:>10.3} runs/s   (median {median:.2} s of {runs}: {total_steps} steps + record + write)",
+                1.0 / median
+            );
+            println!(
+                "ratio whole-run step rate / bare step rate: {:.2}",
+                total_steps as f64 / median / step_rate
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,320 @@
+//! MIM, the MIM paper's model identification method (its eqs. 15–20).
+//!
+//! For body `B_i` the multibody Newton–Euler equations are linear in its inertial parameters
+//! `X_i = (m(e1), m(e2), m(e3), J11, J22, J33)` once the joint wrenches and the body's motion
+//! are measured:
+//!
+//! ```text
+//! m(e_k) · (r̈_i + g e3)_k = (f_i − f_{i+1})_k                           (eq. 15, world axes)
+//! S(ω, ω̇) · (J11, J22, J33)ᵀ = A⁽ⁱ⁰⁾ [n_i − n_{i+1} + (O_i − r_i) × f_i − (O_{i+1} − r_i) × f_{i+1}]
+//! ```
+//!
+//! with `S` the Euler-equation regressor of eq. 16a, rows
+//! `(ω̇1, −ω2ω3, ω2ω3)`, `(ω1ω3, ω̇2, −ω1ω3)`, `(−ω1ω2, ω1ω2, ω̇3)`, and the body-frame `ω`, `ω̇`
+//! obtained from the Cardan angles and their rates (eq. 12c–d). Our wrench columns are the
+//! parent-on-child wrench (the paper's `F^e` with the opposite sign), so the signs above differ
+//! from eq. 15a accordingly.
+//!
+//! **Assumed known** (as in the paper): the centroid position `r_i` and the joint points `O_i`,
+//! `O_{i+1}` (the paper's body-joint vectors `C`, eq. 5); here they are read from the measured
+//! `pos` and `o` columns. **Estimated**: the six parameters above, nothing else.
+//!
+//! **Paper errata**: eqs. 12e and 16a carry a spurious `+ γ̇` in `ω̇3` (from `Ḋ₃₃ = 1` in eq. 11b,
+//! which should be 0); we use the correct `ω̇3 = α̇β̇ cos β + α̈ sin β + γ̈`
+//! ([`sim::kinematics`]).
+//!
+//! **Identifiability**: each system is solved by a truncated SVD; singular values below
+//! `tolerance · σ_max` are treated as zero, and a parameter is reported only if it has no
+//! component (> 1e-3) in the resulting null space. Where the data cannot determine a parameter
+//! (B1's `m(e2)`, `J22`, `J33` in `paper_rail`) the estimate is `None`, never a number.
+
+use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
+use sim::kinematics::{body_rates, rotation_from_cardan};
+
+use super::{Estimate, EstimateError, Estimator, Parameter};
+use crate::dataset::Measurements;
+
+/// The parameters of one body, in the order of `X_i`.
+pub const PARAMETERS: [Parameter; 6] = [
+    Parameter::MassE1,
+    Parameter::MassE2,
+    Parameter::MassE3,
+    Parameter::J11,
+    Parameter::J22,
+    Parameter::J33,
+];
+
+/// Default relative singular-value threshold: excitation below 1e-4 of the strongest is treated
+/// as absent.
+pub const DEFAULT_TOLERANCE: f64 = 1e-4;
+
+/// Largest null-space component a parameter may have and still be reported.
+const NULL_COMPONENT: f64 = 1e-3;
+
+/// The Euler-equation regressor `S(ω, ω̇)` of eq. 16a (body frame).
+pub fn euler_regressor(w: &Vector3<f64>, wd: &Vector3<f64>) -> Matrix3<f64> {
+    Matrix3::new(
+        wd.x,
+        -w.y * w.z,
+        w.y * w.z,
+        w.x * w.z,
+        wd.y,
+        -w.x * w.z,
+        -w.x * w.y,
+        w.x * w.y,
+        wd.z,
+    )
+}
+
+/// The six equations of body `b` (0-based) at sample `k`: `(Y, Z)` with `Y X_i = Z`, or `None`
+/// where the Cardan rates are undefined (gimbal lock).
+pub fn body_equations(
+    data: &Measurements,
+    b: usize,
+    k: usize,
+) -> Option<(nalgebra::SMatrix<f64, 6, 6>, nalgebra::SVector<f64, 6>)> {
+    let body = &data.bodies[b];
+    let child = data.bodies.get(b + 1);
+    let (f, n, o, c) = (
+        body.force[k],
+        body.moment[k],
+        body.joint_point[k],
+        body.pos[k],
+    );
+    let (fc, nc, oc) = match child {
+        Some(ch) => (ch.force[k], ch.moment[k], ch.joint_point[k]),
+        None => (Vector3::zeros(), Vector3::zeros(), Vector3::zeros()),
+    };
+    let theta = body.euler[k];
+    let (w, wd) = body_rates(&theta, &body.euler_d[k], &body.euler_dd[k]);
+    if !(w.iter().chain(wd.iter()).all(|v| v.is_finite())) {
+        return None;
+    }
+    let a = body.acc[k] + Vector3::new(0.0, 0.0, sim::GRAVITY);
+    let force = f - fc;
+    let moment_world = n - nc + (o - c).cross(&f) - (oc - c).cross(&fc);
+    let moment = rotation_from_cardan(&theta).inverse() * moment_world;
+    let mut y = nalgebra::SMatrix::<f64, 6, 6>::zeros();
+    for axis in 0..3 {
+        y[(axis, axis)] = a[axis];
+    }
+    y.fixed_view_mut::<3, 3>(3, 3)
+        .copy_from(&euler_regressor(&w, &wd));
+    let mut z = nalgebra::SVector::<f64, 6>::zeros();
+    z.fixed_rows_mut::<3>(0).copy_from(&force);
+    z.fixed_rows_mut::<3>(3).copy_from(&moment);
+    Some((y, z))
+}
+
+/// Solution of `Y x = z` restricted to what the data determine (see the module docs).
+pub fn solve_identifiable(y: &DMatrix<f64>, z: &DVector<f64>, tolerance: f64) -> Vec<Option<f64>> {
+    let p = y.ncols();
+    if y.nrows() == 0 {
+        return vec![None; p];
+    }
+    // Pad to at least p rows so that the SVD yields the full right-singular basis.
+    let mut a = y.clone();
+    let mut b = z.clone();
+    if a.nrows() < p {
+        a = a.resize_vertically(p, 0.0);
+        b = b.resize_vertically(p, 0.0);
+    }
+    let svd = a.svd(true, true);
+    let (u, v_t) = (svd.u.expect("u"), svd.v_t.expect("v_t"));
+    let sigma_max = svd.singular_values.max();
+    let keep: Vec<usize> = (0..svd.singular_values.len())
+        .filter(|&i| sigma_max > 0.0 && svd.singular_values[i] > tolerance * sigma_max)
+        .collect();
+    let mut x = DVector::zeros(p);
+    for &i in &keep {
+        let coef = u.column(i).dot(&b) / svd.singular_values[i];
+        x += v_t.row(i).transpose() * coef;
+    }
+    (0..p)
+        .map(|j| {
+            let null: f64 = (0..v_t.nrows())
+                .filter(|i| !keep.contains(i))
+                .map(|i| v_t[(i, j)].powi(2))
+                .sum();
+            (null.sqrt() < NULL_COMPONENT && !keep.is_empty()).then_some(x[j])
+        })
+        .collect()
+}
+
+/// Stacks body `b`'s equations over `samples` (skipping undefined ones).
+fn stacked(
+    data: &Measurements,
+    b: usize,
+    samples: impl Iterator<Item = usize>,
+) -> (DMatrix<f64>, DVector<f64>) {
+    let rows: Vec<_> = samples.filter_map(|k| body_equations(data, b, k)).collect();
+    let mut y = DMatrix::zeros(6 * rows.len(), 6);
+    let mut z = DVector::zeros(6 * rows.len());
+    for (r, (yi, zi)) in rows.iter().enumerate() {
+        y.view_mut((6 * r, 0), (6, 6)).copy_from(yi);
+        z.rows_mut(6 * r, 6).copy_from(zi);
+    }
+    (y, z)
+}
+
+fn estimates(b: usize, values: &[Option<f64>]) -> impl Iterator<Item = Estimate> + '_ {
+    PARAMETERS.iter().zip(values).map(move |(p, v)| Estimate {
+        body: (b + 1) as u8,
+        parameter: *p,
+        value: *v,
+    })
+}
+
+fn check(name: &str, data: &Measurements) -> Result<(), EstimateError> {
+    if data.bodies.is_empty() || data.samples() == 0 {
+        return Err(EstimateError {
+            estimator: name.into(),
+            message: "expected at least one body and one sample".into(),
+        });
+    }
+    Ok(())
+}
+
+/// MIM at a single instant (the paper's Table 2: the sample at `t = 1.5 s`, eq. 18 on six equations).
+#[derive(Clone, Debug)]
+pub struct MimSingleInstant {
+    /// Time of the sample used (s).
+    pub time: f64,
+    /// Relative singular-value threshold.
+    pub tolerance: f64,
+}
+
+impl MimSingleInstant {
+    /// The paper's choice, `t = 1.5 s`.
+    pub fn paper() -> Self {
+        Self {
+            time: 1.5,
+            tolerance: DEFAULT_TOLERANCE,
+        }
+    }
+}
+
+impl Estimator for MimSingleInstant {
+    fn name(&self) -> String {
+        format!("single_t{}", self.time)
+    }
+
+    fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+        check(&self.name(), data)?;
+        let k = data.sample_at(self.time).ok_or_else(|| EstimateError {
+            estimator: self.name(),
+            message: format!("expected a sample at t = {} s", self.time),
+        })?;
+        let mut out = Vec::new();
+        for b in 0..data.bodies.len() {
+            let (y, z) = stacked(data, b, std::iter::once(k));
+            out.extend(estimates(b, &solve_identifiable(&y, &z, self.tolerance)));
+        }
+        Ok(out)
+    }
+}
+
+/// MIM stacked over all samples, body by body (eq. 18).
+#[derive(Clone, Debug)]
+pub struct MimStacked {
+    /// Relative singular-value threshold.
+    pub tolerance: f64,
+}
+
+impl Default for MimStacked {
+    fn default() -> Self {
+        Self {
+            tolerance: DEFAULT_TOLERANCE,
+        }
+    }
+}
+
+impl Estimator for MimStacked {
+    fn name(&self) -> String {
+        "stacked".into()
+    }
+
+    fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+        check(&self.name(), data)?;
+        let mut out = Vec::new();
+        for b in 0..data.bodies.len() {
+            let (y, z) = stacked(data, b, 0..data.samples());
+            out.extend(estimates(b, &solve_identifiable(&y, &z, self.tolerance)));
+        }
+        Ok(out)
+    }
+}
+
+/// MIM for the whole arm at once (eqs. 19–20): the block-diagonal system of all bodies and all
+/// samples, solved as one. Its blocks do not couple, so it must agree with [`MimStacked`]; it is
+/// kept to show exactly that.
+#[derive(Clone, Debug)]
+pub struct MimWholeArm {
+    /// Relative singular-value threshold (relative to the whole system's largest).
+    pub tolerance: f64,
+}
+
+impl Default for MimWholeArm {
+    fn default() -> Self {
+        Self {
+            tolerance: DEFAULT_TOLERANCE,
+        }
+    }
+}
+
+impl Estimator for MimWholeArm {
+    fn name(&self) -> String {
+        "stacked_arm".into()
+    }
+
+    fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+        check(&self.name(), data)?;
+        let n = data.bodies.len();
+        let blocks: Vec<_> = (0..n)
+            .map(|b| stacked(data, b, 0..data.samples()))
+            .collect();
+        let rows: usize = blocks.iter().map(|(y, _)| y.nrows()).sum();
+        let mut y = DMatrix::zeros(rows, 6 * n);
+        let mut z = DVector::zeros(rows);
+        let mut r = 0;
+        for (b, (yb, zb)) in blocks.iter().enumerate() {
+            y.view_mut((r, 6 * b), yb.shape()).copy_from(yb);
+            z.rows_mut(r, zb.len()).copy_from(zb);
+            r += yb.nrows();
+        }
+        let x = solve_identifiable(&y, &z, self.tolerance);
+        Ok((0..n)
+            .flat_map(|b| estimates(b, &x[6 * b..6 * b + 6]).collect::<Vec<_>>())
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn euler_regressor_matches_euler_equation() {
+        let j = Vector3::new(2.0, 3.0, 4.5);
+        let (w, wd) = (Vector3::new(0.3, -0.7, 1.1), Vector3::new(0.2, 0.5, -0.4));
+        let inertia = Matrix3::from_diagonal(&j);
+        let m = inertia * wd + w.cross(&(inertia * w));
+        assert!((euler_regressor(&w, &wd) * j - m).norm() < 1e-14);
+    }
+
+    #[test]
+    fn truncated_solve_flags_unexcited_parameters() {
+        // x0 = 2 is excited, x1 is not (its column is ~0), x2 = -1 is excited.
+        let y = DMatrix::from_row_slice(
+            4,
+            3,
+            &[1.0, 0.0, 0.5, 0.0, 1e-12, 1.0, 2.0, 0.0, 0.0, 1.0, 0.0, 3.0],
+        );
+        let x = DVector::from_column_slice(&[2.0, 7.0, -1.0]);
+        let z = &y * &x;
+        let sol = solve_identifiable(&y, &z, 1e-6);
+        assert!((sol[0].unwrap() - 2.0).abs() < 1e-12);
+        assert_eq!(sol[1], None);
+        assert!((sol[2].unwrap() + 1.0).abs() < 1e-12);
+    }
+}

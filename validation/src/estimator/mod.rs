@@ -1,0 +1,90 @@
+//! Inertial-parameter estimators: each is one type implementing [`Estimator`], in its own file,
+//! registered once in [`registry`].
+
+pub mod mim;
+
+use crate::dataset::Measurements;
+
+/// An inertial parameter of one body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Parameter {
+    /// Mass identified from the force balance along world axis `e1(0)` (kg).
+    MassE1,
+    /// Mass identified along world `e2(0)` (kg).
+    MassE2,
+    /// Mass identified along world `e3(0)` (kg).
+    MassE3,
+    /// Mass from all axes together (kg).
+    Mass,
+    /// Central principal moment about body `e1` (kg·m²).
+    J11,
+    /// Central principal moment about body `e2` (kg·m²).
+    J22,
+    /// Central principal moment about body `e3` (kg·m²).
+    J33,
+}
+
+impl Parameter {
+    /// The name used in reports and CSV files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Parameter::MassE1 => "m_e1",
+            Parameter::MassE2 => "m_e2",
+            Parameter::MassE3 => "m_e3",
+            Parameter::Mass => "m",
+            Parameter::J11 => "j11",
+            Parameter::J22 => "j22",
+            Parameter::J33 => "j33",
+        }
+    }
+
+    /// The truth of this parameter for a body.
+    pub fn truth(self, body: &crate::dataset::BodyTruth) -> f64 {
+        match self {
+            Parameter::MassE1 | Parameter::MassE2 | Parameter::MassE3 | Parameter::Mass => {
+                body.mass
+            }
+            Parameter::J11 => body.j[0],
+            Parameter::J22 => body.j[1],
+            Parameter::J33 => body.j[2],
+        }
+    }
+}
+
+/// One estimated parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Body number (1-based).
+    pub body: u8,
+    /// Which parameter.
+    pub parameter: Parameter,
+    /// The estimate; `None` where the data cannot determine the parameter.
+    pub value: Option<f64>,
+}
+
+/// An estimator that cannot run on the given data.
+#[derive(Debug, thiserror::Error)]
+#[error("{estimator}: {message}")]
+pub struct EstimateError {
+    /// The estimator's name.
+    pub estimator: String,
+    /// What is missing or wrong.
+    pub message: String,
+}
+
+/// An inertial-parameter estimator. It sees only the measurement columns of a run.
+pub trait Estimator {
+    /// Short name, used as the `method` column of reports.
+    fn name(&self) -> String;
+    /// Estimates the parameters of every body it can.
+    fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError>;
+}
+
+/// Every estimator of the project, with its default settings.
+pub fn registry() -> Vec<Box<dyn Estimator>> {
+    vec![
+        Box::new(mim::MimSingleInstant::paper()),
+        Box::new(mim::MimStacked::default()),
+        Box::new(mim::MimWholeArm::default()),
+    ]
+}
