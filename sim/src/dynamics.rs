@@ -97,7 +97,7 @@ pub fn rnea(
                 omega += axis * qd[j];
             }
             JointKind::Prismatic => {
-                g = g * Translation3::from(axis0.into_inner() * q[j]);
+                g *= Translation3::from(axis0.into_inner() * q[j]);
                 v_p += axis * qd[j];
                 a_p += axis * qdd[j] + 2.0 * omega.cross(&(axis * qd[j]));
             }

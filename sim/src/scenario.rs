@@ -79,11 +79,11 @@ pub struct SolverSection {
 }
 
 fn default_pgs() -> usize {
-    16
+    32
 }
 
 fn default_first_pgs() -> usize {
-    1000
+    100_000
 }
 
 fn default_warmstart() -> bool {

@@ -23,8 +23,10 @@ struct CylinderRow {
     j: [f64; 3],
 }
 
-/// The MIM paper's Table 1, as printed (the moments are `m·R²/2` and `m(3R² + l²)/12` rounded
-/// to 4 decimals; the printed values are the truth of our simulation).
+/// The MIM paper's Table 1, as printed; the printed values are the truth of our simulation.
+/// The moments are `m·R²/2` and `m(3R² + l²)/12` to within 6e-5 kg·m² (B2's J22 = J33 is
+/// 92.99515 by the formula, printed 92.9952). B1–B5 share a density of 1741.8 kg/m³; B6
+/// (100 kg) has 1178.9 kg/m³.
 const ARM6_TABLE: [CylinderRow; 6] = [
     CylinderRow {
         length: 1.045,
@@ -179,20 +181,17 @@ mod tests {
 
     #[test]
     fn arm6_table_matches_cylinder_formulas() {
-        // Table 1 is m·R²/2 axial and m(3R² + l²)/12 transverse, rounded to 4 decimals.
+        // Table 1 is m·R²/2 axial and m(3R² + l²)/12 transverse, up to its rounding.
         for row in &ARM6_TABLE {
             let axial = row.mass * row.radius.powi(2) / 2.0;
             let transverse = row.mass * (3.0 * row.radius.powi(2) + row.length.powi(2)) / 12.0;
+            assert!((axial - row.j[0]).abs() <= 6e-5, "{axial} vs {}", row.j[0]);
             assert!(
-                (axial - row.j[0]).abs() <= 5.1e-5,
-                "{axial} vs {}",
-                row.j[0]
-            );
-            assert!(
-                (transverse - row.j[1]).abs() <= 5.1e-5,
+                (transverse - row.j[1]).abs() <= 6e-5,
                 "{transverse} vs {}",
                 row.j[1]
             );
+            assert_eq!(row.j[1], row.j[2]);
         }
     }
 

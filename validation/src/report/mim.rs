@@ -256,7 +256,7 @@ impl MimReport {
             .collect();
         let _ = writeln!(
             md,
-            "- Rapier's motor impulse against the recovered joint moment (relative): {}.\n",
+            "- Rapier's motor impulse against the recovered moment about the joint axis (relative to the joint's whole moment |n_i|): {}.\n",
             motors.join(", ")
         );
         let _ = writeln!(

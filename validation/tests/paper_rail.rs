@@ -1,0 +1,157 @@
+//! The `paper_rail` dataset end to end: physical consistency from the files, MIM's accuracy and
+//! identifiability flags, and the report's table layout. One full run (2 s) is shared.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use validation::consistency;
+use validation::dataset::{Run, read_run};
+use validation::estimator::mim::{MimSingleInstant, MimStacked, MimWholeArm};
+use validation::estimator::{Estimator, Parameter};
+use validation::report::mim::MimReport;
+use validation::score::score;
+
+fn run() -> &'static Run {
+    static RUN: OnceLock<Run> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let scenario =
+            sim::scenario::Scenario::from_path(&root.join("scenarios/paper_rail.toml")).unwrap();
+        let result = sim::simulate(&scenario, None);
+        let dir: PathBuf =
+            std::env::temp_dir().join(format!("validation-test-{}-paper_rail", std::process::id()));
+        sim::dataset::write_run(&dir, &result.recording, &result.manifest, true).unwrap();
+        let run = read_run(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        run
+    })
+}
+
+#[test]
+fn every_body_obeys_newton_euler_exactly() {
+    let (force, moment) = consistency::newton_euler(run());
+    assert!(
+        force <= 1e-9 && moment <= 1e-9,
+        "force {force:e}, moment {moment:e}"
+    );
+}
+
+#[test]
+fn recorded_joint_forces_agree_with_independent_inverse_dynamics() {
+    let rel = consistency::inverse_dynamics(run());
+    let worst = rel.iter().copied().fold(0.0, f64::max);
+    assert!(worst <= 1e-5, "per joint {rel:?}");
+    // The manifest carries the same residual, computed when the run was written.
+    let manifest = run().manifest.checks.rnea_max_rel_residual;
+    assert!(
+        (manifest - worst).abs() <= 1e-3 * worst.max(1e-12),
+        "{manifest} vs {worst}"
+    );
+}
+
+#[test]
+fn rapier_motor_impulses_match_the_recovered_moments() {
+    let agreement = consistency::motor_agreement(run());
+    assert_eq!(agreement.len(), 6);
+    for (id, rel) in agreement {
+        assert!(rel <= 1e-7, "O{id}: {rel:e}");
+    }
+}
+
+fn unidentifiable(method: &dyn Estimator) -> Vec<(u8, Parameter)> {
+    let est = method.estimate(&run().measurements).unwrap();
+    est.iter()
+        .filter(|e| e.value.is_none())
+        .map(|e| (e.body, e.parameter))
+        .collect()
+}
+
+#[test]
+fn mim_recovers_every_identifiable_parameter() {
+    for method in [
+        &MimSingleInstant::paper() as &dyn Estimator,
+        &MimStacked::default(),
+        &MimWholeArm::default(),
+    ] {
+        let est = method.estimate(&run().measurements).unwrap();
+        let scored = score(&method.name(), &est, &run().truth);
+        assert_eq!(scored.len(), 36);
+        for s in scored.iter().filter(|s| s.estimate.is_some()) {
+            let rel = s.rel_error().unwrap().abs();
+            assert!(
+                rel <= 1e-8,
+                "{}: B{} {} off by {rel:e}",
+                s.method,
+                s.body,
+                s.parameter.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn mim_flags_exactly_what_this_motion_cannot_determine() {
+    let expected = vec![
+        (1, Parameter::MassE2),
+        (1, Parameter::J22),
+        (1, Parameter::J33),
+    ];
+    assert_eq!(unidentifiable(&MimSingleInstant::paper()), expected);
+    assert_eq!(unidentifiable(&MimStacked::default()), expected);
+    assert_eq!(unidentifiable(&MimWholeArm::default()), expected);
+}
+
+#[test]
+fn mim_uses_the_data_not_the_truth() {
+    // Doubling every measured wrench doubles every estimate: the estimates come from the data.
+    let mut m = run().measurements.clone();
+    for b in &mut m.bodies {
+        b.force.iter_mut().for_each(|f| *f *= 2.0);
+        b.moment.iter_mut().for_each(|n| *n *= 2.0);
+    }
+    let (a, b) = (
+        MimStacked::default().estimate(&run().measurements).unwrap(),
+        MimStacked::default().estimate(&m).unwrap(),
+    );
+    for (x, y) in a.iter().zip(&b) {
+        if let (Some(x), Some(y)) = (x.value, y.value) {
+            assert!((y - 2.0 * x).abs() <= 1e-9 * x.abs());
+        }
+    }
+}
+
+#[test]
+fn report_has_the_contract_columns_and_the_paper_beside_ours() {
+    let report = MimReport::new(run()).unwrap();
+    let csv = report.csv();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "method,body,parameter,truth,estimate,abs_error,rel_error,paper_estimate,paper_abs_error,identifiable"
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 72);
+    let b2_j11 = rows
+        .iter()
+        .find(|r| r[0] == "single_t1.5" && r[1] == "2" && r[2] == "j11")
+        .unwrap();
+    assert_eq!(b2_j11[7].parse::<f64>().unwrap(), 27.5966);
+    assert_eq!(b2_j11[8].parse::<f64>().unwrap(), 0.005);
+    let b1_m2 = rows
+        .iter()
+        .find(|r| r[0] == "stacked" && r[1] == "1" && r[2] == "m_e2")
+        .unwrap();
+    assert_eq!((b1_m2[4], b1_m2[9]), ("", "false"));
+    assert!(report.whole_arm_difference <= 1e-9 * 1429.6);
+    let md = report.markdown();
+    assert!(md.contains("| B1 | m_e2 | 1429.5806 | – | – |"));
+}
+
+#[test]
+fn reading_an_incomplete_directory_names_the_missing_file() {
+    let dir = std::env::temp_dir().join(format!("validation-test-{}-empty", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let err = read_run(&dir).unwrap_err().to_string();
+    assert!(err.contains("manifest.json"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
