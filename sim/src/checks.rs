@@ -4,29 +4,39 @@
 use crate::dataset::manifest::Checks;
 use crate::drive::Drive;
 use crate::dynamics::rnea;
+use crate::model::Chain;
 use crate::recording::Recording;
 use crate::scenario::Scenario;
 
-/// Per-joint relative residual of `RNEA(q, q̇, q̈)` against `tau + tau_friction` (see
-/// [`Checks::rnea_rel_residual`]).
-pub fn rnea_residual(scenario: &Scenario, rec: &Recording) -> Vec<f64> {
-    let nj = rec.joint_ids.len();
+/// Joint values at one sample, in dataset joint order.
+#[derive(Clone, Debug)]
+pub struct JointSample {
+    /// Coordinates.
+    pub q: Vec<f64>,
+    /// Velocities.
+    pub qd: Vec<f64>,
+    /// Accelerations.
+    pub qdd: Vec<f64>,
+    /// `tau + tau_friction`.
+    pub applied: Vec<f64>,
+}
+
+/// Per-joint relative residual of `RNEA(q, q̇, q̈)` against `tau + tau_friction` over a run's
+/// samples (see [`Checks::rnea_rel_residual`] for the normalization).
+pub fn rnea_residual(chain: &Chain, samples: impl IntoIterator<Item = JointSample>) -> Vec<f64> {
+    let kinds = chain.joint_kinds();
+    let nj = kinds.len();
     let (mut err, mut peak) = (vec![0.0f64; nj], vec![0.0f64; nj]);
-    for s in 0..rec.samples() {
-        let js: Vec<_> = (0..nj).map(|k| rec.joint(s, k)).collect();
-        let q: Vec<f64> = js.iter().map(|j| j.q).collect();
-        let qd: Vec<f64> = js.iter().map(|j| j.qd).collect();
-        let qdd: Vec<f64> = js.iter().map(|j| j.qdd).collect();
-        let id = rnea(&scenario.chain, &q, &qd, &qdd, &crate::gravity_vector());
+    for s in samples {
+        let id = rnea(chain, &s.q, &s.qd, &s.qdd, &crate::gravity_vector());
         for k in 0..nj {
-            let applied = js[k].tau + js[k].tau_friction;
-            err[k] = err[k].max((id.tau[k] - applied).abs());
-            peak[k] = peak[k].max(applied.abs());
+            err[k] = err[k].max((id.tau[k] - s.applied[k]).abs());
+            peak[k] = peak[k].max(s.applied[k].abs());
         }
     }
     let kind_peak = |k: usize| {
         (0..nj)
-            .filter(|&i| rec.joint_kinds[i] == rec.joint_kinds[k])
+            .filter(|&i| kinds[i] == kinds[k])
             .map(|i| peak[i])
             .fold(0.0, f64::max)
     };
@@ -40,6 +50,23 @@ pub fn rnea_residual(scenario: &Scenario, rec: &Recording) -> Vec<f64> {
             if scale > 0.0 { err[k] / scale } else { err[k] }
         })
         .collect()
+}
+
+/// [`rnea_residual`] of a recording.
+pub fn recording_rnea_residual(chain: &Chain, rec: &Recording) -> Vec<f64> {
+    let nj = rec.joint_ids.len();
+    rnea_residual(
+        chain,
+        (0..rec.samples()).map(|s| {
+            let js: Vec<_> = (0..nj).map(|k| rec.joint(s, k)).collect();
+            JointSample {
+                q: js.iter().map(|j| j.q).collect(),
+                qd: js.iter().map(|j| j.qd).collect(),
+                qdd: js.iter().map(|j| j.qdd).collect(),
+                applied: js.iter().map(|j| j.tau + j.tau_friction).collect(),
+            }
+        }),
+    )
 }
 
 /// Largest `|q − q_ref(t)|` over prescribed joints and samples.
@@ -57,7 +84,7 @@ pub fn tracking_error(scenario: &Scenario, rec: &Recording) -> f64 {
 
 /// All checks of a recording.
 pub fn checks(scenario: &Scenario, rec: &Recording) -> Checks {
-    let rel = rnea_residual(scenario, rec);
+    let rel = recording_rnea_residual(&scenario.chain, rec);
     Checks {
         rnea_max_rel_residual: rel.iter().copied().fold(0.0, f64::max),
         rnea_rel_residual: rel,

@@ -13,7 +13,7 @@
 use nalgebra::{Isometry3, Matrix3, Point3, Rotation3, Translation3, UnitQuaternion, Vector3};
 
 use crate::model::{Chain, JointKind};
-use crate::wrench::JointWrench;
+use crate::wrench::{BodyLoad, JointWrench, backward_pass};
 
 /// Kinematics of one body, world frame.
 #[derive(Clone, Debug)]
@@ -121,23 +121,22 @@ pub fn rnea(
     }
 
     // Backward pass: wrenches of the parent on each body.
-    let mut wrenches = vec![JointWrench::default(); chain.len()];
-    let mut child = JointWrench::default();
-    let mut child_point = Vector3::zeros();
-    for (k, link) in chain.links.iter().enumerate().rev() {
-        let b = &bodies[k];
-        let inertia: Matrix3<f64> =
-            b.rotation.matrix() * link.body.inertia_body() * b.rotation.matrix().transpose();
-        let net_force = link.body.mass * (b.acc - gravity);
-        let net_moment = inertia * b.omega_dot + b.omega.cross(&(inertia * b.omega));
-        let force = net_force + child.force;
-        let about_centroid =
-            net_moment + child.moment + (child_point - b.centroid).cross(&child.force);
-        let moment = about_centroid - (b.joint_point - b.centroid).cross(&force);
-        wrenches[k] = JointWrench { force, moment };
-        child = wrenches[k];
-        child_point = b.joint_point;
-    }
+    let loads: Vec<BodyLoad> = chain
+        .links
+        .iter()
+        .zip(&bodies)
+        .map(|(link, b)| {
+            let r = b.rotation.matrix();
+            let inertia: Matrix3<f64> = r * link.body.inertia_body() * r.transpose();
+            BodyLoad {
+                net_force: link.body.mass * (b.acc - gravity),
+                net_moment: inertia * b.omega_dot + b.omega.cross(&(inertia * b.omega)),
+                centroid: b.centroid,
+                joint_point: b.joint_point,
+            }
+        })
+        .collect();
+    let wrenches = backward_pass(&loads);
 
     let mut tau = Vec::with_capacity(nj);
     if let Some(axis) = chain.rail_axis() {

@@ -270,18 +270,13 @@ impl<'a> Simulation<'a> {
 
     fn new_recording(&self) -> Recording {
         let chain = self.chain();
-        let mut kinds = Vec::new();
-        if chain.rail_axis().is_some() {
-            kinds.push(JointKind::Prismatic);
-        }
-        kinds.extend(chain.links.iter().map(|l| l.joint.kind));
         let n = self.scenario.samples;
         Recording {
             run_id: self.scenario.file.name.clone(),
             t: Vec::with_capacity(n),
             n_bodies: chain.len(),
             joint_ids: chain.joint_ids(),
-            joint_kinds: kinds,
+            joint_kinds: chain.joint_kinds(),
             bodies: Vec::with_capacity(n * chain.len()),
             joints: Vec::with_capacity(n * (chain.len() + self.offset)),
         }

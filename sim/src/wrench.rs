@@ -60,27 +60,56 @@ impl BodyStep {
     }
 }
 
-/// Recovers the inner-joint wrench of every body of a serial chain (body 0 is the innermost)
-/// from one step of motion. `gravity` is the world gravity vector (m/s²).
-pub fn recover(bodies: &[BodyStep], dt: f64, gravity: &Vector3<f64>) -> Vec<JointWrench> {
-    let mut out = vec![JointWrench::default(); bodies.len()];
+/// The net load on one body and where its joints act, world frame: the input of
+/// [`backward_pass`].
+#[derive(Clone, Debug)]
+pub struct BodyLoad {
+    /// Net force that the body's joints exert on it (N): `m (a − g)` less non-joint loads.
+    pub net_force: Vector3<f64>,
+    /// Net moment of the body's joints about its centroid (N·m): `I ω̇ + ω × I ω` less
+    /// non-joint torques.
+    pub net_moment: Vector3<f64>,
+    /// Centroid (m).
+    pub centroid: Vector3<f64>,
+    /// Inner joint point `O_i` (m).
+    pub joint_point: Vector3<f64>,
+}
+
+/// Sums net loads from the last body inwards into the wrench that each parent exerts on its
+/// child (body 0 is the innermost): `f_i = F_i + f_{i+1}`,
+/// `n_i = M_i + n_{i+1} + (O_{i+1} − r_i) × f_{i+1} − (O_i − r_i) × f_i`.
+pub fn backward_pass(loads: &[BodyLoad]) -> Vec<JointWrench> {
+    let mut out = vec![JointWrench::default(); loads.len()];
     let mut child = JointWrench::default();
     let mut child_point = Vector3::zeros();
-    for (k, b) in bodies.iter().enumerate().rev() {
-        // Net joint force and moment about the centroid on this body.
-        let net_force = b.mass * (b.acceleration(dt) - gravity) - b.external_force;
-        let w = b.omega[0];
-        let net_moment = b.inertia_world * b.angular_acceleration(dt)
-            + w.cross(&(b.inertia_world * w))
-            - b.external_torque;
-        // The child's joint acts on this body with the opposite wrench.
-        let force = net_force + child.force;
+    for (k, b) in loads.iter().enumerate().rev() {
+        let force = b.net_force + child.force;
         let about_centroid =
-            net_moment + child.moment + (child_point - b.centroid).cross(&child.force);
+            b.net_moment + child.moment + (child_point - b.centroid).cross(&child.force);
         let moment = about_centroid - (b.joint_point - b.centroid).cross(&force);
         out[k] = JointWrench { force, moment };
         child = out[k];
         child_point = b.joint_point;
     }
     out
+}
+
+/// Recovers the inner-joint wrench of every body of a serial chain (body 0 is the innermost)
+/// from one step of motion. `gravity` is the world gravity vector (m/s²).
+pub fn recover(bodies: &[BodyStep], dt: f64, gravity: &Vector3<f64>) -> Vec<JointWrench> {
+    let loads: Vec<BodyLoad> = bodies
+        .iter()
+        .map(|b| {
+            let w = b.omega[0];
+            BodyLoad {
+                net_force: b.mass * (b.acceleration(dt) - gravity) - b.external_force,
+                net_moment: b.inertia_world * b.angular_acceleration(dt)
+                    + w.cross(&(b.inertia_world * w))
+                    - b.external_torque,
+                centroid: b.centroid,
+                joint_point: b.joint_point,
+            }
+        })
+        .collect();
+    backward_pass(&loads)
 }

@@ -11,6 +11,8 @@
 
 use nalgebra::Vector3;
 
+use sim::checks::JointSample;
+
 use crate::dataset::Run;
 
 /// Largest relative residual of the per-body Newton–Euler equations: `(force, moment)`, each
@@ -54,26 +56,22 @@ pub fn newton_euler(run: &Run) -> (f64, f64) {
     )
 }
 
-/// Per joint, `max_t |RNEA − (tau + tau_friction)| / max_t |tau + tau_friction|`.
+/// Per joint, the relative residual of the recorded `tau + tau_friction` against RNEA on the
+/// recorded `q, q̇, q̈` (normalized as [`sim::dataset::manifest::Checks::rnea_rel_residual`]).
 pub fn inverse_dynamics(run: &Run) -> Vec<f64> {
     let m = &run.measurements;
-    let nj = m.joints.len();
-    let (mut err, mut peak) = (vec![0.0f64; nj], vec![0.0f64; nj]);
-    for k in 0..m.samples() {
-        let q: Vec<f64> = m.joints.iter().map(|j| j.q[k]).collect();
-        let qd: Vec<f64> = m.joints.iter().map(|j| j.qd[k]).collect();
-        let qdd: Vec<f64> = m.joints.iter().map(|j| j.qdd[k]).collect();
-        let id = sim::dynamics::rnea(&run.manifest.model, &q, &qd, &qdd, &sim::gravity_vector());
-        for (i, j) in m.joints.iter().enumerate() {
-            let applied = j.tau[k] + j.tau_friction[k];
-            err[i] = err[i].max((id.tau[i] - applied).abs());
-            peak[i] = peak[i].max(applied.abs());
-        }
-    }
-    err.iter()
-        .zip(&peak)
-        .map(|(e, p)| if *p > 0.0 { e / p } else { *e })
-        .collect()
+    let each = |f: &dyn Fn(&crate::dataset::JointSeries) -> f64| {
+        m.joints.iter().map(f).collect::<Vec<f64>>()
+    };
+    sim::checks::rnea_residual(
+        &run.manifest.model,
+        (0..m.samples()).map(|k| JointSample {
+            q: each(&|j| j.q[k]),
+            qd: each(&|j| j.qd[k]),
+            qdd: each(&|j| j.qdd[k]),
+            applied: each(&|j| j.tau[k] + j.tau_friction[k]),
+        }),
+    )
 }
 
 /// For every motor-driven joint: `max_t |tau_motor + (tau + tau_friction)|` relative to

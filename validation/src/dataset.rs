@@ -9,7 +9,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Float64Type, UInt8Type, UInt32Type};
+use arrow_array::types::{ArrowPrimitiveType, Float64Type, UInt8Type, UInt32Type};
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::DataType;
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
@@ -108,20 +108,20 @@ impl Table {
             .collect())
     }
 
-    fn u32(&self, name: &str) -> Result<Vec<u32>, ReadError> {
+    fn integers<T: ArrowPrimitiveType>(&self, name: &str) -> Result<Vec<T::Native>, ReadError> {
         Ok(self
-            .column(name, DataType::UInt32)?
+            .column(name, T::DATA_TYPE)?
             .iter()
-            .flat_map(|a| a.as_primitive::<UInt32Type>().values().to_vec())
+            .flat_map(|a| a.as_primitive::<T>().values().to_vec())
             .collect())
     }
 
+    fn u32(&self, name: &str) -> Result<Vec<u32>, ReadError> {
+        self.integers::<UInt32Type>(name)
+    }
+
     fn u8(&self, name: &str) -> Result<Vec<u8>, ReadError> {
-        Ok(self
-            .column(name, DataType::UInt8)?
-            .iter()
-            .flat_map(|a| a.as_primitive::<UInt8Type>().values().to_vec())
-            .collect())
+        self.integers::<UInt8Type>(name)
     }
 
     fn utf8(&self, name: &str) -> Result<Vec<String>, ReadError> {
@@ -258,6 +258,33 @@ impl Measurements {
     }
 }
 
+/// For each entity (body or joint) and each sample, the row that holds it; an error unless every
+/// (sample, entity) pair occurs exactly once.
+fn row_index(
+    path: &Path,
+    sample: &[u32],
+    entity: &[usize],
+    entities: usize,
+) -> Result<(usize, Vec<Vec<usize>>), ReadError> {
+    let samples = sample.iter().map(|s| *s as usize + 1).max().unwrap_or(0);
+    let mut rows = vec![vec![usize::MAX; samples]; entities];
+    for (r, (&s, &e)) in sample.iter().zip(entity).enumerate() {
+        rows[e][s as usize] = r;
+    }
+    if sample.len() != samples * entities || rows.iter().flatten().any(|r| *r == usize::MAX) {
+        return Err(ReadError::Column {
+            path: path.to_owned(),
+            column: "sample".into(),
+            expected: "exactly one row per (sample, body or joint)".into(),
+        });
+    }
+    Ok((samples, rows))
+}
+
+fn pick<T: Clone>(column: &[T], rows: &[usize]) -> Vec<T> {
+    rows.iter().map(|&r| column[r].clone()).collect()
+}
+
 /// Reads a run directory.
 pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
     let manifest_path = dir.join(MANIFEST_FILE);
@@ -272,133 +299,92 @@ pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
 
     let bodies_path = dir.join(BODIES_FILE);
     let bt = Table::read(&bodies_path)?;
-    let sample = bt.u32("sample")?;
-    let body = bt.u8("body")?;
-    let t_rows = bt.f64("t")?;
     let run_id = bt.utf8("run_id")?.into_iter().next().unwrap_or_default();
-    let samples = sample.iter().map(|s| *s as usize + 1).max().unwrap_or(0);
-    let n_bodies = body.iter().copied().max().unwrap_or(0) as usize;
-    if sample.len() != samples * n_bodies || body.contains(&0) {
+    let body = bt.u8("body")?;
+    if body.contains(&0) {
         return Err(ReadError::Column {
             path: bodies_path,
-            column: "sample/body".into(),
-            expected: "one row per (sample 0..S, body 1..n)".into(),
+            column: "body".into(),
+            expected: "bodies numbered from 1".into(),
         });
     }
+    let n_bodies = body.iter().copied().max().unwrap_or(0) as usize;
+    let entity: Vec<usize> = body.iter().map(|b| *b as usize - 1).collect();
+    let (samples, rows) = row_index(&bodies_path, &bt.u32("sample")?, &entity, n_bodies)?;
+    let t_rows = bt.f64("t")?;
+    let t = rows.first().map(|r| pick(&t_rows, r)).unwrap_or_default();
     let xyz = ["_x", "_y", "_z"];
     let e123 = ["_1", "_2", "_3"];
-    let cols = [
+    let (pos, vel, acc) = (
         bt.vec3("pos", xyz)?,
-        bt.vec3("euler_", ["a", "b", "g"])?,
-        bt.vec3("euler_", ["a_d", "b_d", "g_d"])?,
-        bt.vec3("euler_", ["a_dd", "b_dd", "g_dd"])?,
         bt.vec3("vel", xyz)?,
         bt.vec3("acc", xyz)?,
-        bt.vec3("omega", e123)?,
-        bt.vec3("omega_dot", e123)?,
-        bt.vec3("f", xyz)?,
-        bt.vec3("n", xyz)?,
-        bt.vec3("o", xyz)?,
-    ];
-    let qw = bt.f64("quat_w")?;
-    let qv = bt.vec3("quat", xyz)?;
-    let mut t = vec![0.0; samples];
-    let mut series = vec![BodySeries::default(); n_bodies];
-    for s in &mut series {
-        for v in [
-            &mut s.pos,
-            &mut s.euler,
-            &mut s.euler_d,
-            &mut s.euler_dd,
-            &mut s.vel,
-            &mut s.acc,
-            &mut s.omega,
-            &mut s.omega_dot,
-            &mut s.force,
-            &mut s.moment,
-            &mut s.joint_point,
-        ] {
-            *v = vec![Vector3::zeros(); samples];
-        }
-        s.quat = vec![UnitQuaternion::identity(); samples];
-    }
-    for r in 0..sample.len() {
-        let (k, b) = (sample[r] as usize, body[r] as usize - 1);
-        t[k] = t_rows[r];
-        let s = &mut series[b];
-        let targets = [
-            &mut s.pos,
-            &mut s.euler,
-            &mut s.euler_d,
-            &mut s.euler_dd,
-            &mut s.vel,
-            &mut s.acc,
-            &mut s.omega,
-            &mut s.omega_dot,
-            &mut s.force,
-            &mut s.moment,
-            &mut s.joint_point,
-        ];
-        for (target, col) in targets.into_iter().zip(&cols) {
-            target[k] = col[r];
-        }
-        s.quat[k] =
-            UnitQuaternion::new_normalize(Quaternion::new(qw[r], qv[r].x, qv[r].y, qv[r].z));
-    }
+    );
+    let euler = bt.vec3("euler_", ["a", "b", "g"])?;
+    let euler_d = bt.vec3("euler_", ["a_d", "b_d", "g_d"])?;
+    let euler_dd = bt.vec3("euler_", ["a_dd", "b_dd", "g_dd"])?;
+    let (omega, omega_dot) = (bt.vec3("omega", e123)?, bt.vec3("omega_dot", e123)?);
+    let (force, moment, joint_point) = (bt.vec3("f", xyz)?, bt.vec3("n", xyz)?, bt.vec3("o", xyz)?);
+    let (qw, qv) = (bt.f64("quat_w")?, bt.vec3("quat", xyz)?);
+    let quat: Vec<UnitQuaternion<f64>> = qw
+        .iter()
+        .zip(&qv)
+        .map(|(w, v)| UnitQuaternion::new_normalize(Quaternion::new(*w, v.x, v.y, v.z)))
+        .collect();
+    let bodies = rows
+        .iter()
+        .map(|r| BodySeries {
+            pos: pick(&pos, r),
+            quat: pick(&quat, r),
+            euler: pick(&euler, r),
+            euler_d: pick(&euler_d, r),
+            euler_dd: pick(&euler_dd, r),
+            vel: pick(&vel, r),
+            acc: pick(&acc, r),
+            omega: pick(&omega, r),
+            omega_dot: pick(&omega_dot, r),
+            force: pick(&force, r),
+            moment: pick(&moment, r),
+            joint_point: pick(&joint_point, r),
+        })
+        .collect();
 
     let joints_path = dir.join(JOINTS_FILE);
     let jt = Table::read(&joints_path)?;
-    let (jsample, jid, kind) = (jt.u32("sample")?, jt.u8("joint")?, jt.utf8("kind")?);
-    let values = ["q", "qd", "qdd", "tau", "tau_friction", "tau_motor"].map(|c| jt.f64(c));
-    let mut ids: Vec<u8> = jid.clone();
+    let (jid, kind) = (jt.u8("joint")?, jt.utf8("kind")?);
+    let mut ids = jid.clone();
     ids.sort_unstable();
     ids.dedup();
-    let mut joints: Vec<JointSeries> = ids
+    let entity: Vec<usize> = jid
         .iter()
-        .map(|&id| JointSeries {
+        .map(|j| ids.binary_search(j).expect("listed"))
+        .collect();
+    let (jsamples, jrows) = row_index(&joints_path, &jt.u32("sample")?, &entity, ids.len())?;
+    if jsamples != samples {
+        return Err(ReadError::Column {
+            path: joints_path,
+            column: "sample".into(),
+            expected: format!("{samples} samples, as in {BODIES_FILE}"),
+        });
+    }
+    let [q, qd, qdd, tau, tau_friction, tau_motor] =
+        ["q", "qd", "qdd", "tau", "tau_friction", "tau_motor"].map(|c| jt.f64(c));
+    let (q, qd, qdd, tau, tau_friction, tau_motor) =
+        (q?, qd?, qdd?, tau?, tau_friction?, tau_motor?);
+    let joints = ids
+        .iter()
+        .zip(&jrows)
+        .map(|(&id, r)| JointSeries {
             id,
-            ..Default::default()
+            kind: kind[r[0]].clone(),
+            q: pick(&q, r),
+            qd: pick(&qd, r),
+            qdd: pick(&qdd, r),
+            tau: pick(&tau, r),
+            tau_friction: pick(&tau_friction, r),
+            tau_motor: pick(&tau_motor, r),
         })
         .collect();
-    for j in &mut joints {
-        for v in [
-            &mut j.q,
-            &mut j.qd,
-            &mut j.qdd,
-            &mut j.tau,
-            &mut j.tau_friction,
-            &mut j.tau_motor,
-        ] {
-            *v = vec![f64::NAN; samples];
-        }
-    }
-    let values: Vec<Vec<f64>> = values.into_iter().collect::<Result<_, _>>()?;
-    for r in 0..jsample.len() {
-        let k = jsample[r] as usize;
-        let j = ids.binary_search(&jid[r]).expect("id listed");
-        if k >= samples {
-            return Err(ReadError::Column {
-                path: joints_path,
-                column: "sample".into(),
-                expected: format!("samples 0..{samples}"),
-            });
-        }
-        let js = &mut joints[j];
-        js.kind = kind[r].clone();
-        for (target, col) in [
-            &mut js.q,
-            &mut js.qd,
-            &mut js.qdd,
-            &mut js.tau,
-            &mut js.tau_friction,
-            &mut js.tau_motor,
-        ]
-        .into_iter()
-        .zip(&values)
-        {
-            target[k] = col[r];
-        }
-    }
 
     let truth_path = dir.join(TRUTH_FILE);
     let tt = Table::read(&truth_path)?;
@@ -425,7 +411,7 @@ pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
         measurements: Measurements {
             run_id,
             t,
-            bodies: series,
+            bodies,
             joints,
         },
         truth,

@@ -166,6 +166,14 @@ impl Chain {
         (first..=self.links.len() as u8).collect()
     }
 
+    /// Kind of every joint in dataset order (the rail is prismatic).
+    pub fn joint_kinds(&self) -> Vec<JointKind> {
+        let rail = self.rail_axis().map(|_| JointKind::Prismatic);
+        rail.into_iter()
+            .chain(self.links.iter().map(|l| l.joint.kind))
+            .collect()
+    }
+
     /// The rail axis, if the chain sits on a rail.
     pub fn rail_axis(&self) -> Option<Unit<Vector3<f64>>> {
         match self.base {
