@@ -1,7 +1,7 @@
 //! Checks of a recording that go into its manifest: agreement of the recorded joint forces with
 //! the continuous-time inverse dynamics, and tracking of the prescribed profiles.
 
-use crate::dataset::manifest::Checks;
+use crate::dataset::manifest::{Checks, SteadyState};
 use crate::drive::Drive;
 use crate::dynamics::rnea;
 use crate::model::Chain;
@@ -82,6 +82,39 @@ pub fn tracking_error(scenario: &Scenario, rec: &Recording) -> f64 {
     worst
 }
 
+/// Compares the last excitation period with the one before, where the excitation is periodic
+/// and the record holds at least two whole periods.
+pub fn steady_state(scenario: &Scenario, rec: &Recording) -> Option<SteadyState> {
+    let period = scenario.excitation_period()?;
+    let per = period / scenario.file.time.sample_period;
+    let n = per.round() as usize;
+    if (per - n as f64).abs() > 1e-9 * per || rec.samples() < 2 * n + 1 {
+        return None;
+    }
+    let last = rec.samples() - 1;
+    let (mut diff, mut amplitude) = (0.0f64, 0.0f64);
+    for k in 0..rec.joint_ids.len() {
+        let q = rec.joint_series("q", k);
+        let window = &q[last - n..=last];
+        let mean = window.iter().sum::<f64>() / window.len() as f64;
+        for s in last - n..=last {
+            diff = diff.max((q[s] - q[s - n]).abs());
+            amplitude = amplitude.max((q[s] - mean).abs());
+        }
+    }
+    let relative = if amplitude > 0.0 {
+        diff / amplitude
+    } else {
+        diff
+    };
+    Some(SteadyState {
+        period,
+        max_period_difference: diff,
+        relative,
+        steady: relative <= 1e-6,
+    })
+}
+
 /// All checks of a recording.
 pub fn checks(scenario: &Scenario, rec: &Recording) -> Checks {
     let rel = recording_rnea_residual(&scenario.chain, rec);
@@ -89,5 +122,6 @@ pub fn checks(scenario: &Scenario, rec: &Recording) -> Checks {
         rnea_max_rel_residual: rel.iter().copied().fold(0.0, f64::max),
         rnea_rel_residual: rel,
         max_tracking_error: tracking_error(scenario, rec),
+        steady_state: steady_state(scenario, rec),
     }
 }

@@ -93,6 +93,59 @@ impl Signal {
         }
     }
 
+    /// The signal multiplied by `k`.
+    pub fn scaled(&self, k: f64) -> Signal {
+        match self {
+            Signal::Constant { value } => Signal::Constant { value: value * k },
+            Signal::Step {
+                time,
+                before,
+                after,
+            } => Signal::Step {
+                time: *time,
+                before: before * k,
+                after: after * k,
+            },
+            Signal::Multisine {
+                base_frequency,
+                harmonics,
+                amplitudes,
+                phases,
+            } => Signal::Multisine {
+                base_frequency: *base_frequency,
+                harmonics: harmonics.clone(),
+                amplitudes: amplitudes.iter().map(|a| a * k).collect(),
+                phases: phases.clone(),
+            },
+            Signal::Sum { terms } => Signal::Sum {
+                terms: terms.iter().map(|t| t.scaled(k)).collect(),
+            },
+        }
+    }
+
+    /// The period (s) of a signal built from multisines of one fundamental (constants allowed
+    /// in a sum); `None` for anything else.
+    pub fn period(&self) -> Option<f64> {
+        match self {
+            Signal::Multisine { base_frequency, .. } => Some(1.0 / base_frequency),
+            Signal::Sum { terms } => {
+                let periodic: Vec<&Signal> = terms
+                    .iter()
+                    .filter(|t| !matches!(t, Signal::Constant { .. }))
+                    .collect();
+                let first = periodic.first()?.period()?;
+                periodic
+                    .iter()
+                    .all(|t| {
+                        t.period()
+                            .is_some_and(|p| (p - first).abs() <= 1e-12 * first)
+                    })
+                    .then_some(first)
+            }
+            _ => None,
+        }
+    }
+
     /// Checks the parameters; `Err` holds the offending field and what was expected.
     pub fn validate(&self) -> Result<(), (String, String)> {
         match self {

@@ -42,6 +42,7 @@ pub mod drive;
 pub mod dynamics;
 pub mod kinematics;
 pub mod model;
+pub mod noise;
 pub mod profile;
 pub mod recording;
 pub mod scenario;
@@ -61,7 +62,8 @@ pub struct Run {
 /// Simulates a scenario and checks the result (see [`checks`]).
 pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::ProgressBar>) -> Run {
     let settings = simulation::Simulation::new(scenario).settings();
-    let recording = simulation::run(scenario, progress);
+    let mut recording = simulation::run(scenario, progress);
+    recording.measured = add_noise(scenario, &recording);
     let manifest = Manifest {
         format_version: FORMAT_VERSION,
         run_id: recording.run_id.clone(),
@@ -80,7 +82,9 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
         sample_period: scenario.file.time.sample_period,
         samples: recording.samples(),
         engine: engine_versions(),
-        noise: None,
+        noise: (!scenario.file.noise.is_empty()).then(|| {
+            serde_json::json!({ "seed": scenario.file.seed, "generator": "ChaCha8, per-column streams (sim::noise::stream_seed)", "columns": scenario.file.noise })
+        }),
         checks: checks::checks(scenario, &recording),
     };
     Run {
@@ -95,4 +99,34 @@ pub const GRAVITY: f64 = 9.80665;
 /// The gravity vector in the world frame, m/s².
 pub fn gravity_vector() -> nalgebra::Vector3<f64> {
     nalgebra::Vector3::new(0.0, 0.0, -GRAVITY)
+}
+
+/// The noisy `<column>_meas` copies that the scenario asks for, in joint-row order.
+fn add_noise(scenario: &scenario::Scenario, rec: &recording::Recording) -> Vec<(String, Vec<f64>)> {
+    let nj = rec.joint_ids.len();
+    scenario
+        .file
+        .noise
+        .iter()
+        .map(|spec| {
+            let per_joint: Vec<Vec<f64>> = rec
+                .joint_ids
+                .iter()
+                .enumerate()
+                .map(|(k, &id)| {
+                    let clean = rec.joint_series(&spec.column, k);
+                    let applies = spec.joints.as_ref().is_none_or(|js| js.contains(&id));
+                    if applies {
+                        noise::noisy(&clean, &spec.model, scenario.file.seed, &spec.column, id)
+                    } else {
+                        clean
+                    }
+                })
+                .collect();
+            let values = (0..rec.samples() * nj)
+                .map(|r| per_joint[r % nj][r / nj])
+                .collect();
+            (format!("{}_meas", spec.column), values)
+        })
+        .collect()
 }

@@ -69,6 +69,9 @@ pub struct Recording {
     pub bodies: Vec<BodyRecord>,
     /// Joint records, sample-major: index `sample · joint_ids.len() + k`.
     pub joints: Vec<JointRecord>,
+    /// Noisy copies of joint columns: `(name, values)` with `name` like `q_meas` and values in
+    /// the order of [`Recording::joints`].
+    pub measured: Vec<(String, Vec<f64>)>,
 }
 
 impl Recording {
@@ -80,6 +83,22 @@ impl Recording {
     /// Body `b` (1-based) at sample `s`.
     pub fn body(&self, s: usize, b: usize) -> &BodyRecord {
         &self.bodies[s * self.n_bodies + b - 1]
+    }
+
+    /// The series of a joint column (`q`, `qd`, `qdd`, `tau`) of the joint at position `k`.
+    pub fn joint_series(&self, column: &str, k: usize) -> Vec<f64> {
+        (0..self.samples())
+            .map(|s| {
+                let j = self.joint(s, k);
+                match column {
+                    "q" => j.q,
+                    "qd" => j.qd,
+                    "qdd" => j.qdd,
+                    "tau" => j.tau,
+                    other => panic!("no joint column {other}"),
+                }
+            })
+            .collect()
     }
 
     /// Joint at position `k` of `joint_ids`, at sample `s`.

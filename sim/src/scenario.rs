@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::drive::{Drive, Signal};
 use crate::model::{Chain, reference};
+use crate::noise::{ColumnNoise, NOISY_COLUMNS};
 use crate::profile::Profile;
 
 /// A scenario file as written (the serde schema).
@@ -42,6 +43,9 @@ pub struct ScenarioFile {
     /// Seed of every random choice of the run (noise, randomized excitation).
     #[serde(default)]
     pub seed: u64,
+    /// Factor applied to every `torque` signal (default 1): amplitude studies reuse one file.
+    #[serde(default = "one")]
+    pub torque_scale: f64,
     /// Time span and sampling.
     pub time: TimeSection,
     /// Rapier solver settings.
@@ -49,6 +53,9 @@ pub struct ScenarioFile {
     pub solver: SolverSection,
     /// One entry per joint.
     pub joint: Vec<JointSection>,
+    /// Measurement noise on recorded columns (`[[noise]]`), written as `<column>_meas`.
+    #[serde(default)]
+    pub noise: Vec<ColumnNoise>,
 }
 
 /// `[time]`: all in seconds.
@@ -76,6 +83,10 @@ pub struct SolverSection {
     /// Start each step's joint solve from the previous step's impulses (`warmstart_joints`).
     #[serde(default = "default_warmstart")]
     pub warmstart: bool,
+}
+
+fn one() -> f64 {
+    1.0
 }
 
 fn default_pgs() -> usize {
@@ -229,6 +240,12 @@ impl Scenario {
                 ));
             }
         }
+        if !file.torque_scale.is_finite() {
+            return Err(invalid(
+                "torque_scale",
+                format!("expected a finite factor, got {}", file.torque_scale),
+            ));
+        }
         let ratio = t.sample_period / t.step;
         let steps_per_sample = ratio.round() as usize;
         if steps_per_sample == 0 || (ratio - steps_per_sample as f64).abs() > 1e-9 * ratio {
@@ -306,7 +323,7 @@ impl Scenario {
                 (None, Some(s), false) => {
                     s.validate()
                         .map_err(|(f, e)| invalid(&field(&format!("torque.{f}")), e))?;
-                    Drive::Torque(s.clone())
+                    Drive::Torque(s.scaled(file.torque_scale))
                 }
                 (None, None, true) => Drive::Free,
                 _ => {
@@ -341,6 +358,30 @@ impl Scenario {
                 damping: j.damping,
             });
         }
+        let mut chain = chain;
+        for d in &drives {
+            if d.id > 0 {
+                chain.links[d.id as usize - 1].joint.damping = d.damping;
+            }
+        }
+        for (k, n) in file.noise.iter().enumerate() {
+            if !NOISY_COLUMNS.contains(&n.column.as_str()) {
+                return Err(invalid(
+                    &format!("noise[{k}].column"),
+                    format!("expected one of {NOISY_COLUMNS:?}, got {:?}", n.column),
+                ));
+            }
+            if let Some(bad) = n.joints.iter().flatten().find(|j| !ids.contains(j)) {
+                return Err(invalid(
+                    &format!("noise[{k}].joints"),
+                    format!("expected joints among {ids:?}, got {bad}"),
+                ));
+            }
+            for (i, m) in n.model.iter().enumerate() {
+                m.validate()
+                    .map_err(|(f, e)| invalid(&format!("noise[{k}].model[{i}].{f}"), e))?;
+            }
+        }
         if let Some((k, j)) = file
             .joint
             .iter()
@@ -369,6 +410,24 @@ impl Scenario {
     /// Integrator step (s).
     pub fn dt(&self) -> f64 {
         self.file.time.step
+    }
+
+    /// The common period of all applied torque signals (s), if they are all periodic with the
+    /// same fundamental: the multisine excitation's period.
+    pub fn excitation_period(&self) -> Option<f64> {
+        let periods: Vec<Option<f64>> = self
+            .drives
+            .iter()
+            .filter_map(|d| match &d.drive {
+                Drive::Torque(s) => Some(s.period()),
+                _ => None,
+            })
+            .collect();
+        let first = (*periods.first()?)?;
+        periods
+            .iter()
+            .all(|p| p.is_some_and(|p| (p - first).abs() <= 1e-12 * first))
+            .then_some(first)
     }
 
     /// Time of sample `k` (s).

@@ -4,7 +4,7 @@
 //! coordinates and forces); [`Truth`] holds the inertial parameters. Estimators receive only the
 //! former ([`crate::estimator::Estimator`]); the truth is read by the scorer.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
@@ -194,6 +194,25 @@ pub struct JointSeries {
     pub tau_friction: Vec<f64>,
     /// Rapier's motor impulse / step (NaN where no motor): for checks only.
     pub tau_motor: Vec<f64>,
+    /// Noisy measured copies by column name (`q` for `q_meas`, …), where the run has them.
+    pub measured: BTreeMap<String, Vec<f64>>,
+}
+
+impl JointSeries {
+    /// The measured series of a column: its noisy `_meas` copy where there is one, else the
+    /// clean column.
+    pub fn measured_or_clean(&self, column: &str) -> &[f64] {
+        if let Some(m) = self.measured.get(column) {
+            return m;
+        }
+        match column {
+            "q" => &self.q,
+            "qd" => &self.qd,
+            "qdd" => &self.qdd,
+            "tau" => &self.tau,
+            other => panic!("no joint column {other}"),
+        }
+    }
 }
 
 /// Everything an estimator may read: the measurement columns of a run.
@@ -224,6 +243,8 @@ pub struct BodyTruth {
     pub length: f64,
     /// Radius (m), NaN where not applicable.
     pub radius: f64,
+    /// Viscous damping of the inner joint (N·m·s/rad or N·s/m).
+    pub joint_damping: f64,
 }
 
 /// Ground truth of a run: only the scorer reads it.
@@ -371,10 +392,21 @@ pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
         ["q", "qd", "qdd", "tau", "tau_friction", "tau_motor"].map(|c| jt.f64(c));
     let (q, qd, qdd, tau, tau_friction, tau_motor) =
         (q?, qd?, qdd?, tau?, tau_friction?, tau_motor?);
+    let meas_names: Vec<String> = jt
+        .columns
+        .keys()
+        .filter(|c| c.ends_with("_meas"))
+        .cloned()
+        .collect();
+    let meas: Vec<(String, Vec<f64>)> = meas_names
+        .iter()
+        .map(|c| Ok((c.trim_end_matches("_meas").to_string(), jt.f64(c)?)))
+        .collect::<Result<_, ReadError>>()?;
     let joints = ids
         .iter()
         .zip(&jrows)
         .map(|(&id, r)| JointSeries {
+            measured: meas.iter().map(|(c, v)| (c.clone(), pick(v, r))).collect(),
             id,
             kind: kind[r[0]].clone(),
             q: pick(&q, r),
@@ -389,9 +421,18 @@ pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
     let truth_path = dir.join(TRUTH_FILE);
     let tt = Table::read(&truth_path)?;
     let (tb, names) = (tt.u8("body")?, tt.utf8("name")?);
-    let [mass, j11, j22, j33, length, radius] =
-        ["mass", "j11", "j22", "j33", "length", "radius"].map(|c| tt.f64(c));
-    let (mass, j11, j22, j33, length, radius) = (mass?, j11?, j22?, j33?, length?, radius?);
+    let [mass, j11, j22, j33, length, radius, damping] = [
+        "mass",
+        "j11",
+        "j22",
+        "j33",
+        "length",
+        "radius",
+        "joint_damping",
+    ]
+    .map(|c| tt.f64(c));
+    let (mass, j11, j22, j33, length, radius, damping) =
+        (mass?, j11?, j22?, j33?, length?, radius?, damping?);
     let truth = Truth {
         bodies: (0..tb.len())
             .map(|i| BodyTruth {
@@ -401,6 +442,7 @@ pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
                 j: [j11[i], j22[i], j33[i]],
                 length: length[i],
                 radius: radius[i],
+                joint_damping: damping[i],
             })
             .collect(),
     };

@@ -9,7 +9,9 @@
 pub mod consistency;
 pub mod dataset;
 pub mod estimator;
+pub mod fourier;
 pub mod paper;
+pub mod regressor;
 pub mod report;
 pub mod score;
 

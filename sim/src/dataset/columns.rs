@@ -49,28 +49,3 @@ pub const BODY_F64: [&str; 37] = [
     "o_y",
     "o_z",
 ];
-
-/// The f64 columns of `joints.parquet`, in order (after `run_id, sample, t, joint, kind`).
-pub const JOINT_F64: [&str; 6] = ["q", "qd", "qdd", "tau", "tau_friction", "tau_motor"];
-
-/// The f64 columns of `truth.parquet` (after `body, name, joint_kind`; `radius` may be null):
-/// inertial parameters, geometry, the centroid's distance from `O_i` along the body, and the
-/// zero-configuration centroid, joint axis and joint point (world).
-pub const TRUTH_F64: [&str; 16] = [
-    "mass",
-    "j11",
-    "j22",
-    "j33",
-    "length",
-    "radius",
-    "com_offset",
-    "com_x",
-    "com_y",
-    "com_z",
-    "joint_axis_x",
-    "joint_axis_y",
-    "joint_axis_z",
-    "joint_x",
-    "joint_y",
-    "joint_z",
-];

@@ -69,6 +69,22 @@ pub struct Checks {
     pub rnea_max_rel_residual: f64,
     /// Largest deviation of a prescribed joint from its profile (rad or m).
     pub max_tracking_error: f64,
+    /// For periodic excitation: how far the last period repeats the one before.
+    pub steady_state: Option<SteadyState>,
+}
+
+/// Steady-state check of a periodically excited run: the last period against the one before.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SteadyState {
+    /// Excitation period (s).
+    pub period: f64,
+    /// `max_t |q(t) − q(t − period)|` over the last period and all joints (rad or m).
+    pub max_period_difference: f64,
+    /// The same divided by the largest `|q − mean(q)|` of the last period.
+    pub relative: f64,
+    /// Whether `relative ≤ 1e-6`.
+    pub steady: bool,
 }
 
 /// The engine and format versions compiled into this binary.

@@ -5,8 +5,8 @@
 //! Extensions beyond the contract: `o_x..z` in `bodies.parquet` (the position of the joint
 //! point `O_i`, world, about which `n` is taken), `tau_motor` in `joints.parquet` (Rapier's
 //! motor impulse / step, NaN for joints without a motor; for checks only), and the geometry and
-//! zero-configuration columns of `truth.parquet`. Measured columns (`q_meas`, …) are written
-//! only when the scenario injects noise.
+//! zero-configuration and `joint_damping` columns of `truth.parquet`. Measured columns
+//! (`q_meas`, …) are written only for the columns that the scenario's `[[noise]]` names.
 
 pub mod columns;
 pub mod manifest;

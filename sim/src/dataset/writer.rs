@@ -202,6 +202,9 @@ fn joints_table(rec: &Recording) -> Table {
     t.f64("tau", j.iter().map(|r| r.tau).collect());
     t.f64("tau_friction", j.iter().map(|r| r.tau_friction).collect());
     t.f64("tau_motor", j.iter().map(|r| r.tau_motor).collect());
+    for (name, values) in &rec.measured {
+        t.f64(name, values.clone());
+    }
     t
 }
 
@@ -240,6 +243,7 @@ fn truth_table(chain: &Chain) -> Table {
     for (i, axis) in ["x", "y", "z"].iter().enumerate() {
         t.f64(&format!("joint_{axis}"), col(&|l| l.joint.anchor[i]));
     }
+    t.f64("joint_damping", col(&|l| l.joint.damping));
     t
 }
 

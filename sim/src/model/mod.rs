@@ -57,6 +57,10 @@ pub struct Joint {
     pub axis: [f64; 3],
     /// The joint point `O_i`, world frame, zero configuration (m).
     pub anchor: [f64; 3],
+    /// Viscous damping `c ≥ 0`: the joint feels `tau_friction = −c·q̇` (N·m·s/rad or N·s/m).
+    /// Set by the scenario.
+    #[serde(default)]
+    pub damping: f64,
 }
 
 /// Geometry of a body, kept for the record (truth tables, NIM populations); the dynamics use

@@ -3,13 +3,14 @@
 use super::{Base, Body, Chain, Joint, JointKind, Link, Shape};
 
 /// Names of the reference models.
-pub const NAMES: [&str; 2] = ["arm6", "link2"];
+pub const NAMES: [&str; 3] = ["arm6", "link2", "cyl2"];
 
 /// Returns the reference model called `name`, if there is one.
 pub fn by_name(name: &str) -> Option<Chain> {
     match name {
         "arm6" => Some(arm6()),
         "link2" => Some(link2()),
+        "cyl2" => Some(cyl2()),
         _ => None,
     }
 }
@@ -125,6 +126,7 @@ fn cylinder_link(
             kind: JointKind::Revolute,
             axis,
             anchor,
+            damping: 0.0,
         },
         body: Body {
             mass: row.mass,
@@ -136,6 +138,53 @@ fn cylinder_link(
                 radius: row.radius,
             },
         },
+    }
+}
+
+/// Density of the `cyl2` links (kg/m³): aluminium.
+pub const CYL2_DENSITY: f64 = 2700.0;
+
+/// `cyl2`: the MIM paper's appendix 2-DOF variant of `arm6` (the appendix gives no numbers).
+///
+/// The first two joints of `arm6` on a fixed base: `O1` about `z` at the origin with `B1`
+/// vertical (`e1 = +z, e2 = +x, e3 = +y`), `O2` about `+y` at the top of `B1` with `B2` along
+/// `+x` (`e1 = +x, e2 = +y, e3 = +z`). Lengths are `link2`'s (1.0 m, 0.8 m); radii 0.10 m and
+/// 0.08 m and the density [`CYL2_DENSITY`] are our choice. Masses and moments follow from the
+/// homogeneous-cylinder formulas.
+pub fn cyl2() -> Chain {
+    let row = |length: f64, radius: f64| {
+        let mass = CYL2_DENSITY * std::f64::consts::PI * radius * radius * length;
+        let transverse = mass * (3.0 * radius * radius + length * length) / 12.0;
+        CylinderRow {
+            length,
+            radius,
+            mass,
+            j: [mass * radius * radius / 2.0, transverse, transverse],
+        }
+    };
+    let (b1, b2) = (row(1.0, 0.10), row(0.8, 0.08));
+    let links = vec![
+        cylinder_link(
+            "B1",
+            Z,
+            [0.0; 3],
+            [0.0, 0.0, b1.length / 2.0],
+            [Z, X, Y],
+            &b1,
+        ),
+        cylinder_link(
+            "B2",
+            Y,
+            [0.0, 0.0, b1.length],
+            [b2.length / 2.0, 0.0, b1.length],
+            [X, Y, Z],
+            &b2,
+        ),
+    ];
+    Chain {
+        name: "cyl2".into(),
+        base: Base::Fixed,
+        links,
     }
 }
 
@@ -152,6 +201,7 @@ pub fn link2() -> Chain {
             kind: JointKind::Revolute,
             axis: Y,
             anchor: [0.0, 0.0, top],
+            damping: 0.0,
         },
         body: Body {
             mass,

@@ -31,6 +31,7 @@
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use sim::kinematics::{body_rates, rotation_from_cardan};
 
+use super::lsq::solve_identifiable;
 use super::{Estimate, EstimateError, Estimator, Parameter};
 use crate::dataset::Measurements;
 
@@ -47,9 +48,6 @@ pub const PARAMETERS: [Parameter; 6] = [
 /// Default relative singular-value threshold: excitation below 1e-4 of the strongest is treated
 /// as absent.
 pub const DEFAULT_TOLERANCE: f64 = 1e-4;
-
-/// Largest null-space component a parameter may have and still be reported.
-const NULL_COMPONENT: f64 = 1e-3;
 
 /// The Euler-equation regressor `S(ω, ω̇)` of eq. 16a (body frame).
 pub fn euler_regressor(w: &Vector3<f64>, wd: &Vector3<f64>) -> Matrix3<f64> {
@@ -104,41 +102,6 @@ pub fn body_equations(
     z.fixed_rows_mut::<3>(0).copy_from(&force);
     z.fixed_rows_mut::<3>(3).copy_from(&moment);
     Some((y, z))
-}
-
-/// Solution of `Y x = z` restricted to what the data determine (see the module docs).
-pub fn solve_identifiable(y: &DMatrix<f64>, z: &DVector<f64>, tolerance: f64) -> Vec<Option<f64>> {
-    let p = y.ncols();
-    if y.nrows() == 0 {
-        return vec![None; p];
-    }
-    // Pad to at least p rows so that the SVD yields the full right-singular basis.
-    let mut a = y.clone();
-    let mut b = z.clone();
-    if a.nrows() < p {
-        a = a.resize_vertically(p, 0.0);
-        b = b.resize_vertically(p, 0.0);
-    }
-    let svd = a.svd(true, true);
-    let (u, v_t) = (svd.u.expect("u"), svd.v_t.expect("v_t"));
-    let sigma_max = svd.singular_values.max();
-    let keep: Vec<usize> = (0..svd.singular_values.len())
-        .filter(|&i| sigma_max > 0.0 && svd.singular_values[i] > tolerance * sigma_max)
-        .collect();
-    let mut x = DVector::zeros(p);
-    for &i in &keep {
-        let coef = u.column(i).dot(&b) / svd.singular_values[i];
-        x += v_t.row(i).transpose() * coef;
-    }
-    (0..p)
-        .map(|j| {
-            let null: f64 = (0..v_t.nrows())
-                .filter(|i| !keep.contains(i))
-                .map(|i| v_t[(i, j)].powi(2))
-                .sum();
-            (null.sqrt() < NULL_COMPONENT && !keep.is_empty()).then_some(x[j])
-        })
-        .collect()
 }
 
 /// Stacks body `b`'s equations over `samples` (skipping undefined ones).
@@ -300,21 +263,5 @@ mod tests {
         let inertia = Matrix3::from_diagonal(&j);
         let m = inertia * wd + w.cross(&(inertia * w));
         assert!((euler_regressor(&w, &wd) * j - m).norm() < 1e-14);
-    }
-
-    #[test]
-    fn truncated_solve_flags_unexcited_parameters() {
-        // x0 = 2 is excited, x1 is not (its column is ~0), x2 = -1 is excited.
-        let y = DMatrix::from_row_slice(
-            4,
-            3,
-            &[1.0, 0.0, 0.5, 0.0, 1e-12, 1.0, 2.0, 0.0, 0.0, 1.0, 0.0, 3.0],
-        );
-        let x = DVector::from_column_slice(&[2.0, 7.0, -1.0]);
-        let z = &y * &x;
-        let sol = solve_identifiable(&y, &z, 1e-6);
-        assert!((sol[0].unwrap() - 2.0).abs() < 1e-12);
-        assert_eq!(sol[1], None);
-        assert!((sol[2].unwrap() + 1.0).abs() < 1e-12);
     }
 }

@@ -1,7 +1,10 @@
 //! Inertial-parameter estimators: each is one type implementing [`Estimator`], in its own file,
 //! registered once in [`registry`].
 
+pub mod frequency;
+pub mod lsq;
 pub mod mim;
+pub mod time_domain;
 
 use crate::dataset::Measurements;
 
@@ -22,6 +25,8 @@ pub enum Parameter {
     J22,
     /// Central principal moment about body `e3` (kg·m²).
     J33,
+    /// Viscous damping of the body's inner joint (N·m·s/rad).
+    Damping,
 }
 
 impl Parameter {
@@ -35,6 +40,7 @@ impl Parameter {
             Parameter::J11 => "j11",
             Parameter::J22 => "j22",
             Parameter::J33 => "j33",
+            Parameter::Damping => "c",
         }
     }
 
@@ -47,6 +53,7 @@ impl Parameter {
             Parameter::J11 => body.j[0],
             Parameter::J22 => body.j[1],
             Parameter::J33 => body.j[2],
+            Parameter::Damping => body.joint_damping,
         }
     }
 }

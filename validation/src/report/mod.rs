@@ -2,6 +2,7 @@
 //! by `cargo xtask reproduce` from a run directory.
 
 pub mod mim;
+pub mod multisine;
 
 /// Formats an optional number, `–` where absent (the paper's mark for "not identifiable").
 pub(crate) fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {

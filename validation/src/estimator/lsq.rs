@@ -1,0 +1,89 @@
+//! Least squares that report only what the data determine.
+
+use nalgebra::{DMatrix, DVector};
+
+/// Largest null-space component a parameter may have and still be reported.
+const NULL_COMPONENT: f64 = 1e-3;
+
+/// Solution of `Y x = z` restricted to what the data determine: a truncated SVD that treats
+/// singular values below `tolerance · σ_max` as zero, and reports a parameter only if it has no
+/// component (above 1e-3) in the resulting null space; `None` otherwise.
+pub fn solve_identifiable(y: &DMatrix<f64>, z: &DVector<f64>, tolerance: f64) -> Vec<Option<f64>> {
+    let p = y.ncols();
+    if y.nrows() == 0 {
+        return vec![None; p];
+    }
+    // Pad to at least p rows so that the SVD yields the full right-singular basis.
+    let mut a = y.clone();
+    let mut b = z.clone();
+    if a.nrows() < p {
+        a = a.resize_vertically(p, 0.0);
+        b = b.resize_vertically(p, 0.0);
+    }
+    let svd = a.svd(true, true);
+    let (u, v_t) = (svd.u.expect("u"), svd.v_t.expect("v_t"));
+    let sigma_max = svd.singular_values.max();
+    let keep: Vec<usize> = (0..svd.singular_values.len())
+        .filter(|&i| sigma_max > 0.0 && svd.singular_values[i] > tolerance * sigma_max)
+        .collect();
+    let mut x = DVector::zeros(p);
+    for &i in &keep {
+        let coef = u.column(i).dot(&b) / svd.singular_values[i];
+        x += v_t.row(i).transpose() * coef;
+    }
+    (0..p)
+        .map(|j| {
+            let null: f64 = (0..v_t.nrows())
+                .filter(|i| !keep.contains(i))
+                .map(|i| v_t[(i, j)].powi(2))
+                .sum();
+            (null.sqrt() < NULL_COMPONENT && !keep.is_empty()).then_some(x[j])
+        })
+        .collect()
+}
+
+/// [`solve_identifiable`] after scaling every column to unit norm, for unknowns of different
+/// units; the threshold then measures conditioning, not excitation.
+pub fn solve_scaled(y: &DMatrix<f64>, z: &DVector<f64>, tolerance: f64) -> Vec<Option<f64>> {
+    let norms: Vec<f64> = y.column_iter().map(|c| c.norm()).collect();
+    let mut scaled = y.clone();
+    for (j, n) in norms.iter().enumerate() {
+        if *n > 0.0 {
+            scaled.column_mut(j).scale_mut(1.0 / n);
+        }
+    }
+    solve_identifiable(&scaled, z, tolerance)
+        .into_iter()
+        .zip(&norms)
+        .map(|(x, n)| x.filter(|_| *n > 0.0).map(|x| x / n))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncated_solve_flags_unexcited_parameters() {
+        // x0 = 2 is excited, x1 is not (its column is ~0), x2 = -1 is excited.
+        let y = DMatrix::from_row_slice(
+            4,
+            3,
+            &[1.0, 0.0, 0.5, 0.0, 1e-12, 1.0, 2.0, 0.0, 0.0, 1.0, 0.0, 3.0],
+        );
+        let x = DVector::from_column_slice(&[2.0, 7.0, -1.0]);
+        let z = &y * &x;
+        let sol = solve_identifiable(&y, &z, 1e-6);
+        assert!((sol[0].unwrap() - 2.0).abs() < 1e-12);
+        assert_eq!(sol[1], None);
+        assert!((sol[2].unwrap() + 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn scaled_solve_handles_mixed_units() {
+        let y = DMatrix::from_row_slice(3, 2, &[1e6, 1e-3, 2e6, 3e-3, -1e6, 5e-3]);
+        let x = DVector::from_column_slice(&[2.0, 7.0]);
+        let sol = solve_scaled(&y, &(&y * &x), 1e-10);
+        assert!((sol[0].unwrap() - 2.0).abs() < 1e-9 && (sol[1].unwrap() - 7.0).abs() < 1e-6);
+    }
+}

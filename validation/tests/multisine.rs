@@ -1,0 +1,190 @@
+//! The torque-driven multisine study on `link2`: periodic input, steady state, physical
+//! consistency, and the estimators' accuracy without noise. One 300 s run at 0.05 × the paper's
+//! torques (small motion) is shared.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use sim::drive::Drive;
+use sim::scenario::Scenario;
+use validation::consistency;
+use validation::dataset::{Run, read_run};
+use validation::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
+use validation::estimator::time_domain::{Derivatives, InverseDynamicsLs};
+use validation::estimator::{Estimator, Parameter};
+use validation::regressor::KnownGeometry;
+use validation::score::score;
+
+fn scenario_text() -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/paper_multisine.toml"),
+    )
+    .unwrap()
+}
+
+fn scenario(scale: f64) -> Scenario {
+    let text = scenario_text().replacen(
+        "\n[time]",
+        &format!("\ntorque_scale = {scale}\n\n[time]"),
+        1,
+    );
+    Scenario::from_toml(&text, "paper_multisine (test)").unwrap()
+}
+
+fn write_and_read(s: &Scenario, name: &str) -> Run {
+    let result = sim::simulate(s, None);
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("validation-test-{}-{name}", std::process::id()));
+    sim::dataset::write_run(&dir, &result.recording, &result.manifest, true).unwrap();
+    let run = read_run(&dir).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    run
+}
+
+fn run() -> &'static Run {
+    static RUN: OnceLock<Run> = OnceLock::new();
+    RUN.get_or_init(|| write_and_read(&scenario(0.05), "multisine"))
+}
+
+fn clean(run: &Run) -> validation::dataset::Measurements {
+    let mut m = run.measurements.clone();
+    m.joints.iter_mut().for_each(|j| j.measured.clear());
+    m
+}
+
+#[test]
+fn the_multisine_input_is_exactly_periodic_over_the_record() {
+    let s = scenario(1.0);
+    let period = s.excitation_period().unwrap();
+    assert_eq!(period, 100.0);
+    for d in &s.drives {
+        let Drive::Torque(signal) = &d.drive else {
+            panic!("torque-driven")
+        };
+        for k in 0..2000 {
+            let t = k as f64 * 0.0731;
+            assert!((signal.eval(t) - signal.eval(t + period)).abs() < 1e-12);
+            assert!((signal.eval(t) - signal.eval(t + 2.0 * period)).abs() < 1e-12);
+        }
+    }
+    // The recorded torque repeats sample for sample.
+    let m = &run().measurements;
+    let n = 10_000;
+    for j in &m.joints {
+        for k in 0..m.samples() - n {
+            assert!(
+                (j.tau[k] - j.tau[k + n]).abs() < 1e-12,
+                "joint {} sample {k}",
+                j.id
+            );
+        }
+    }
+}
+
+#[test]
+fn steady_state_is_detected_and_its_absence_too() {
+    let steady = run().manifest.checks.steady_state.as_ref().unwrap();
+    assert!(steady.steady && steady.relative < 1e-6, "{steady:?}");
+    // Lightly damped and only two periods long: the transient has not decayed.
+    let text = scenario_text()
+        .replace("damping = 2.0", "damping = 0.05")
+        .replace("end = 300.0", "end = 200.0");
+    let result = sim::simulate(&Scenario::from_toml(&text, "lightly damped").unwrap(), None);
+    let unsteady = result.manifest.checks.steady_state.unwrap();
+    assert!(!unsteady.steady && unsteady.relative > 1e-3, "{unsteady:?}");
+}
+
+#[test]
+fn torque_driven_run_closes_newton_euler_and_agrees_with_rnea() {
+    let (force, moment) = consistency::newton_euler(run());
+    assert!(force <= 1e-9 && moment <= 1e-9, "{force:e} {moment:e}");
+    let rel = consistency::inverse_dynamics(run());
+    assert!(rel.iter().all(|r| *r <= 1e-6), "{rel:?}");
+    // The damping torque is recorded and is −c q̇.
+    for j in &run().measurements.joints {
+        for k in (0..j.qd.len()).step_by(997) {
+            assert!((j.tau_friction[k] + 2.0 * j.qd[k]).abs() < 1e-12);
+        }
+    }
+}
+
+fn masses_rel_error(method: &dyn Estimator, data: &validation::dataset::Measurements) -> Vec<f64> {
+    let est = method.estimate(data).unwrap();
+    score(&method.name(), &est, &run().truth)
+        .iter()
+        .filter(|s| s.parameter == Parameter::Mass)
+        .map(|s| s.rel_error().unwrap().abs())
+        .collect()
+}
+
+#[test]
+fn corrected_frequency_method_is_within_a_thousandth_at_small_amplitude() {
+    let model = &run().manifest.model;
+    for geometry in [
+        KnownGeometry::masses_unknown(model).unwrap(),
+        KnownGeometry::from_model(model).unwrap(),
+    ] {
+        let method = LinearizedFrequency {
+            geometry,
+            excitation: Excitation::paper(2),
+        };
+        let rel = masses_rel_error(&method, &clean(run()));
+        assert!(rel.len() == 2 && rel.iter().all(|r| *r <= 1e-3), "{rel:?}");
+    }
+}
+
+#[test]
+fn time_domain_method_with_the_full_model_is_within_1e_4() {
+    let model = &run().manifest.model;
+    let geometry = KnownGeometry::from_model(model).unwrap();
+    let method = InverseDynamicsLs {
+        geometry,
+        excitation: Excitation::paper(2),
+        derivatives: Derivatives::Recorded,
+        stride: 5,
+    };
+    let est = method.estimate(&clean(run())).unwrap();
+    for s in score("time_domain", &est, &run().truth) {
+        assert!(
+            s.rel_error().unwrap().abs() <= 1e-4,
+            "{} {}: {:e}",
+            s.parameter.name(),
+            s.body,
+            s.rel_error().unwrap()
+        );
+    }
+    // It refuses noisy angles: its derivatives belong to the clean ones.
+    assert!(method.estimate(&run().measurements).is_err());
+}
+
+#[test]
+fn the_papers_formulation_runs_and_is_far_off() {
+    let method = PaperFrequency {
+        geometry: KnownGeometry::masses_unknown(&run().manifest.model).unwrap(),
+        excitation: Excitation::paper(2),
+    };
+    let rel = masses_rel_error(&method, &clean(run()));
+    assert_eq!(rel.len(), 2);
+    assert!(rel.iter().all(|r| r.is_finite() && *r > 0.5), "{rel:?}");
+}
+
+#[test]
+fn measured_angles_carry_the_scenarios_noise_reproducibly() {
+    let m = &run().measurements;
+    for j in &m.joints {
+        let noisy = &j.measured["q"];
+        let d: Vec<f64> = noisy.iter().zip(&j.q).map(|(a, b)| a - b).collect();
+        assert!(d.iter().all(|v| (0.0..0.1).contains(v)));
+        let mean = d.iter().sum::<f64>() / d.len() as f64;
+        assert!((mean - 0.05).abs() < 2e-3, "{mean}");
+        // The same seed gives the same noise on the same clean series.
+        let again = sim::noise::noisy(
+            &j.q,
+            &[sim::noise::Noise::PaperUniform { amplitude: 0.1 }],
+            1,
+            "q",
+            j.id,
+        );
+        assert_eq!(&again, noisy);
+    }
+}
