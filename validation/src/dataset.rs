@@ -17,36 +17,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use sim::dataset::Manifest;
 use sim::dataset::columns::{BODIES_FILE, JOINTS_FILE, MANIFEST_FILE, TRUTH_FILE};
 
-/// A run directory that cannot be read, naming the file and what was expected.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    /// File-system failure.
-    #[error("`{path}`: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// The file is not valid Parquet/JSON.
-    #[error("`{path}`: {message}")]
-    Format {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        message: String,
-    },
-    /// A column is missing or of the wrong type.
-    #[error("`{path}`: column `{column}`: expected {expected}")]
-    Column {
-        /// The file.
-        path: PathBuf,
-        /// The column.
-        column: String,
-        /// The expected type or content.
-        expected: String,
-    },
-}
+pub use sim::dataset::DatasetError as ReadError;
 
 /// All columns of one Parquet file, concatenated over its row groups.
 struct Table {
@@ -60,10 +31,7 @@ impl Table {
             path: path.to_owned(),
             message: e.to_string(),
         };
-        let file = File::open(path).map_err(|source| ReadError::Io {
-            path: path.to_owned(),
-            source,
-        })?;
+        let file = File::open(path).map_err(sim::dataset::io(path))?;
         let reader = ParquetRecordBatchReaderBuilder::try_new(file)
             .map_err(|e| fmt(&e))?
             .build()
@@ -308,16 +276,44 @@ fn pick<T: Clone>(column: &[T], rows: &[usize]) -> Vec<T> {
 
 /// Reads a run directory.
 pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
+    let manifest = read_manifest(dir)?;
+    let (run_id, t, bodies) = read_bodies(dir)?;
+    let joints = read_joints(dir, t.len())?;
+    let truth = read_truth(dir)?;
+    Ok(Run {
+        dir: dir.to_owned(),
+        manifest,
+        measurements: Measurements {
+            run_id,
+            t,
+            bodies,
+            joints,
+        },
+        truth,
+    })
+}
+
+/// Writes a simulated run to `dir` (replacing it) and reads it back, as every consumer of the
+/// project's datasets sees it.
+pub fn write_and_read(run: &sim::Run, dir: &Path) -> Result<Run, ReadError> {
+    sim::dataset::write_run(dir, &run.recording, &run.manifest, true)?;
+    read_run(dir)
+}
+
+fn read_manifest(dir: &Path) -> Result<Manifest, ReadError> {
     let manifest_path = dir.join(MANIFEST_FILE);
     let text = std::fs::read_to_string(&manifest_path).map_err(|source| ReadError::Io {
         path: manifest_path.clone(),
         source,
     })?;
-    let manifest: Manifest = serde_json::from_str(&text).map_err(|e| ReadError::Format {
+    serde_json::from_str(&text).map_err(|e| ReadError::Format {
         path: manifest_path.clone(),
         message: e.to_string(),
-    })?;
+    })
+}
 
+/// `(run_id, t, bodies)` of `bodies.parquet`.
+fn read_bodies(dir: &Path) -> Result<(String, Vec<f64>, Vec<BodySeries>), ReadError> {
     let bodies_path = dir.join(BODIES_FILE);
     let bt = Table::read(&bodies_path)?;
     let run_id = bt.utf8("run_id")?.into_iter().next().unwrap_or_default();
@@ -331,7 +327,7 @@ pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
     }
     let n_bodies = body.iter().copied().max().unwrap_or(0) as usize;
     let entity: Vec<usize> = body.iter().map(|b| *b as usize - 1).collect();
-    let (samples, rows) = row_index(&bodies_path, &bt.u32("sample")?, &entity, n_bodies)?;
+    let (_, rows) = row_index(&bodies_path, &bt.u32("sample")?, &entity, n_bodies)?;
     let t_rows = bt.f64("t")?;
     let t = rows.first().map(|r| pick(&t_rows, r)).unwrap_or_default();
     let xyz = ["_x", "_y", "_z"];
@@ -370,6 +366,10 @@ pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
         })
         .collect();
 
+    Ok((run_id, t, bodies))
+}
+
+fn read_joints(dir: &Path, samples: usize) -> Result<Vec<JointSeries>, ReadError> {
     let joints_path = dir.join(JOINTS_FILE);
     let jt = Table::read(&joints_path)?;
     let (jid, kind) = (jt.u8("joint")?, jt.utf8("kind")?);
@@ -418,6 +418,10 @@ pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
         })
         .collect();
 
+    Ok(joints)
+}
+
+fn read_truth(dir: &Path) -> Result<Truth, ReadError> {
     let truth_path = dir.join(TRUTH_FILE);
     let tt = Table::read(&truth_path)?;
     let (tb, names) = (tt.u8("body")?, tt.utf8("name")?);
@@ -433,7 +437,7 @@ pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
     .map(|c| tt.f64(c));
     let (mass, j11, j22, j33, length, radius, damping) =
         (mass?, j11?, j22?, j33?, length?, radius?, damping?);
-    let truth = Truth {
+    Ok(Truth {
         bodies: (0..tb.len())
             .map(|i| BodyTruth {
                 body: tb[i],
@@ -445,17 +449,5 @@ pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
                 joint_damping: damping[i],
             })
             .collect(),
-    };
-
-    Ok(Run {
-        dir: dir.to_owned(),
-        manifest,
-        measurements: Measurements {
-            run_id,
-            t,
-            bodies,
-            joints,
-        },
-        truth,
     })
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use validation::dataset::read_run;
+use validation::dataset::write_and_read;
 use validation::estimator::Estimator;
 use validation::estimator::Parameter::{J22, J33, MassE1, MassE2};
 use validation::estimator::mim::{MimSingleInstant, MimStacked};
@@ -21,8 +21,7 @@ fn mim_identifies_the_appendix_arm() {
         result.manifest.checks
     );
     let dir = std::env::temp_dir().join(format!("validation-test-{}-cyl2", std::process::id()));
-    sim::dataset::write_run(&dir, &result.recording, &result.manifest, true).unwrap();
-    let run = read_run(&dir).unwrap();
+    let run = write_and_read(&result, &dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 
     let (force, moment) = validation::consistency::newton_euler(&run);

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use sim::drive::Drive;
 use sim::scenario::Scenario;
 use validation::consistency;
-use validation::dataset::{Run, read_run};
+use validation::dataset::{Run, write_and_read};
 use validation::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
 use validation::estimator::time_domain::{Derivatives, InverseDynamicsLs};
 use validation::estimator::{Estimator, Parameter};
@@ -31,19 +31,18 @@ fn scenario(scale: f64) -> Scenario {
     Scenario::from_toml(&text, "paper_multisine (test)").unwrap()
 }
 
-fn write_and_read(s: &Scenario, name: &str) -> Run {
+fn simulate(s: &Scenario, name: &str) -> Run {
     let result = sim::simulate(s, None);
     let dir: PathBuf =
         std::env::temp_dir().join(format!("validation-test-{}-{name}", std::process::id()));
-    sim::dataset::write_run(&dir, &result.recording, &result.manifest, true).unwrap();
-    let run = read_run(&dir).unwrap();
+    let run = write_and_read(&result, &dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     run
 }
 
 fn run() -> &'static Run {
     static RUN: OnceLock<Run> = OnceLock::new();
-    RUN.get_or_init(|| write_and_read(&scenario(0.05), "multisine"))
+    RUN.get_or_init(|| simulate(&scenario(0.05), "multisine"))
 }
 
 fn clean(run: &Run) -> validation::dataset::Measurements {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use validation::consistency;
-use validation::dataset::{Run, read_run};
+use validation::dataset::{Run, read_run, write_and_read};
 use validation::estimator::mim::{MimSingleInstant, MimStacked, MimWholeArm};
 use validation::estimator::{Estimator, Parameter};
 use validation::report::mim::MimReport;
@@ -20,8 +20,7 @@ fn run() -> &'static Run {
         let result = sim::simulate(&scenario, None);
         let dir: PathBuf =
             std::env::temp_dir().join(format!("validation-test-{}-paper_rail", std::process::id()));
-        sim::dataset::write_run(&dir, &result.recording, &result.manifest, true).unwrap();
-        let run = read_run(&dir).unwrap();
+        let run = write_and_read(&result, &dir).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         run
     })

@@ -13,4 +13,4 @@ pub mod manifest;
 pub mod writer;
 
 pub use manifest::Manifest;
-pub use writer::{DatasetError, write_run};
+pub use writer::{DatasetError, io, write_run};

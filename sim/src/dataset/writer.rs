@@ -18,7 +18,7 @@ use super::manifest::Manifest;
 use crate::model::Chain;
 use crate::recording::Recording;
 
-/// A run directory that could not be written.
+/// A run directory that could not be written or read.
 #[derive(Debug, thiserror::Error)]
 pub enum DatasetError {
     /// The output exists and replacing it was not asked for.
@@ -32,7 +32,7 @@ pub enum DatasetError {
         /// The cause.
         source: std::io::Error,
     },
-    /// Parquet/Arrow failure.
+    /// Parquet/Arrow/JSON failure.
     #[error("`{path}`: {message}")]
     Format {
         /// The file.
@@ -40,9 +40,20 @@ pub enum DatasetError {
         /// What went wrong.
         message: String,
     },
+    /// A column is missing, of the wrong type, or its content is inconsistent (reading).
+    #[error("`{path}`: column `{column}`: expected {expected}")]
+    Column {
+        /// The file.
+        path: PathBuf,
+        /// The column.
+        column: String,
+        /// What was expected.
+        expected: String,
+    },
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DatasetError + '_ {
+/// Maps an I/O error on `path`.
+pub fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DatasetError + '_ {
     move |source| DatasetError::Io {
         path: path.to_owned(),
         source,

@@ -590,135 +590,74 @@ impl MultisineReport {
         md
     }
 
-    /// Draws `multisine.png`: RMSE under the paper's noise and bias without noise against the
-    /// torque scale (left), RMSE against the Gaussian noise level (right).
+    /// Draws `multisine.png`: m2's RMSE under the paper's noise and |bias| without noise
+    /// against the torque scale (left), RMSE against the Gaussian noise level (right).
     pub fn plot(&self, path: &Path) -> Result<(), String> {
         register_font();
+        let err = |e: &dyn std::fmt::Display| e.to_string();
         let root = BitMapBackend::new(path, (1400, 560)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        root.fill(&WHITE).map_err(|e| err(&e))?;
         let (left, right) = root.split_horizontally(700);
         let colors = [
             ("frequency_linearized", RED),
             ("time_domain_fourier", BLUE),
             ("frequency_paper", BLACK),
         ];
+
         let scales: Vec<f64> = self.scales.iter().map(|s| s.scale).collect();
-        let (smin, smax) = (
-            scales.iter().copied().fold(f64::MAX, f64::min),
-            scales.iter().copied().fold(0.0, f64::max),
-        );
-        let mut chart = ChartBuilder::on(&left)
-            .caption("m2 error vs torque scale", ("sans-serif", 22))
-            .margin(15)
-            .x_label_area_size(45)
-            .y_label_area_size(70)
-            .build_cartesian_2d(
-                (smin * 0.8..smax * 1.25).log_scale(),
-                (1e-5f64..1e3f64).log_scale(),
-            )
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc("torque scale (× paper)")
-            .y_desc("kg")
-            .label_style(("sans-serif", 15))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let mut curves = Vec::new();
         for (m, color) in colors {
-            let rmse: Vec<(f64, f64)> = scales
-                .iter()
-                .filter_map(|&s| {
-                    self.row(m, "paper_uniform", 0.1, s, "m2")
-                        .map(|r| (s, r.rmse.max(1e-5)))
-                })
-                .collect();
-            let bias: Vec<(f64, f64)> = scales
-                .iter()
-                .filter_map(|&s| {
-                    self.row(m, "none", 0.0, s, "m2")
-                        .map(|r| (s, r.bias.abs().max(1e-5)))
-                })
-                .collect();
-            chart
-                .draw_series(LineSeries::new(rmse, color.stroke_width(2)))
-                .map_err(|e| e.to_string())?
-                .label(format!("{m}: RMSE, paper noise"))
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-                });
-            chart
-                .draw_series(LineSeries::new(bias, color.mix(0.5).stroke_width(1)))
-                .map_err(|e| e.to_string())?
-                .label(format!("{m}: |bias|, no noise"))
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.mix(0.5)));
+            let pick = |noise: &str, level: f64, f: fn(&Row) -> f64| -> Vec<(f64, f64)> {
+                scales
+                    .iter()
+                    .filter_map(|&s| self.row(m, noise, level, s, "m2").map(|r| (s, f(r))))
+                    .collect()
+            };
+            curves.push((
+                format!("{m}: RMSE, paper noise"),
+                color.stroke_width(2),
+                pick("paper_uniform", 0.1, |r| r.rmse),
+            ));
+            curves.push((
+                format!("{m}: |bias|, no noise"),
+                color.mix(0.5).stroke_width(1),
+                pick("none", 0.0, |r| r.bias.abs()),
+            ));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 13))
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(|e| e.to_string())?;
+        log_chart(
+            &left,
+            "m2 error vs torque scale",
+            "torque scale (× paper)",
+            &scales,
+            (1e-5, 1e3),
+            curves,
+        )
+        .map_err(|e| err(&e))?;
 
         let levels = &self.config.sweep_levels;
-        let (lmin, lmax) = (
-            levels.iter().copied().fold(f64::MAX, f64::min),
-            levels.iter().copied().fold(0.0, f64::max),
-        );
-        let mut chart = ChartBuilder::on(&right)
-            .caption("m2 RMSE vs noise σ (Gaussian)", ("sans-serif", 22))
-            .margin(15)
-            .x_label_area_size(45)
-            .y_label_area_size(70)
-            .build_cartesian_2d(
-                (lmin * 0.8..lmax * 1.25).log_scale(),
-                (1e-6f64..1e2f64).log_scale(),
-            )
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc("σ (rad)")
-            .y_desc("kg")
-            .label_style(("sans-serif", 15))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let mut curves = Vec::new();
         for &scale in &self.config.sweep_scales {
             for (m, color) in &colors[..2] {
-                let pts: Vec<(f64, f64)> = levels
+                let pts = levels
                     .iter()
-                    .filter_map(|&l| {
-                        self.row(m, "gaussian", l, scale, "m2")
-                            .map(|r| (l, r.rmse.max(1e-6)))
-                    })
+                    .filter_map(|&l| self.row(m, "gaussian", l, scale, "m2").map(|r| (l, r.rmse)))
                     .collect();
-                let style = if scale >= 1.0 {
-                    color.stroke_width(2)
-                } else {
-                    color.mix(0.5).stroke_width(2)
-                };
-                let c = *color;
-                chart
-                    .draw_series(LineSeries::new(pts, style))
-                    .map_err(|e| e.to_string())?
-                    .label(format!("{m}, scale {scale}"))
-                    .legend(move |(x, y)| {
-                        PathElement::new(
-                            vec![(x, y), (x + 20, y)],
-                            c.mix(if scale >= 1.0 { 1.0 } else { 0.5 }),
-                        )
-                    });
+                let style = color
+                    .mix(if scale >= 1.0 { 1.0 } else { 0.5 })
+                    .stroke_width(2);
+                curves.push((format!("{m}, scale {scale}"), style, pts));
             }
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 13))
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())
+        log_chart(
+            &right,
+            "m2 RMSE vs noise σ (Gaussian)",
+            "σ (rad)",
+            levels,
+            (1e-6, 1e2),
+            curves,
+        )
+        .map_err(|e| err(&e))?;
+        root.present().map_err(|e| err(&e))
     }
 
     /// Writes `multisine.md`, `multisine.csv` and `multisine.png` into `dir`.
@@ -728,6 +667,56 @@ impl MultisineReport {
         std::fs::write(dir.join("multisine.csv"), self.csv()).map_err(|e| e.to_string())?;
         self.plot(&dir.join("multisine.png"))
     }
+}
+
+type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
+
+/// A labelled curve of a panel.
+type Curve = (String, ShapeStyle, Vec<(f64, f64)>);
+
+/// One log–log panel: labelled curves (values clamped to the lower y bound) and a legend.
+fn log_chart(
+    area: &Area,
+    caption: &str,
+    x_desc: &str,
+    xs: &[f64],
+    (ymin, ymax): (f64, f64),
+    curves: Vec<Curve>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let (xmin, xmax) = (
+        xs.iter().copied().fold(f64::MAX, f64::min),
+        xs.iter().copied().fold(0.0, f64::max),
+    );
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d(
+            (xmin * 0.8..xmax * 1.25).log_scale(),
+            (ymin..ymax).log_scale(),
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc("kg")
+        .label_style(("sans-serif", 15))
+        .draw()?;
+    for (label, style, points) in curves {
+        let points = points.into_iter().map(|(x, y)| (x, y.max(ymin)));
+        chart
+            .draw_series(LineSeries::new(points, style))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 13))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()?;
+    Ok(())
 }
 
 /// Registers the committed DejaVu Sans (its licence beside it in `validation/assets/`) as
