@@ -49,7 +49,7 @@ pub mod scenario;
 pub mod simulation;
 pub mod wrench;
 
-use dataset::manifest::{FORMAT_VERSION, Integrator, Manifest, engine_versions};
+use dataset::manifest::{FORMAT_VERSION, Manifest, engine_versions};
 
 /// A simulated run: its recording and the manifest that describes it.
 pub struct Run {
@@ -61,8 +61,7 @@ pub struct Run {
 
 /// Simulates a scenario and checks the result (see [`checks`]).
 pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::ProgressBar>) -> Run {
-    let settings = simulation::Simulation::new(scenario).settings();
-    let mut recording = simulation::run(scenario, progress);
+    let (mut recording, integrator) = simulation::run(scenario, progress);
     recording.measured = add_noise(scenario, &recording);
     let manifest = Manifest {
         format_version: FORMAT_VERSION,
@@ -71,14 +70,7 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
         scenario: scenario.source.clone(),
         model: scenario.chain.clone(),
         seed: scenario.file.seed,
-        integrator: Integrator {
-            method: "symplectic_euler (rapier3d-f64)".into(),
-            dt: settings.dt,
-            num_solver_iterations: settings.num_solver_iterations,
-            num_internal_pgs_iterations: settings.num_internal_pgs_iterations,
-            num_internal_stabilization_iterations: settings.num_internal_stabilization_iterations,
-            steps_per_sample: settings.steps_per_sample,
-        },
+        integrator,
         sample_period: scenario.file.time.sample_period,
         samples: recording.samples(),
         engine: engine_versions(),

@@ -24,6 +24,7 @@ use indicatif::ProgressBar;
 use rapier3d_f64::prelude::*;
 
 use crate::convert::{rot_from, rot_to, vec_from, vec_to};
+use crate::dataset::manifest::Integrator;
 use crate::drive::Drive;
 use crate::dynamics;
 use crate::kinematics::{cardan_angles, cardan_rates, unwrap_angle};
@@ -37,21 +38,6 @@ use crate::wrench::{self, BodyStep};
 /// constraint with a constraint-force-mixing term of order `1/(dt² k)`; at this value the
 /// motors are deadbeat and the locked axes rigid to ~1e-12 of the transmitted impulse.
 pub const CONSTRAINT_RIGIDITY: f64 = 1e12;
-
-/// Integrator settings of a run, as written to the manifest.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct IntegratorSettings {
-    /// Integrator step (s).
-    pub dt: f64,
-    /// Rapier substeps per step.
-    pub num_solver_iterations: usize,
-    /// Rapier PGS iterations per substep.
-    pub num_internal_pgs_iterations: usize,
-    /// Rapier stabilization iterations.
-    pub num_internal_stabilization_iterations: usize,
-    /// Integrator steps per output sample.
-    pub steps_per_sample: usize,
-}
 
 /// Kinematic state of one rigid body (world frame).
 #[derive(Clone, Copy, Debug)]
@@ -124,8 +110,8 @@ pub struct Simulation<'a> {
 /// (measured on `mim_cyl2`: 2.0 N·m against 0.6 N·m by RNEA at sample 0, settled within ~10 steps).
 pub const PRE_ROLL_STEPS: usize = 100;
 
-/// Runs a scenario to completion and returns its recording.
-pub fn run(scenario: &Scenario, progress: Option<&ProgressBar>) -> Recording {
+/// Runs a scenario to completion and returns its recording and integrator settings.
+pub fn run(scenario: &Scenario, progress: Option<&ProgressBar>) -> (Recording, Integrator) {
     let mut sim = Simulation::new(scenario);
     let mut rec = sim.new_recording();
     let mut previous: Option<(Vec<Vector3<f64>>, Vec<f64>)> = None;
@@ -147,7 +133,7 @@ pub fn run(scenario: &Scenario, progress: Option<&ProgressBar>) -> Recording {
             pb.inc(1);
         }
     }
-    rec
+    (rec, sim.integrator())
 }
 
 impl<'a> Simulation<'a> {
@@ -274,14 +260,20 @@ impl<'a> Simulation<'a> {
         }
     }
 
-    /// The integrator settings in force.
-    pub fn settings(&self) -> IntegratorSettings {
+    /// The integrator settings in force, as the manifest records them.
+    pub fn integrator(&self) -> Integrator {
         let ip = &self.world.integration_parameters;
-        IntegratorSettings {
+        let solver = &self.scenario.file.solver;
+        Integrator {
+            method: "symplectic_euler (rapier3d-f64)".into(),
             dt: ip.dt,
             num_solver_iterations: ip.num_solver_iterations,
-            num_internal_pgs_iterations: ip.num_internal_pgs_iterations,
+            num_internal_pgs_iterations: solver.pgs_iterations,
+            first_step_pgs_iterations: solver.first_step_pgs_iterations,
+            warmstart_joints: ip.warmstart_joints,
             num_internal_stabilization_iterations: ip.num_internal_stabilization_iterations,
+            constraint_rigidity: CONSTRAINT_RIGIDITY,
+            pre_roll_steps: self.origin,
             steps_per_sample: self.scenario.steps_per_sample,
         }
     }
@@ -373,11 +365,6 @@ impl<'a> Simulation<'a> {
             out.push((q, rate));
         }
         out
-    }
-
-    /// Integrator steps taken so far, pre-roll included.
-    pub fn steps_taken(&self) -> usize {
-        self.step
     }
 
     /// Simulated time now (s); negative during the pre-roll.

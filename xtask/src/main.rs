@@ -158,7 +158,12 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             );
 
             let run = validation::dataset::read_run(&dir)?;
-            let report = validation::report::mim::MimReport::new(&run)?;
+            let cyl2 = Scenario::from_path(&root.join("scenarios/mim_cyl2.toml"))?;
+            let cyl2 = validation::dataset::write_and_read(
+                &sim::simulate(&cyl2, None),
+                &out.join("runs").join("mim_cyl2"),
+            )?;
+            let report = validation::report::mim::MimReport::new(&run)?.with_appendix(&cyl2)?;
             let report_dir = out.join("report");
             report.write(&report_dir)?;
             println!(

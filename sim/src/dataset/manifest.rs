@@ -51,8 +51,16 @@ pub struct Integrator {
     pub num_solver_iterations: usize,
     /// PGS iterations per substep.
     pub num_internal_pgs_iterations: usize,
+    /// PGS iterations of the first step (which starts from zero impulses).
+    pub first_step_pgs_iterations: usize,
+    /// Whether joint impulses warm-start the next step.
+    pub warmstart_joints: bool,
     /// Stabilization iterations.
     pub num_internal_stabilization_iterations: usize,
+    /// `dt² k` of the motors and `dt ω` of the joints' constraint springs.
+    pub constraint_rigidity: f64,
+    /// Steps simulated before `t = 0` along the prescribed profiles.
+    pub pre_roll_steps: usize,
     /// Integrator steps per output sample.
     pub steps_per_sample: usize,
 }
