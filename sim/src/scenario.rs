@@ -1,21 +1,33 @@
 //! Scenario files (`scenarios/*.toml`): which model, how each joint is driven, the time span,
-//! the integrator step, the output sample period and the seed.
+//! the integrator step, the output sample period, the seed and the measurement noise.
 //!
 //! ```toml
 //! name = "paper_rail"
-//! model = "arm6"            # a reference model of shared/spec/models.md
-//! seed = 0
+//! model = "arm6"            # a reference model: arm6, link2, cyl2 (sim::model::reference)
+//! seed = 0                  # seeds the noise streams
+//! torque_scale = 1.0        # optional factor on every torque signal
 //!
 //! [time]
 //! end = 2.0                 # s
-//! step = 1e-5               # integrator step, s; must divide sample_period
+//! step = 2e-5               # integrator step, s; must divide sample_period
 //! sample_period = 0.02      # s; samples at t = k·sample_period, k = 0..=end/sample_period
+//!
+//! [solver]                  # optional: pgs_iterations (32), first_step_pgs_iterations
+//!                           # (100000), warmstart (true)
 //!
 //! [[joint]]                 # one entry per joint: 0 = rail (if any), i = O_i
 //! id = 0
 //! motion = { type = "constant_acceleration", acceleration = 2.0 }
-//! # or: torque = { type = "multisine", ... }   or: free = true
+//! # motion types: hold, constant_acceleration, polynomial, fourier (sim::profile)
+//! # or: torque = { type = "multisine", base_frequency = 0.01, harmonics = [3, 5],
+//! #                amplitudes = [0.2, 1.5] }   (constant, step, multisine, sum: sim::drive)
+//! # or: free = true
 //! # optional: damping = 2.0 (viscous, N·m·s/rad or N·s/m)
+//!
+//! [[noise]]                 # optional, any number: a noisy copy `<column>_meas`
+//! column = "q"              # q, qd, qdd or tau
+//! joints = [1, 2]           # optional: default all joints
+//! model = [{ type = "paper_uniform", amplitude = 0.1 }]   # sim::noise::Noise, in order
 //! ```
 //!
 //! Every error names the file, the field and the expected form; unknown keys are rejected.

@@ -190,6 +190,18 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 "arm6 integrator steps:  {step_rate:>10.0} steps/s  ({steps} steps, dt = {:e} s)",
                 scenario.dt()
             );
+            let link2 = Scenario::from_path(&root.join("scenarios/paper_multisine.toml"))?;
+            let mut sim2 = sim::simulation::Simulation::new(&link2);
+            sim2.advance();
+            let t0 = Instant::now();
+            for _ in 0..steps {
+                sim2.advance();
+            }
+            println!(
+                "link2 integrator steps: {:>10.0} steps/s  ({steps} steps, torque-driven, dt = {:e} s)",
+                steps as f64 / t0.elapsed().as_secs_f64(),
+                link2.dt()
+            );
 
             let tmp = std::env::temp_dir().join(format!("xtask-bench-{}", std::process::id()));
             let mut times = Vec::with_capacity(runs);
