@@ -47,16 +47,10 @@ pub struct InverseDynamics {
     pub tau: Vec<f64>,
 }
 
-/// Forward kinematics and inverse dynamics at one instant. `q`, `qd`, `qdd` are in dataset joint
-/// order (`chain.joint_ids()`: the rail first where there is one). Panics if their lengths differ
-/// from the number of joints.
-pub fn rnea(
-    chain: &Chain,
-    q: &[f64],
-    qd: &[f64],
-    qdd: &[f64],
-    gravity: &Vector3<f64>,
-) -> InverseDynamics {
+/// Forward kinematics (positions, velocities, accelerations of every body) at one instant.
+/// `q`, `qd`, `qdd` are in dataset joint order (`chain.joint_ids()`: the rail first where there is
+/// one). Panics if their lengths differ from the number of joints.
+pub fn kinematics(chain: &Chain, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<BodyMotion> {
     let nj = chain.joint_ids().len();
     assert!(
         q.len() == nj && qd.len() == nj && qdd.len() == nj,
@@ -119,7 +113,19 @@ pub fn rnea(
             omega_dot,
         });
     }
+    bodies
+}
 
+/// Forward kinematics and inverse dynamics at one instant (see [`kinematics`] for the joint
+/// order).
+pub fn rnea(
+    chain: &Chain,
+    q: &[f64],
+    qd: &[f64],
+    qdd: &[f64],
+    gravity: &Vector3<f64>,
+) -> InverseDynamics {
+    let bodies = kinematics(chain, q, qd, qdd);
     // Backward pass: wrenches of the parent on each body.
     let loads: Vec<BodyLoad> = chain
         .links
@@ -137,8 +143,17 @@ pub fn rnea(
         })
         .collect();
     let wrenches = backward_pass(&loads);
+    let tau = generalized_forces(chain, &bodies, &wrenches);
+    InverseDynamics {
+        bodies,
+        wrenches,
+        tau,
+    }
+}
 
-    let mut tau = Vec::with_capacity(nj);
+/// Projects joint wrenches on the joint axes: generalized forces in dataset joint order.
+fn generalized_forces(chain: &Chain, bodies: &[BodyMotion], wrenches: &[JointWrench]) -> Vec<f64> {
+    let mut tau = Vec::with_capacity(chain.joint_ids().len());
     if let Some(axis) = chain.rail_axis() {
         tau.push(wrenches[0].force.dot(&axis));
     }
@@ -149,11 +164,85 @@ pub fn rnea(
             JointKind::Prismatic => w.force.dot(&bodies[k].joint_axis),
         });
     }
-    InverseDynamics {
-        bodies,
-        wrenches,
-        tau,
+    tau
+}
+
+/// The ten standard inertial parameters of one link, in its *link frame*: the body frame's axes
+/// with the origin at the joint point `O_i`:
+/// `[m, m·cx, m·cy, m·cz, Ixx, Ixy, Ixz, Iyy, Iyz, Izz]`, mass (kg), first moment (kg·m, `c` the
+/// centroid seen from `O_i`) and the inertia tensor about `O_i` (kg·m²). The joint forces are
+/// linear in them ([`rnea_standard`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StandardParameters(pub [f64; 10]);
+
+impl StandardParameters {
+    /// The parameters of link `k` of a chain.
+    pub fn of_link(chain: &Chain, k: usize) -> Self {
+        let link = &chain.links[k];
+        let b = &link.body;
+        let c = b.rotation().inverse() * (b.centroid() - link.joint.anchor());
+        let m = b.mass;
+        let i_o =
+            b.inertia_body() + m * (Matrix3::identity() * c.norm_squared() - c * c.transpose());
+        StandardParameters([
+            m,
+            m * c.x,
+            m * c.y,
+            m * c.z,
+            i_o[(0, 0)],
+            i_o[(0, 1)],
+            i_o[(0, 2)],
+            i_o[(1, 1)],
+            i_o[(1, 2)],
+            i_o[(2, 2)],
+        ])
     }
+
+    fn first_moment(&self) -> Vector3<f64> {
+        Vector3::new(self.0[1], self.0[2], self.0[3])
+    }
+
+    fn inertia(&self) -> Matrix3<f64> {
+        let p = &self.0;
+        Matrix3::new(p[4], p[5], p[6], p[5], p[7], p[8], p[6], p[8], p[9])
+    }
+}
+
+/// Inverse dynamics with the dynamic parameters given as standard parameters per link (the
+/// chain supplies only the kinematics): generalized forces in dataset joint order. Linear in
+/// the parameters, so it also builds the standard regressor column by column; with
+/// [`StandardParameters::of_link`] it equals [`rnea`].
+pub fn rnea_standard(
+    chain: &Chain,
+    parameters: &[StandardParameters],
+    q: &[f64],
+    qd: &[f64],
+    qdd: &[f64],
+    gravity: &Vector3<f64>,
+) -> Vec<f64> {
+    let bodies = kinematics(chain, q, qd, qdd);
+    let loads: Vec<BodyLoad> = bodies
+        .iter()
+        .zip(parameters)
+        .map(|(b, p)| {
+            // The link frame's rotation and the acceleration of its origin O_i.
+            let r = b.rotation.matrix();
+            let arm = b.joint_point - b.centroid;
+            let a_o = b.acc + b.omega_dot.cross(&arm) + b.omega.cross(&b.omega.cross(&arm));
+            let h = r * p.first_moment();
+            let inertia = r * p.inertia() * r.transpose();
+            let a = a_o - gravity;
+            BodyLoad {
+                net_force: p.0[0] * a + b.omega_dot.cross(&h) + b.omega.cross(&b.omega.cross(&h)),
+                net_moment: inertia * b.omega_dot
+                    + b.omega.cross(&(inertia * b.omega))
+                    + h.cross(&a),
+                centroid: b.joint_point,
+                joint_point: b.joint_point,
+            }
+        })
+        .collect();
+    generalized_forces(chain, &bodies, &backward_pass(&loads))
 }
 
 #[cfg(test)]
@@ -224,5 +313,25 @@ mod tests {
             (power - de).abs() < 1e-6 * de.abs().max(1.0),
             "{power} vs {de}"
         );
+    }
+
+    #[test]
+    fn standard_parameter_form_equals_the_centroidal_form() {
+        for chain in [reference::arm6(), reference::link2(), reference::cyl2()] {
+            let nj = chain.joint_ids().len();
+            let params: Vec<StandardParameters> = (0..chain.len())
+                .map(|k| StandardParameters::of_link(&chain, k))
+                .collect();
+            let q: Vec<f64> = (0..nj).map(|i| 0.3 * i as f64 - 0.4).collect();
+            let qd: Vec<f64> = (0..nj).map(|i| 0.5 - 0.2 * i as f64).collect();
+            let qdd: Vec<f64> = (0..nj).map(|i| 0.1 * i as f64 + 0.2).collect();
+            let g = crate::gravity_vector();
+            let a = rnea(&chain, &q, &qd, &qdd, &g).tau;
+            let b = rnea_standard(&chain, &params, &q, &qd, &qdd, &g);
+            let scale = a.iter().fold(1.0f64, |m, t| m.max(t.abs()));
+            for (x, y) in a.iter().zip(&b) {
+                assert!((x - y).abs() <= 1e-12 * scale, "{}: {x} vs {y}", chain.name);
+            }
+        }
     }
 }

@@ -14,6 +14,7 @@ pub mod paper;
 pub mod regressor;
 pub mod report;
 pub mod score;
+pub mod standard_regressor;
 
 /// The independent recursive Newton–Euler inverse dynamics (plain nalgebra, no Rapier). It lives
 /// in `sim` so that every run can write its residual into its manifest; this is the same code.
