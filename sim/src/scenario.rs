@@ -346,6 +346,22 @@ impl Scenario {
                     ));
                 }
             };
+            // Rapier's revolute motor measures its angle in (−π, π]: a target beyond it would not
+            // be tracked.
+            let revolute = id > 0
+                && chain.links[id as usize - 1].joint.kind == crate::model::JointKind::Revolute;
+            if let (Drive::Motion(p), true) = (&drive, revolute)
+                && let Some(t) = (0..samples * steps_per_sample)
+                    .map(|k| k as f64 * t.step)
+                    .find(|&s| p.eval(s).q.abs() >= std::f64::consts::PI)
+            {
+                return Err(invalid(
+                    &field("motion"),
+                    format!(
+                        "expected a revolute profile within (−π, π) rad; it reaches ±π at t = {t} s"
+                    ),
+                ));
+            }
             if id == 0 && !matches!(drive, Drive::Motion(_)) {
                 return Err(invalid(
                     &field("motion"),

@@ -110,6 +110,15 @@ fn unknown_model_and_profile_are_rejected() {
 }
 
 #[test]
+fn revolute_profile_beyond_pi_is_rejected() {
+    let text = good_scenario().replace(
+        "id = 3\nmotion = { type = \"hold\" }",
+        "id = 3\nmotion = { type = \"polynomial\", coefficients = [3.0, 10.0] }",
+    );
+    assert_rejected("beyond-pi", &text, &["joint[3].motion", "(−π, π)"]);
+}
+
+#[test]
 fn missing_file_is_reported() {
     let o = Command::new(env!("CARGO_BIN_EXE_sim"))
         .args(["run", "/nonexistent/x.toml", "--out", "/tmp/never"])
