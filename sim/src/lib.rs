@@ -40,6 +40,7 @@ pub mod convert;
 pub mod dataset;
 pub mod drive;
 pub mod dynamics;
+pub mod friction;
 pub mod kinematics;
 pub mod model;
 pub mod noise;

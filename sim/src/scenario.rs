@@ -23,6 +23,8 @@
 //! #                amplitudes = [0.2, 1.5] }   (constant, step, multisine, sum: sim::drive)
 //! # or: free = true
 //! # optional: damping = 2.0 (viscous, N·m·s/rad or N·s/m)
+//! # optional: friction = { type = "stribeck", ... }   (coulomb_viscous, stribeck, paper:
+//! #           sim::friction)
 //!
 //! [[noise]]                 # optional, any number: a noisy copy `<column>_meas`
 //! column = "q"              # q, qd, qdd or tau
@@ -139,6 +141,9 @@ pub struct JointSection {
     /// Viscous damping coefficient `c ≥ 0` (`tau_friction = −c·q̇`).
     #[serde(default)]
     pub damping: f64,
+    /// A friction model (`sim::friction::Friction`), added to the damping.
+    #[serde(default)]
+    pub friction: Option<crate::friction::Friction>,
 }
 
 /// A checked scenario, ready to simulate.
@@ -169,6 +174,8 @@ pub struct JointDrive {
     pub drive: Drive,
     /// Viscous damping coefficient.
     pub damping: f64,
+    /// Friction model.
+    pub friction: Option<crate::friction::Friction>,
 }
 
 /// A scenario that cannot be used, with where and why.
@@ -380,16 +387,28 @@ impl Scenario {
                     "expected 0 for the kinematic rail".into(),
                 ));
             }
+            if let Some(f) = &j.friction {
+                if id == 0 {
+                    return Err(invalid(
+                        &field("friction"),
+                        "expected none for the kinematic rail".into(),
+                    ));
+                }
+                f.validate()
+                    .map_err(|(name, e)| invalid(&field(&format!("friction.{name}")), e))?;
+            }
             drives.push(JointDrive {
                 id,
                 drive,
                 damping: j.damping,
+                friction: j.friction.clone(),
             });
         }
         let mut chain = chain;
         for d in &drives {
             if d.id > 0 {
                 chain.links[d.id as usize - 1].joint.damping = d.damping;
+                chain.links[d.id as usize - 1].joint.friction = d.friction.clone();
             }
         }
         for (k, n) in file.noise.iter().enumerate() {

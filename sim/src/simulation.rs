@@ -30,7 +30,7 @@ use crate::dynamics;
 use crate::kinematics::{cardan_angles, cardan_rates, unwrap_angle};
 use crate::model::{Chain, JointKind};
 use crate::recording::{BodyRecord, JointRecord, Recording};
-use crate::scenario::Scenario;
+use crate::scenario::{JointDrive, Scenario};
 use crate::wrench::{self, BodyStep};
 
 /// Rigidity of constraints as the dimensionless product `dt² · k` of the motor stiffness
@@ -98,8 +98,9 @@ pub struct Simulation<'a> {
     step: usize,
     /// Pre-roll steps before `t = 0` (see [`PRE_ROLL_STEPS`]).
     origin: usize,
-    /// Joint coordinates the world was built with (the unwrapping reference of sample 0).
-    q_start: Vec<f64>,
+    /// Joint coordinates at the start of the current step, revolute ones unwrapped so that they
+    /// are continuous from the initial state on: what friction and the recording both use.
+    q: Vec<f64>,
 }
 
 /// Steps simulated before `t = 0` when every joint follows a prescribed profile: the profiles
@@ -114,7 +115,7 @@ pub const PRE_ROLL_STEPS: usize = 100;
 pub fn run(scenario: &Scenario, progress: Option<&ProgressBar>) -> (Recording, Integrator) {
     let mut sim = Simulation::new(scenario);
     let mut rec = sim.new_recording();
-    let mut previous: Option<(Vec<Vector3<f64>>, Vec<f64>)> = None;
+    let mut previous: Option<Vec<Vector3<f64>>> = None;
     for k in 0..scenario.samples {
         // Advance to the sample's step, then record over the step that starts there.
         let target = sim.origin + k * scenario.steps_per_sample;
@@ -122,10 +123,7 @@ pub fn run(scenario: &Scenario, progress: Option<&ProgressBar>) -> (Recording, I
             sim.advance();
         }
         let (bodies, joints) = sim.sample(previous.as_ref());
-        previous = Some((
-            bodies.iter().map(|b| b.euler).collect(),
-            joints.iter().map(|j| j.q).collect(),
-        ));
+        previous = Some(bodies.iter().map(|b| b.euler).collect());
         rec.t.push(scenario.sample_time(k));
         rec.bodies.extend(bodies);
         rec.joints.extend(joints);
@@ -256,7 +254,7 @@ impl<'a> Simulation<'a> {
             offset,
             step: 0,
             origin,
-            q_start: q,
+            q,
         }
     }
 
@@ -392,6 +390,18 @@ impl<'a> Simulation<'a> {
             rb.add_torque(vec_to(&gyro), false);
         }
 
+        // Joint coordinates now, continuous with the previous step's.
+        let coords = self.joint_coordinates(&states);
+        for (j, (q, _)) in coords.iter().enumerate() {
+            let revolute = j >= self.offset
+                && self.chain().links[j - self.offset].joint.kind == JointKind::Revolute;
+            self.q[j] = if revolute {
+                unwrap_angle(*q, self.q[j])
+            } else {
+                *q
+            };
+        }
+
         let rail = self.chain().rail_axis();
         for (j, d) in self.scenario.drives.iter().enumerate() {
             if rail.is_some() && j == 0 {
@@ -404,7 +414,7 @@ impl<'a> Simulation<'a> {
             let k = j - self.offset;
             let kind = self.chain().links[k].joint.kind;
             let (rate, axis) = self.link_joint_rate(&states, k);
-            let mut load = -d.damping * rate;
+            let mut load = joint_friction(d, self.q[j], rate);
             match &d.drive {
                 Drive::Motion(p) => {
                     let target = p.eval(t_next).q;
@@ -477,7 +487,7 @@ impl<'a> Simulation<'a> {
     /// Records the current sample: state now, accelerations and wrenches over the next step.
     fn sample(
         &mut self,
-        previous: Option<&(Vec<Vector3<f64>>, Vec<f64>)>,
+        previous: Option<&Vec<Vector3<f64>>>,
     ) -> (Vec<BodyRecord>, Vec<JointRecord>) {
         let dt = self.scenario.dt();
         let t = self.time(self.step);
@@ -512,7 +522,7 @@ impl<'a> Simulation<'a> {
             .map(|(k, (st, w))| {
                 let r: Rotation3<f64> = before[k].rot.to_rotation_matrix();
                 let mut euler = cardan_angles(&r);
-                if let Some((prev, _)) = previous {
+                if let Some(prev) = previous {
                     euler[0] = unwrap_angle(euler[0], prev[k][0]);
                     euler[2] = unwrap_angle(euler[2], prev[k][2]);
                 }
@@ -542,14 +552,7 @@ impl<'a> Simulation<'a> {
         let rail = chain.rail_axis();
         let mut joints = Vec::with_capacity(coords.len());
         for (j, d) in self.scenario.drives.iter().enumerate() {
-            let (mut q, qd) = coords[j];
-            let revolute = !(rail.is_some() && j == 0)
-                && chain.links[j - self.offset].joint.kind == JointKind::Revolute;
-            if revolute {
-                // Continuous with the previous sample (or, first, with the initial state).
-                let reference = previous.map_or(self.q_start[j], |(_, prev)| prev[j]);
-                q = unwrap_angle(q, reference);
-            }
+            let (q, qd) = (self.q[j], coords[j].1);
             let qdd = (coords_after[j].1 - qd) / dt;
             let (total, motor) = if let (Some(axis), 0) = (rail, j) {
                 (wrenches[0].force.dot(&axis), f64::NAN)
@@ -574,7 +577,7 @@ impl<'a> Simulation<'a> {
                 };
                 (total, motor)
             };
-            let tau_friction = -d.damping * qd;
+            let tau_friction = joint_friction(d, q, qd);
             let tau = match &d.drive {
                 Drive::Motion(_) => total - tau_friction,
                 Drive::Torque(s) => s.eval(t),
@@ -591,4 +594,10 @@ impl<'a> Simulation<'a> {
         }
         (bodies, joints)
     }
+}
+
+/// The generalized friction force on a joint (`tau_friction`): viscous damping plus the joint's
+/// friction model, opposing the motion.
+fn joint_friction(drive: &JointDrive, q: f64, qd: f64) -> f64 {
+    -drive.damping * qd - drive.friction.as_ref().map_or(0.0, |f| f.magnitude(q, qd))
 }

@@ -61,6 +61,9 @@ pub struct Joint {
     /// Set by the scenario.
     #[serde(default)]
     pub damping: f64,
+    /// Friction model of the joint (set by the scenario), if any.
+    #[serde(default)]
+    pub friction: Option<crate::friction::Friction>,
 }
 
 /// Geometry of a body, kept for the record (truth tables, NIM populations); the dynamics use

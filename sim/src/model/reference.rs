@@ -127,6 +127,7 @@ fn cylinder_link(
             axis,
             anchor,
             damping: 0.0,
+            friction: None,
         },
         body: Body {
             mass: row.mass,
@@ -202,6 +203,7 @@ pub fn link2() -> Chain {
             axis: Y,
             anchor: [0.0, 0.0, top],
             damping: 0.0,
+            friction: None,
         },
         body: Body {
             mass,
