@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::param::{ParamError, finite, positive};
+
 use crate::profile::Profile;
 
 /// The actuation of one joint.
@@ -147,24 +149,16 @@ impl Signal {
     }
 
     /// Checks the parameters; `Err` holds the offending field and what was expected.
-    pub fn validate(&self) -> Result<(), (String, String)> {
+    pub fn validate(&self) -> Result<(), ParamError> {
         match self {
-            Signal::Constant { value } if !value.is_finite() => Err((
-                "value".into(),
-                format!("expected a finite number, got {value}"),
-            )),
+            Signal::Constant { value } => finite("value", *value),
             Signal::Multisine {
                 base_frequency,
                 harmonics,
                 amplitudes,
                 phases,
             } => {
-                if !(base_frequency.is_finite() && *base_frequency > 0.0) {
-                    return Err((
-                        "base_frequency".into(),
-                        format!("expected a positive frequency in Hz, got {base_frequency}"),
-                    ));
-                }
+                positive("base_frequency", *base_frequency, "frequency in Hz")?;
                 if amplitudes.len() != harmonics.len() {
                     return Err((
                         "amplitudes".into(),

@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::param::{ParamError, finite, positive};
+
 /// A joint friction model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -114,27 +116,8 @@ impl Friction {
     }
 
     /// Checks the parameters; `Err` names the offending field and what was expected.
-    pub fn validate(&self) -> Result<(), (String, String)> {
-        let positive = |name: &str, v: f64| {
-            if v.is_finite() && v > 0.0 {
-                Ok(())
-            } else {
-                Err((
-                    name.to_string(),
-                    format!("expected a positive number, got {v}"),
-                ))
-            }
-        };
-        let finite = |name: &str, v: f64| {
-            if v.is_finite() {
-                Ok(())
-            } else {
-                Err((
-                    name.to_string(),
-                    format!("expected a finite number, got {v}"),
-                ))
-            }
-        };
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let positive = |field: &str, v: f64| positive(field, v, "number");
         match *self {
             Friction::CoulombViscous {
                 coulomb,

@@ -44,6 +44,7 @@ pub mod friction;
 pub mod kinematics;
 pub mod model;
 pub mod noise;
+pub mod param;
 pub mod profile;
 pub mod recording;
 pub mod scenario;

@@ -11,6 +11,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Normal, Uniform};
 use serde::{Deserialize, Serialize};
 
+use crate::param::{ParamError, finite, non_negative, positive};
+
 /// One noise process, applied to a sample value `x`. Several are applied in the order given.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -44,30 +46,14 @@ pub enum Noise {
 
 impl Noise {
     /// Checks the parameters; `Err` names the offending field and what was expected.
-    pub fn validate(&self) -> Result<(), (String, String)> {
-        let (field, v, positive) = match *self {
-            Noise::PaperUniform { amplitude } => ("amplitude", amplitude, true),
-            Noise::Gaussian { sigma } => ("sigma", sigma, false),
-            Noise::Uniform { amplitude } => ("amplitude", amplitude, true),
-            Noise::Quantize { resolution } => ("resolution", resolution, true),
-            Noise::Bias { value } => ("value", value, false),
-        };
-        let ok = v.is_finite()
-            && if positive {
-                v > 0.0
-            } else {
-                v >= 0.0 || field == "value"
-            };
-        if ok {
-            Ok(())
-        } else {
-            Err((
-                field.into(),
-                format!(
-                    "expected a {} finite number, got {v}",
-                    if positive { "positive" } else { "non-negative" }
-                ),
-            ))
+    pub fn validate(&self) -> Result<(), ParamError> {
+        match *self {
+            Noise::PaperUniform { amplitude } | Noise::Uniform { amplitude } => {
+                positive("amplitude", amplitude, "finite number")
+            }
+            Noise::Gaussian { sigma } => non_negative("sigma", sigma),
+            Noise::Quantize { resolution } => positive("resolution", resolution, "finite number"),
+            Noise::Bias { value } => finite("value", value),
         }
     }
 

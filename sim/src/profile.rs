@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::param::{ParamError, finite, positive};
+
 /// A prescribed joint motion.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -116,17 +118,7 @@ impl Profile {
 
     /// Checks the parameters; `Err` holds the offending field (relative to the profile) and
     /// what was expected.
-    pub fn validate(&self) -> Result<(), (String, String)> {
-        let finite = |name: &str, v: f64| {
-            if v.is_finite() {
-                Ok(())
-            } else {
-                Err((
-                    name.to_string(),
-                    format!("expected a finite number, got {v}"),
-                ))
-            }
-        };
+    pub fn validate(&self) -> Result<(), ParamError> {
         match self {
             Profile::Hold { position } => finite("position", *position),
             Profile::ConstantAcceleration {
@@ -147,12 +139,7 @@ impl Profile {
                 a,
                 b,
             } => {
-                if !(base_frequency.is_finite() && *base_frequency > 0.0) {
-                    return Err((
-                        "base_frequency".into(),
-                        format!("expected a positive frequency in Hz, got {base_frequency}"),
-                    ));
-                }
+                positive("base_frequency", *base_frequency, "frequency in Hz")?;
                 finite("offset", *offset)?;
                 if a.len() != b.len() {
                     return Err((

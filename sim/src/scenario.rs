@@ -41,6 +41,7 @@ use serde::{Deserialize, Serialize};
 use crate::drive::{Drive, Signal};
 use crate::model::{Chain, reference};
 use crate::noise::{ColumnNoise, NOISY_COLUMNS};
+use crate::param::{finite, non_negative, positive};
 use crate::profile::Profile;
 
 /// A scenario file as written (the serde schema).
@@ -252,19 +253,9 @@ impl Scenario {
             ("time.step", t.step),
             ("time.sample_period", t.sample_period),
         ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(invalid(
-                    name,
-                    format!("expected a positive duration in s, got {v}"),
-                ));
-            }
+            positive(name, v, "duration in s").map_err(|(f, e)| invalid(&f, e))?;
         }
-        if !file.torque_scale.is_finite() {
-            return Err(invalid(
-                "torque_scale",
-                format!("expected a finite factor, got {}", file.torque_scale),
-            ));
-        }
+        finite("torque_scale", file.torque_scale).map_err(|(f, e)| invalid(&f, e))?;
         let ratio = t.sample_period / t.step;
         let steps_per_sample = ratio.round() as usize;
         if steps_per_sample == 0 || (ratio - steps_per_sample as f64).abs() > 1e-9 * ratio {
@@ -375,12 +366,7 @@ impl Scenario {
                     "expected a `motion` for the rail (joint 0): its massless carriage is moved kinematically".into(),
                 ));
             }
-            if !(j.damping.is_finite() && j.damping >= 0.0) {
-                return Err(invalid(
-                    &field("damping"),
-                    format!("expected a coefficient ≥ 0, got {}", j.damping),
-                ));
-            }
+            non_negative("damping", j.damping).map_err(|(f, e)| invalid(&field(&f), e))?;
             if id == 0 && j.damping != 0.0 {
                 return Err(invalid(
                     &field("damping"),
