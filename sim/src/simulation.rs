@@ -413,8 +413,7 @@ impl<'a> Simulation<'a> {
             }
             let k = j - self.offset;
             let kind = self.chain().links[k].joint.kind;
-            let (rate, axis) = self.link_joint_rate(&states, k);
-            let mut load = joint_friction(d, self.q[j], rate);
+            let mut load = joint_friction(d, self.q[j], coords[j].1);
             match &d.drive {
                 Drive::Motion(p) => {
                     let target = p.eval(t_next).q;
@@ -440,6 +439,7 @@ impl<'a> Simulation<'a> {
                 Drive::Free => {}
             }
             if load != 0.0 {
+                let (_, axis) = self.link_joint_rate(&states, k);
                 self.apply_joint_load(k, kind, load, &axis, &states);
             }
         }
