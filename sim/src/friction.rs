@@ -38,13 +38,16 @@ pub enum Friction {
     },
     /// The teaching paper's eq. 15:
     /// `τ_f = τ_s sgn(i_c) (1 − S(q̇)) + [Σ Fourier(q/R) + τ_c] sgn(q̇)
-    ///        + [f₅ sin q + f₆ cos q + τ_v1 q̇ + τ_v2 q̇|q̇|] S(q̇)`,
+    ///        + [(f₅ sin q + f₆ cos q) sgn(q̇) + τ_v1 q̇ + τ_v2 q̇|q̇|] S(q̇)`,
     /// `Fourier(q/R) = f₁ sin(q/R) + f₂ cos(q/R) + f₃ sin(2q/R) + f₄ cos(2q/R)`,
     /// with the transition `S(q̇) = 1 − e^{−|q̇|/v_t}` (the paper's "S⁻¹" read as its complement).
     /// Realizations the paper leaves open: `sgn(i_c)`, the sign of the motor current, is taken as
     /// `sgn_ε(q̇)` (the current's sign is the solver's output, not known before the step; the two
     /// agree whenever the drive moves the joint), every `sgn` is smoothed, and the paper's `q̇²`
-    /// term is written `q̇|q̇|` so that it opposes motion in both directions.
+    /// term is written `q̇|q̇|` so that it opposes motion in both directions. For the same reason
+    /// the position-dependent terms `f₅ sin q + f₆ cos q` carry `sgn(q̇)`: as printed they are even
+    /// in `q̇`, which makes them a conservative, gravity-like torque rather than friction (and
+    /// inseparable from gravity by the paper's own forward/backward sweep method).
     Paper {
         /// Static friction `τ_s`.
         static_friction: f64,
@@ -70,6 +73,47 @@ pub enum Friction {
 /// `tanh(v / ε)`.
 pub fn smooth_sign(v: f64, smoothing: f64) -> f64 {
     (v / smoothing).tanh()
+}
+
+/// Names of the coefficients of the paper's model, in the order of [`paper_basis`].
+pub const PAPER_COEFFICIENTS: [&str; 10] = [
+    "static",
+    "f1",
+    "f2",
+    "f3",
+    "f4",
+    "coulomb",
+    "f5",
+    "f6",
+    "viscous",
+    "quadratic",
+];
+
+/// The paper's model is linear in its ten coefficients once `R`, `v_t` and `ε` are fixed:
+/// `τ_f = Σ c_k φ_k(q, q̇)` with `c = (τ_s, f₁, f₂, f₃, f₄, τ_c, f₅, f₆, τ_v1, τ_v2)` and these
+/// `φ_k` ([`Friction::Paper`] states the formula).
+pub fn paper_basis(
+    q: f64,
+    qd: f64,
+    gear_ratio: f64,
+    transition_velocity: f64,
+    smoothing: f64,
+) -> [f64; 10] {
+    let sign = smooth_sign(qd, smoothing);
+    let s = 1.0 - (-qd.abs() / transition_velocity).exp();
+    let x = q / gear_ratio;
+    [
+        sign * (1.0 - s),
+        x.sin() * sign,
+        x.cos() * sign,
+        (2.0 * x).sin() * sign,
+        (2.0 * x).cos() * sign,
+        sign,
+        q.sin() * sign * s,
+        q.cos() * sign * s,
+        qd * s,
+        qd * qd.abs() * s,
+    ]
 }
 
 impl Friction {
@@ -103,14 +147,23 @@ impl Friction {
                 transition_velocity,
                 smoothing,
             } => {
-                let sign = smooth_sign(qd, smoothing);
-                let s = 1.0 - (-qd.abs() / transition_velocity).exp();
-                let x = q / gear_ratio;
-                let ripple =
-                    f1 * x.sin() + f2 * x.cos() + f3 * (2.0 * x).sin() + f4 * (2.0 * x).cos();
-                static_friction * sign * (1.0 - s)
-                    + (ripple + coulomb) * sign
-                    + (f5 * q.sin() + f6 * q.cos() + viscous * qd + quadratic * qd * qd.abs()) * s
+                let coefficients = [
+                    static_friction,
+                    f1,
+                    f2,
+                    f3,
+                    f4,
+                    coulomb,
+                    f5,
+                    f6,
+                    viscous,
+                    quadratic,
+                ];
+                paper_basis(q, qd, gear_ratio, transition_velocity, smoothing)
+                    .iter()
+                    .zip(coefficients)
+                    .map(|(b, c)| b * c)
+                    .sum()
             }
         }
     }
@@ -220,10 +273,11 @@ mod tests {
                 + 0.03 * (2.0 * x).cos()
                 + 2.0)
                 * sign
-            + (0.3 * q.sin() - 0.1 * q.cos() + 0.8 * qd + 0.2 * qd * qd) * s;
+            + ((0.3 * q.sin() - 0.1 * q.cos()) * sign + 0.8 * qd + 0.2 * qd * qd) * s;
         assert!((p.magnitude(q, qd) - expect).abs() < 1e-14);
-        // The quadratic term opposes motion both ways.
-        let fast = |v: f64| p.magnitude(0.0, v);
-        assert!(fast(-3.0) < 0.0 && fast(3.0) > 0.0);
+        // Every term opposes motion: the model is odd in the velocity.
+        for (q, v) in [(0.0, 3.0), (0.7, 0.3), (-1.2, 0.01), (2.0, 1e-5)] {
+            assert!((p.magnitude(q, -v) + p.magnitude(q, v)).abs() < 1e-14);
+        }
     }
 }
