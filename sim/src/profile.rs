@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::param::{ParamError, finite, positive};
+use crate::param::{ParamError, finite, non_negative, positive};
 
 /// A prescribed joint motion.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -47,6 +47,73 @@ pub enum Profile {
         /// Cosine coefficients `b_l` (same length as `a`).
         b: Vec<f64>,
     },
+    /// The teaching paper's friction experiment: for each speed in turn, a forward sweep
+    /// `from → to`, a dwell, a backward sweep `to → from`, a dwell. Each sweep runs at constant
+    /// speed except over the first and last `blend` fraction of its path, which are parabolic
+    /// blends (constant acceleration `v²/(2·blend·L)`, `L = |to − from|`). The dwell at each end
+    /// lasts `dwell` seconds, by default the one-way travel time at that speed (the paper's
+    /// choice). Before `t = 0` and after the last dwell the joint rests at `from`.
+    Sweep {
+        /// Start (and end) coordinate.
+        from: f64,
+        /// Far end of the sweep.
+        to: f64,
+        /// Sweep speeds, positive, in order (rad/s or m/s).
+        speeds: Vec<f64>,
+        /// Blend fraction of the path at each end of a sweep, in `(0, 0.5)`; default 0.05.
+        #[serde(default = "default_blend")]
+        blend: f64,
+        /// Dwell at each end (s); default the one-way travel time.
+        #[serde(default)]
+        dwell: Option<f64>,
+    },
+}
+
+fn default_blend() -> f64 {
+    0.05
+}
+
+/// One constant-velocity stretch of a [`Profile::Sweep`] (blends and dwells excluded).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConstantVelocity {
+    /// Start time (s).
+    pub start: f64,
+    /// End time (s).
+    pub end: f64,
+    /// The signed velocity.
+    pub velocity: f64,
+}
+
+/// Timing of one speed of a sweep: one-way travel time, blend time, acceleration, dwell.
+struct SweepLeg {
+    travel: f64,
+    blend_time: f64,
+    acceleration: f64,
+    dwell: f64,
+}
+
+fn sweep_leg(length: f64, speed: f64, blend: f64, dwell: Option<f64>) -> SweepLeg {
+    let d_b = blend * length;
+    let travel = (length + 2.0 * d_b) / speed;
+    SweepLeg {
+        travel,
+        blend_time: 2.0 * d_b / speed,
+        acceleration: speed * speed / (2.0 * d_b),
+        dwell: dwell.unwrap_or(travel),
+    }
+}
+
+/// Distance, speed and acceleration (all ≥ 0 along the path) `tau` seconds into a blended travel.
+fn along_travel(leg: &SweepLeg, length: f64, speed: f64, tau: f64) -> (f64, f64, f64) {
+    let (a, tb) = (leg.acceleration, leg.blend_time);
+    if tau < tb {
+        (0.5 * a * tau * tau, a * tau, a)
+    } else if tau < leg.travel - tb {
+        (0.5 * a * tb * tb + speed * (tau - tb), speed, 0.0)
+    } else {
+        let r = (leg.travel - tau).max(0.0);
+        (length - 0.5 * a * r * r, a * r, -a)
+    }
 }
 
 /// Coordinate and derivatives at one instant.
@@ -113,7 +180,101 @@ impl Profile {
                 }
                 s
             }
+            Profile::Sweep {
+                from,
+                to,
+                speeds,
+                blend,
+                dwell,
+            } => {
+                let (length, dir) = ((to - from).abs(), (to - from).signum());
+                let rest = |q: f64| MotionState {
+                    q,
+                    qd: 0.0,
+                    qdd: 0.0,
+                };
+                if t < 0.0 {
+                    return rest(*from);
+                }
+                let mut t0 = 0.0;
+                for &v in speeds {
+                    let leg = sweep_leg(length, v, *blend, *dwell);
+                    let tau = t - t0;
+                    let (x, xd, xdd) = if tau < leg.travel {
+                        along_travel(&leg, length, v, tau)
+                    } else if tau < leg.travel + leg.dwell {
+                        return rest(*to);
+                    } else if tau < 2.0 * leg.travel + leg.dwell {
+                        let (x, xd, xdd) =
+                            along_travel(&leg, length, v, tau - leg.travel - leg.dwell);
+                        (length - x, -xd, -xdd)
+                    } else if tau < 2.0 * (leg.travel + leg.dwell) {
+                        return rest(*from);
+                    } else {
+                        t0 += 2.0 * (leg.travel + leg.dwell);
+                        continue;
+                    };
+                    return MotionState {
+                        q: from + dir * x,
+                        qd: dir * xd,
+                        qdd: dir * xdd,
+                    };
+                }
+                rest(*from)
+            }
         }
+    }
+
+    /// The constant-velocity stretches of a [`Profile::Sweep`] (empty for other profiles).
+    pub fn constant_velocity_stretches(&self) -> Vec<ConstantVelocity> {
+        let Profile::Sweep {
+            from,
+            to,
+            speeds,
+            blend,
+            dwell,
+        } = self
+        else {
+            return Vec::new();
+        };
+        let (length, dir) = ((to - from).abs(), (to - from).signum());
+        let mut out = Vec::new();
+        let mut t0 = 0.0;
+        for &v in speeds {
+            let leg = sweep_leg(length, v, *blend, *dwell);
+            for (start, sign) in [(t0, dir), (t0 + leg.travel + leg.dwell, -dir)] {
+                out.push(ConstantVelocity {
+                    start: start + leg.blend_time,
+                    end: start + leg.travel - leg.blend_time,
+                    velocity: sign * v,
+                });
+            }
+            t0 += 2.0 * (leg.travel + leg.dwell);
+        }
+        out
+    }
+
+    /// Duration of a [`Profile::Sweep`] (s); `None` for profiles without an end.
+    pub fn duration(&self) -> Option<f64> {
+        let Profile::Sweep {
+            from,
+            to,
+            speeds,
+            blend,
+            dwell,
+        } = self
+        else {
+            return None;
+        };
+        Some(
+            speeds
+                .iter()
+                .map(|&v| {
+                    let leg = sweep_leg((to - from).abs(), v, *blend, *dwell);
+                    2.0 * (leg.travel + leg.dwell)
+                })
+                .sum(),
+        )
     }
 
     /// Checks the parameters; `Err` holds the offending field (relative to the profile) and
@@ -152,6 +313,35 @@ impl Profile {
                     ));
                 }
                 a.iter().chain(b).try_for_each(|c| finite("a/b", *c))
+            }
+            Profile::Sweep {
+                from,
+                to,
+                speeds,
+                blend,
+                dwell,
+            } => {
+                finite("from", *from)?;
+                finite("to", *to)?;
+                if from == to {
+                    return Err((
+                        "to".into(),
+                        format!("expected a value other than from = {from}"),
+                    ));
+                }
+                if speeds.is_empty() {
+                    return Err(("speeds".into(), "expected at least one speed".into()));
+                }
+                speeds
+                    .iter()
+                    .try_for_each(|v| positive("speeds", *v, "speed"))?;
+                if !(*blend > 0.0 && *blend < 0.5) {
+                    return Err((
+                        "blend".into(),
+                        format!("expected a fraction in (0, 0.5), got {blend}"),
+                    ));
+                }
+                dwell.map_or(Ok(()), |d| non_negative("dwell", d))
             }
         }
     }
@@ -192,6 +382,49 @@ mod tests {
             a: vec![0.2, -0.1, 0.05],
             b: vec![0.1, 0.3, -0.02],
         });
+    }
+
+    #[test]
+    fn sweep_is_continuous_and_constant_velocity_between_blends() {
+        let p = Profile::Sweep {
+            from: -0.5,
+            to: 0.7,
+            speeds: vec![0.02, 0.05],
+            blend: 0.05,
+            dwell: None,
+        };
+        p.validate().unwrap();
+        let end = p.duration().unwrap();
+        // Continuous position and velocity; acceleration only in the blends.
+        let h = 1e-4;
+        let mut t = 0.0;
+        while t < end {
+            let (a, b) = (p.eval(t), p.eval(t + h));
+            assert!(
+                (b.q - a.q).abs() <= 0.05 * h * 1.01 + 1e-12,
+                "q jumps at {t}"
+            );
+            assert!((b.qd - a.qd).abs() <= 0.05f64.powi(2) / (2.0 * 0.06) * h * 1.01 + 1e-12);
+            t += 0.37;
+        }
+        check_derivatives(&p);
+        let stretches = p.constant_velocity_stretches();
+        assert_eq!(stretches.len(), 4);
+        for c in &stretches {
+            for k in 1..10 {
+                let s = p.eval(c.start + (c.end - c.start) * f64::from(k) / 10.0);
+                assert!((s.qd - c.velocity).abs() < 1e-12 && s.qdd == 0.0, "{c:?}");
+            }
+        }
+        // The first forward stretch covers the middle 90 % of the path.
+        let c = stretches[0];
+        assert!((p.eval(c.start).q - (-0.5 + 0.06)).abs() < 1e-12);
+        assert!((p.eval(c.end).q - (0.7 - 0.06)).abs() < 1e-12);
+        assert!((c.end - c.start - 1.08 / 0.02).abs() < 1e-9);
+        // Dwell at the far end lasts one travel time (1.32 / 0.02 s); rest at `from` after the end.
+        assert_eq!(p.eval(66.0 + 30.0).q, 0.7);
+        assert_eq!(p.eval(end + 1.0).q, -0.5);
+        assert!((end - 2.0 * 2.0 * 1.32 * (1.0 / 0.02 + 1.0 / 0.05)).abs() < 1e-9);
     }
 
     #[test]
