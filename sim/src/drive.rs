@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::param::{ParamError, finite, positive};
+use crate::param::{ParamError, finite, non_negative, positive};
 
 use crate::profile::Profile;
 
@@ -18,8 +18,67 @@ pub enum Drive {
     Motion(Profile),
     /// A generalized force `tau(t)` is applied along the joint axis.
     Torque(Signal),
+    /// A closed-loop drive: a controller computes the joint torque from the measured state and a
+    /// reference, so the motion comes out of the dynamics, friction and controller together.
+    Servo(Servo),
     /// Unactuated.
     Free,
+}
+
+/// A joint servo: a reference motion and the control law that tracks it.
+///
+/// The controller reads the joint state at the start of each integrator step (exact, no
+/// sensor noise: recorded noise models the *measurement*, not the feedback) and holds its
+/// torque over the step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Servo {
+    /// The reference `q_r(t)` (with its derivatives).
+    pub reference: Profile,
+    /// The control law.
+    pub control: Control,
+}
+
+/// Control laws of a [`Servo`] (`e = q_r − q`, `ė = q̇_r − q̇`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Control {
+    /// `τ = k_p e + k_d ė` (N·m/rad, N·m·s/rad).
+    Pd {
+        /// Position gain `k_p`.
+        kp: f64,
+        /// Velocity gain `k_d`.
+        kd: f64,
+    },
+    /// Computed torque with the simulated arm as its (perfect) model, friction not compensated:
+    /// `τ = RNEA(q, q̇, q̈_r + k_p e + k_d ė)`, every computed-torque joint solved together and
+    /// the other joints' accelerations taken as zero (or as their profile's, if prescribed).
+    ComputedTorque {
+        /// Position gain `k_p` (1/s²).
+        kp: f64,
+        /// Velocity gain `k_d` (1/s).
+        kd: f64,
+    },
+    /// The teaching paper's inner PI velocity loop (its eq. 19) in motor current:
+    /// `i = −K_P (q̇ − q̇_c) − K_I (q − q_c)`, `τ = K i` with the joint's drive gain `K`.
+    PiVelocity {
+        /// `K_P` (A·s/rad).
+        kp: f64,
+        /// `K_I` (A/rad).
+        ki: f64,
+    },
+}
+
+impl Control {
+    /// Checks the gains; `Err` names the offending field.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let (a, b) = match *self {
+            Control::Pd { kp, kd } | Control::ComputedTorque { kp, kd } => (("kp", kp), ("kd", kd)),
+            Control::PiVelocity { kp, ki } => (("kp", kp), ("ki", ki)),
+        };
+        non_negative(a.0, a.1)?;
+        non_negative(b.0, b.1)
+    }
 }
 
 /// A scalar signal of time (N·m for revolute joints, N for prismatic).

@@ -27,7 +27,8 @@
 //! * **Generalized joint force** `tau` is the actuator's force (prismatic, N) or torque
 //!   (revolute, N·m) along the joint axis acting on the child; `tau_friction` is the
 //!   generalized friction/damping force, so that inverse dynamics gives
-//!   `RNEA(q, qd, qdd) = tau + tau_friction`.
+//!   `RNEA(q, qd, qdd) = tau + tau_friction`. The motor current is `i = tau / K` with the
+//!   joint's drive gain `K` (the teaching paper's `τ = K·i`, its eq. 1).
 //! * **Discrete-time semantics**: Rapier integrates with symplectic Euler. A sample at
 //!   `t_n` holds the pose and velocities at `t_n`; accelerations are the velocity change over the
 //!   step that starts at `t_n`, divided by the step, `a_n = (v_{n+1} − v_n)/dt`; the joint
@@ -72,6 +73,7 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
         scenario: scenario.source.clone(),
         model: scenario.chain.clone(),
         seed: scenario.file.seed,
+        motor_gains: scenario.gains(),
         integrator,
         sample_period: scenario.file.time.sample_period,
         samples: recording.samples(),
@@ -95,32 +97,43 @@ pub fn gravity_vector() -> nalgebra::Vector3<f64> {
     nalgebra::Vector3::new(0.0, 0.0, -GRAVITY)
 }
 
-/// The noisy `<column>_meas` copies that the scenario asks for, in joint-row order.
+/// The noisy `<column>_meas` copies that the scenario asks for, in joint-row order. Several
+/// `[[noise]]` entries on one column make one `<column>_meas`: each joint gets, in file order,
+/// the processes of every entry that names it (drawn from one stream per column and joint).
 fn add_noise(scenario: &scenario::Scenario, rec: &recording::Recording) -> Vec<(String, Vec<f64>)> {
     let nj = rec.joint_ids.len();
-    scenario
-        .file
-        .noise
-        .iter()
-        .map(|spec| {
+    let mut columns: Vec<&str> = Vec::new();
+    for spec in &scenario.file.noise {
+        if !columns.contains(&spec.column.as_str()) {
+            columns.push(&spec.column);
+        }
+    }
+    columns
+        .into_iter()
+        .map(|column| {
             let per_joint: Vec<Vec<f64>> = rec
                 .joint_ids
                 .iter()
                 .enumerate()
                 .map(|(k, &id)| {
-                    let clean = rec.joint_series(&spec.column, k);
-                    let applies = spec.joints.as_ref().is_none_or(|js| js.contains(&id));
-                    if applies {
-                        noise::noisy(&clean, &spec.model, scenario.file.seed, &spec.column, id)
-                    } else {
-                        clean
-                    }
+                    let clean = rec.joint_series(column, k);
+                    let model: Vec<noise::Noise> = scenario
+                        .file
+                        .noise
+                        .iter()
+                        .filter(|s| {
+                            s.column == column
+                                && s.joints.as_ref().is_none_or(|js| js.contains(&id))
+                        })
+                        .flat_map(|s| s.model.iter().cloned())
+                        .collect();
+                    noise::noisy(&clean, &model, scenario.file.seed, column, id)
                 })
                 .collect();
             let values = (0..rec.samples() * nj)
                 .map(|r| per_joint[r % nj][r / nj])
                 .collect();
-            (format!("{}_meas", spec.column), values)
+            (format!("{column}_meas"), values)
         })
         .collect()
 }

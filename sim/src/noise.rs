@@ -79,7 +79,7 @@ impl Noise {
 }
 
 /// The joint columns that may carry noise.
-pub const NOISY_COLUMNS: [&str; 4] = ["q", "qd", "qdd", "tau"];
+pub const NOISY_COLUMNS: [&str; 5] = ["q", "qd", "qdd", "tau", "i"];
 
 /// Noise on one recorded column.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

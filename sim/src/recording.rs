@@ -47,6 +47,8 @@ pub struct JointRecord {
     pub tau: f64,
     /// Friction/damping generalized force (N·m or N).
     pub tau_friction: f64,
+    /// Motor current `i = tau / K` with the joint's drive gain `K` (A).
+    pub current: f64,
     /// Rapier's motor impulse over the step divided by the step (N·m or N), NaN where the joint
     /// has no motor: an independent read-out of the motor's action, for checks.
     pub tau_motor: f64,
@@ -85,7 +87,7 @@ impl Recording {
         &self.bodies[s * self.n_bodies + b - 1]
     }
 
-    /// The series of a joint column (`q`, `qd`, `qdd`, `tau`) of the joint at position `k`.
+    /// The series of a joint column (`q`, `qd`, `qdd`, `tau`, `i`) of the joint at position `k`.
     pub fn joint_series(&self, column: &str, k: usize) -> Vec<f64> {
         (0..self.samples())
             .map(|s| {
@@ -95,6 +97,7 @@ impl Recording {
                     "qd" => j.qd,
                     "qdd" => j.qdd,
                     "tau" => j.tau,
+                    "i" => j.current,
                     other => panic!("no joint column {other}"),
                 }
             })

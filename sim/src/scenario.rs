@@ -21,13 +21,16 @@
 //! # motion types: hold, constant_acceleration, polynomial, fourier (sim::profile)
 //! # or: torque = { type = "multisine", base_frequency = 0.01, harmonics = [3, 5],
 //! #                amplitudes = [0.2, 1.5] }   (constant, step, multisine, sum: sim::drive)
+//! # or: servo = { reference = { type = "sweep", … }, control = { type = "pd", kp = 400.0,
+//! #                kd = 40.0 } }   (pd, computed_torque, pi_velocity: sim::drive::Control)
 //! # or: free = true
+//! # optional: gain = 2.0 (drive gain K, N·m/A: the recorded current is i = tau / K)
 //! # optional: damping = 2.0 (viscous, N·m·s/rad or N·s/m)
 //! # optional: friction = { type = "stribeck", ... }   (coulomb_viscous, stribeck, paper:
 //! #           sim::friction)
 //!
 //! [[noise]]                 # optional, any number: a noisy copy `<column>_meas`
-//! column = "q"              # q, qd, qdd or tau
+//! column = "q"              # q, qd, qdd, tau or i (motor current)
 //! joints = [1, 2]           # optional: default all joints
 //! model = [{ type = "paper_uniform", amplitude = 0.1 }]   # sim::noise::Noise, in order
 //! ```
@@ -136,9 +139,14 @@ pub struct JointSection {
     pub motion: Option<Profile>,
     /// Applied generalized force signal.
     pub torque: Option<Signal>,
+    /// Closed-loop drive (`sim::drive::Servo`).
+    pub servo: Option<crate::drive::Servo>,
     /// Unactuated.
     #[serde(default)]
     pub free: bool,
+    /// Drive gain `K` (N·m/A or N/A, default 1): the recorded motor current is `i = tau / K`.
+    #[serde(default = "one")]
+    pub gain: f64,
     /// Viscous damping coefficient `c ≥ 0` (`tau_friction = −c·q̇`).
     #[serde(default)]
     pub damping: f64,
@@ -177,6 +185,8 @@ pub struct JointDrive {
     pub damping: f64,
     /// Friction model.
     pub friction: Option<crate::friction::Friction>,
+    /// Drive gain `K` (`tau = K · i`).
+    pub gain: f64,
 }
 
 /// A scenario that cannot be used, with where and why.
@@ -324,26 +334,40 @@ impl Scenario {
                 }
             };
             let field = |f: &str| format!("joint[{k}].{f}");
-            let drive = match (&j.motion, &j.torque, j.free) {
-                (Some(p), None, false) => {
+            let drive = match (&j.motion, &j.torque, &j.servo, j.free) {
+                (Some(p), None, None, false) => {
                     p.validate()
                         .map_err(|(f, e)| invalid(&field(&format!("motion.{f}")), e))?;
                     Drive::Motion(p.clone())
                 }
-                (None, Some(s), false) => {
+                (None, Some(s), None, false) => {
                     s.validate()
                         .map_err(|(f, e)| invalid(&field(&format!("torque.{f}")), e))?;
                     Drive::Torque(s.scaled(file.torque_scale))
                 }
-                (None, None, true) => Drive::Free,
+                (None, None, Some(servo), false) => {
+                    servo
+                        .reference
+                        .validate()
+                        .map_err(|(f, e)| invalid(&field(&format!("servo.reference.{f}")), e))?;
+                    servo
+                        .control
+                        .validate()
+                        .map_err(|(f, e)| invalid(&field(&format!("servo.control.{f}")), e))?;
+                    Drive::Servo(servo.clone())
+                }
+                (None, None, None, true) => Drive::Free,
                 _ => {
                     return Err(invalid(
                         &field("motion"),
-                        "expected exactly one of `motion = {…}`, `torque = {…}` or `free = true`"
+                        "expected exactly one of `motion = {…}`, `torque = {…}`, `servo = {…}` \
+                         or `free = true`"
                             .into(),
                     ));
                 }
             };
+            positive("gain", j.gain, "drive gain in N·m/A (N/A)")
+                .map_err(|(f, e)| invalid(&field(&f), e))?;
             // Rapier's revolute motor measures its angle in (−π, π]: a target beyond it would not
             // be tracked.
             let revolute = id > 0
@@ -388,6 +412,7 @@ impl Scenario {
                 drive,
                 damping: j.damping,
                 friction: j.friction.clone(),
+                gain: j.gain,
             });
         }
         let mut chain = chain;
@@ -461,6 +486,11 @@ impl Scenario {
             .iter()
             .all(|p| p.is_some_and(|p| (p - first).abs() <= 1e-12 * first))
             .then_some(first)
+    }
+
+    /// The drive gain `K` of every joint, dataset order.
+    pub fn gains(&self) -> Vec<f64> {
+        self.drives.iter().map(|d| d.gain).collect()
     }
 
     /// Time of sample `k` (s).

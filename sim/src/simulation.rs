@@ -25,7 +25,7 @@ use rapier3d_f64::prelude::*;
 
 use crate::convert::{rot_from, rot_to, vec_from, vec_to};
 use crate::dataset::manifest::Integrator;
-use crate::drive::Drive;
+use crate::drive::{Control, Drive, Servo};
 use crate::dynamics;
 use crate::kinematics::{cardan_angles, cardan_rates, unwrap_angle};
 use crate::model::{Chain, JointKind};
@@ -101,11 +101,15 @@ pub struct Simulation<'a> {
     /// Joint coordinates at the start of the current step, revolute ones unwrapped so that they
     /// are continuous from the initial state on: what friction and the recording both use.
     q: Vec<f64>,
+    /// The actuator force of each joint's servo or torque signal over the current step (0 for
+    /// prescribed and free joints).
+    applied: Vec<f64>,
 }
 
-/// Steps simulated before `t = 0` when every joint follows a prescribed profile: the profiles
-/// are followed from `t = −PRE_ROLL_STEPS · dt`, so the state at `t = 0` is the profiles' own,
-/// but Rapier's constraint stabilization has settled by then. Started directly with a
+/// Steps simulated before `t = 0` when every joint follows a reference (a prescribed profile or
+/// a servo's): the references are followed from `t = −PRE_ROLL_STEPS · dt`, so the state at
+/// `t = 0` is the profiles' own (a servo's, up to its tracking error), but Rapier's constraint
+/// stabilization has settled by then. Started directly with a
 /// nonzero velocity, the first few steps lack the centripetal accelerations that the
 /// velocity-level joint constraints only pick up from the position error one step later
 /// (measured on `mim_cyl2`: 2.0 N·m against 0.6 N·m by RNEA at sample 0, settled within ~10 steps).
@@ -153,13 +157,13 @@ impl<'a> Simulation<'a> {
         let all_prescribed = scenario
             .drives
             .iter()
-            .all(|d| matches!(d.drive, Drive::Motion(_)));
+            .all(|d| matches!(d.drive, Drive::Motion(_) | Drive::Servo(_)));
         let origin = if all_prescribed { PRE_ROLL_STEPS } else { 0 };
         let t_start = -(origin as f64) * scenario.dt();
         let nj = chain.joint_ids().len();
         let (mut q, mut qd) = (vec![0.0; nj], vec![0.0; nj]);
         for (k, d) in scenario.drives.iter().enumerate() {
-            if let Drive::Motion(p) = &d.drive {
+            if let Drive::Motion(p) | Drive::Servo(Servo { reference: p, .. }) = &d.drive {
                 let s = p.eval(t_start);
                 (q[k], qd[k]) = (s.q, s.qd);
             }
@@ -254,6 +258,7 @@ impl<'a> Simulation<'a> {
             offset,
             step: 0,
             origin,
+            applied: vec![0.0; q.len()],
             q,
         }
     }
@@ -402,6 +407,7 @@ impl<'a> Simulation<'a> {
             };
         }
 
+        self.applied = self.servo_torques(t, &coords);
         let rail = self.chain().rail_axis();
         for (j, d) in self.scenario.drives.iter().enumerate() {
             if rail.is_some() && j == 0 {
@@ -435,7 +441,7 @@ impl<'a> Simulation<'a> {
                     );
                     joint.data.motors[motor_axis as usize].max_force = f64::MAX;
                 }
-                Drive::Torque(s) => load += s.eval(t),
+                Drive::Torque(_) | Drive::Servo(_) => load += self.applied[j],
                 Drive::Free => {}
             }
             if load != 0.0 {
@@ -453,6 +459,60 @@ impl<'a> Simulation<'a> {
             .num_internal_pgs_iterations = if self.step == 0 { first } else { pgs };
         self.world.step();
         self.step += 1;
+    }
+
+    /// The actuator force of every torque-signal and servo joint at time `t`, from the joint
+    /// state `(self.q, coords.1)` at the start of the step.
+    fn servo_torques(&self, t: f64, coords: &[(f64, f64)]) -> Vec<f64> {
+        let drives = &self.scenario.drives;
+        let qd: Vec<f64> = coords.iter().map(|c| c.1).collect();
+        let error = |p: &crate::profile::Profile, j: usize| {
+            let r = p.eval(t);
+            (r, r.q - self.q[j], r.qd - qd[j])
+        };
+        let computed_torque = drives.iter().any(|d| {
+            matches!(
+                d.drive,
+                Drive::Servo(Servo {
+                    control: Control::ComputedTorque { .. },
+                    ..
+                })
+            )
+        });
+        let model_tau = computed_torque.then(|| {
+            let qdd: Vec<f64> = drives
+                .iter()
+                .enumerate()
+                .map(|(j, d)| match &d.drive {
+                    Drive::Motion(p) => p.eval(t).qdd,
+                    Drive::Servo(Servo {
+                        reference,
+                        control: Control::ComputedTorque { kp, kd },
+                    }) => {
+                        let (r, e, ed) = error(reference, j);
+                        r.qdd + kp * e + kd * ed
+                    }
+                    _ => 0.0,
+                })
+                .collect();
+            dynamics::rnea(self.chain(), &self.q, &qd, &qdd, &crate::gravity_vector()).tau
+        });
+        drives
+            .iter()
+            .enumerate()
+            .map(|(j, d)| match &d.drive {
+                Drive::Torque(s) => s.eval(t),
+                Drive::Servo(Servo { reference, control }) => {
+                    let (_, e, ed) = error(reference, j);
+                    match *control {
+                        Control::Pd { kp, kd } => kp * e + kd * ed,
+                        Control::ComputedTorque { .. } => model_tau.as_ref().expect("computed")[j],
+                        Control::PiVelocity { kp, ki } => d.gain * (kp * ed + ki * e),
+                    }
+                }
+                Drive::Motion(_) | Drive::Free => 0.0,
+            })
+            .collect()
     }
 
     /// Applies a generalized joint force as equal and opposite loads on the joint's two bodies.
@@ -490,7 +550,6 @@ impl<'a> Simulation<'a> {
         previous: Option<&Vec<Vector3<f64>>>,
     ) -> (Vec<BodyRecord>, Vec<JointRecord>) {
         let dt = self.scenario.dt();
-        let t = self.time(self.step);
         let before = self.states();
         let coords = self.joint_coordinates(&before);
         self.advance();
@@ -580,7 +639,7 @@ impl<'a> Simulation<'a> {
             let tau_friction = joint_friction(d, q, qd);
             let tau = match &d.drive {
                 Drive::Motion(_) => total - tau_friction,
-                Drive::Torque(s) => s.eval(t),
+                Drive::Torque(_) | Drive::Servo(_) => self.applied[j],
                 Drive::Free => 0.0,
             };
             joints.push(JointRecord {
@@ -590,6 +649,7 @@ impl<'a> Simulation<'a> {
                 tau,
                 tau_friction,
                 tau_motor: motor,
+                current: tau / d.gain,
             });
         }
         (bodies, joints)

@@ -25,6 +25,9 @@ pub struct Manifest {
     pub model: Chain,
     /// Seed.
     pub seed: u64,
+    /// Drive gain `K` of every joint (dataset order), N·m/A or N/A: `tau = K · i`.
+    #[serde(default)]
+    pub motor_gains: Vec<f64>,
     /// Integrator settings.
     pub integrator: Integrator,
     /// Output sample period (s).

@@ -189,6 +189,26 @@ impl Chain {
         }
     }
 
+    /// The chain's kinematics only, as an identification experiment knows it: joint kinds,
+    /// axes, anchors and link frames. Masses, inertias, centroids (moved to the joint point),
+    /// body shapes (reduced to their length), friction and damping are removed, so an
+    /// estimator given this cannot read the truth it is scored against.
+    pub fn kinematics_only(&self) -> Chain {
+        let mut c = self.clone();
+        for link in &mut c.links {
+            link.joint.damping = 0.0;
+            link.joint.friction = None;
+            let b = &mut link.body;
+            b.mass = 0.0;
+            b.inertia = [0.0; 3];
+            b.centroid = link.joint.anchor;
+            b.shape = Shape::Rod {
+                length: b.shape.length(),
+            };
+        }
+        c
+    }
+
     /// Checks that the chain is physically meaningful: positive masses and moments satisfying
     /// the triangle inequality, unit axes, orthonormal right-handed body frames.
     pub fn validate(&self) -> Result<(), ModelError> {
