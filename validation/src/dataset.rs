@@ -162,6 +162,13 @@ pub struct JointSeries {
     pub tau_friction: Vec<f64>,
     /// Rapier's motor impulse / step (NaN where no motor): for checks only.
     pub tau_motor: Vec<f64>,
+    /// Motor current `i = tau / K` (A).
+    pub current: Vec<f64>,
+    /// Drive gain `K` (N·m/A or N/A), from the manifest: a catalogue value of the drive.
+    pub gain: f64,
+    /// The commanded reference of a prescribed or servo joint (the experiment's design), from
+    /// the manifest's scenario.
+    pub reference: Option<sim::profile::Profile>,
     /// Noisy measured copies by column name (`q` for `q_meas`, …), where the run has them.
     pub measured: BTreeMap<String, Vec<f64>>,
 }
@@ -178,8 +185,18 @@ impl JointSeries {
             "qd" => &self.qd,
             "qdd" => &self.qdd,
             "tau" => &self.tau,
+            "i" => &self.current,
             other => panic!("no joint column {other}"),
         }
+    }
+
+    /// The torque as the drive measures it, `K · i` (the teaching paper's eq. 1), from the
+    /// measured current.
+    pub fn motor_torque(&self) -> Vec<f64> {
+        self.measured_or_clean("i")
+            .iter()
+            .map(|i| self.gain * i)
+            .collect()
     }
 }
 
@@ -194,6 +211,8 @@ pub struct Measurements {
     pub bodies: Vec<BodySeries>,
     /// Per joint, in dataset order.
     pub joints: Vec<JointSeries>,
+    /// The arm's kinematics without its inertial parameters ([`sim::model::Chain::kinematics_only`]).
+    pub geometry: sim::model::Chain,
 }
 
 /// Ground truth of one body.
@@ -278,17 +297,35 @@ fn pick<T: Clone>(column: &[T], rows: &[usize]) -> Vec<T> {
 pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
     let manifest = read_manifest(dir)?;
     let (run_id, t, bodies) = read_bodies(dir)?;
-    let joints = read_joints(dir, t.len())?;
+    let mut joints = read_joints(dir, t.len())?;
     let truth = read_truth(dir)?;
+    let manifest_path = dir.join(MANIFEST_FILE);
+    let scenario = sim::scenario::Scenario::from_toml(
+        &manifest.scenario,
+        &format!("{} (scenario)", manifest_path.display()),
+    )
+    .map_err(|e| ReadError::Format {
+        path: manifest_path.clone(),
+        message: e.to_string(),
+    })?;
+    for (j, d) in joints.iter_mut().zip(&scenario.drives) {
+        j.gain = d.gain;
+        j.reference = match &d.drive {
+            sim::drive::Drive::Motion(p)
+            | sim::drive::Drive::Servo(sim::drive::Servo { reference: p, .. }) => Some(p.clone()),
+            _ => None,
+        };
+    }
     Ok(Run {
         dir: dir.to_owned(),
-        manifest,
         measurements: Measurements {
             run_id,
             t,
             bodies,
             joints,
+            geometry: manifest.model.kinematics_only(),
         },
+        manifest,
         truth,
     })
 }
@@ -388,10 +425,10 @@ fn read_joints(dir: &Path, samples: usize) -> Result<Vec<JointSeries>, ReadError
             expected: format!("{samples} samples, as in {BODIES_FILE}"),
         });
     }
-    let [q, qd, qdd, tau, tau_friction, tau_motor] =
-        ["q", "qd", "qdd", "tau", "tau_friction", "tau_motor"].map(|c| jt.f64(c));
-    let (q, qd, qdd, tau, tau_friction, tau_motor) =
-        (q?, qd?, qdd?, tau?, tau_friction?, tau_motor?);
+    let [q, qd, qdd, tau, tau_friction, tau_motor, current] =
+        ["q", "qd", "qdd", "tau", "tau_friction", "tau_motor", "i"].map(|c| jt.f64(c));
+    let (q, qd, qdd, tau, tau_friction, tau_motor, current) =
+        (q?, qd?, qdd?, tau?, tau_friction?, tau_motor?, current?);
     let meas_names: Vec<String> = jt
         .columns
         .keys()
@@ -415,6 +452,9 @@ fn read_joints(dir: &Path, samples: usize) -> Result<Vec<JointSeries>, ReadError
             tau: pick(&tau, r),
             tau_friction: pick(&tau_friction, r),
             tau_motor: pick(&tau_motor, r),
+            current: pick(&current, r),
+            gain: 1.0,
+            reference: None,
         })
         .collect();
 

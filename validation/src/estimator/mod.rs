@@ -70,7 +70,7 @@ pub struct Estimate {
 }
 
 /// An estimator that cannot run on the given data.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[error("{estimator}: {message}")]
 pub struct EstimateError {
     /// The estimator's name.
