@@ -9,7 +9,9 @@
 pub mod consistency;
 pub mod dataset;
 pub mod estimator;
+pub mod excitation;
 pub mod fourier;
+pub mod identification;
 pub mod paper;
 pub mod regressor;
 pub mod report;

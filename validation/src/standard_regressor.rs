@@ -50,11 +50,20 @@ pub fn regressor(
 
 /// The regressor stacked over `states` (`[q, qd, qdd]` each), with gravity.
 pub fn stacked(chain: &Chain, states: &[[Vec<f64>; 3]]) -> DMatrix<f64> {
+    stacked_with(chain, states, &sim::gravity_vector())
+}
+
+/// The regressor stacked over `states` with the given gravity vector (zero: no gravity).
+pub fn stacked_with(
+    chain: &Chain,
+    states: &[[Vec<f64>; 3]],
+    gravity: &Vector3<f64>,
+) -> DMatrix<f64> {
     let nj = chain.joint_ids().len();
     let mut w = DMatrix::zeros(nj * states.len(), 10 * chain.len());
     for (s, [q, qd, qdd]) in states.iter().enumerate() {
         w.view_mut((s * nj, 0), (nj, 10 * chain.len()))
-            .copy_from(&regressor(chain, q, qd, qdd, &sim::gravity_vector()));
+            .copy_from(&regressor(chain, q, qd, qdd, gravity));
     }
     w
 }

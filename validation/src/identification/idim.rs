@@ -1,0 +1,285 @@
+//! IDIM: inverse-dynamics identification on the base regressor with friction columns, by
+//! ordinary (OLS), weighted (WLS) or total (TLS) least squares.
+//!
+//! Every sample of the excitation run gives one equation per joint,
+//! `τ_j = Y_b,j(q, q̇, q̈) β + φ_j(q_j, q̇_j)ᵀ c_j`, with `Y_b` the base columns of the standard
+//! regressor ([`crate::standard_regressor`]) and `φ_j` the ten linear terms of the paper's
+//! friction model (eq. 15) at the transition velocity and gear ratio found by the sweep
+//! analysis ([`super::friction_sweep`]). Equations of a joint moving slower than
+//! [`Idim::min_speed`] are dropped: near zero velocity the friction is set by the sign's
+//! smoothing, which no model of the data can know (the usual practice in IDIM).
+//!
+//! WLS weights each joint's equations by `1/σ_j`, `σ_j` the RMS of that joint's OLS residual
+//! (Gautier's two-pass scheme). TLS takes the right singular vector of the smallest singular
+//! value of `[W | τ]`, columns scaled to unit norm first; it allows for noise in the
+//! regressor (from `q̇, q̈`) as well as in `τ`, assuming equal variance after scaling.
+
+use nalgebra::{DMatrix, DVector};
+use sim::friction::PAPER_COEFFICIENTS;
+use sim::model::Chain;
+
+use super::friction_sweep::JointFriction;
+use super::{Experiment, Identified, Identifier, Samples, TorqueModel, least_squares};
+use crate::estimator::EstimateError;
+use crate::standard_regressor::{BaseParameters, regressor};
+
+/// How the overdetermined system is solved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Weighting {
+    /// Ordinary least squares.
+    Ordinary,
+    /// Per-joint weights from the OLS residuals.
+    Weighted,
+    /// Total least squares on column-scaled data.
+    Total,
+}
+
+/// The IDIM identifier.
+#[derive(Clone, Debug)]
+pub struct Idim {
+    /// Solution method.
+    pub weighting: Weighting,
+    /// Equations of joints slower than this (rad/s) are dropped.
+    pub min_speed: f64,
+}
+
+impl Idim {
+    /// IDIM-OLS.
+    pub fn ols() -> Self {
+        Idim {
+            weighting: Weighting::Ordinary,
+            min_speed: super::MIN_SPEED,
+        }
+    }
+
+    /// IDIM-WLS.
+    pub fn wls() -> Self {
+        Idim {
+            weighting: Weighting::Weighted,
+            ..Self::ols()
+        }
+    }
+
+    /// IDIM-TLS.
+    pub fn tls() -> Self {
+        Idim {
+            weighting: Weighting::Total,
+            ..Self::ols()
+        }
+    }
+}
+
+/// The full regressor `[Y_b | Φ_f]`: base parameters, then ten friction columns per joint
+/// with a friction model.
+#[derive(Clone, Debug)]
+pub struct FullRegressor {
+    geometry: Chain,
+    /// The base of the standard parameters.
+    pub base: BaseParameters,
+    /// Friction shape (`R`, `v_t`) per dataset joint, from the sweeps.
+    pub friction: Vec<Option<JointFriction>>,
+}
+
+impl FullRegressor {
+    /// Base from the kinematics, friction shapes from the sweep analysis.
+    pub fn new(geometry: &Chain, friction: Vec<Option<JointFriction>>) -> Self {
+        FullRegressor {
+            geometry: geometry.clone(),
+            base: BaseParameters::of_chain(geometry),
+            friction,
+        }
+    }
+
+    /// Number of unknowns.
+    pub fn len(&self) -> usize {
+        self.base.len() + 10 * self.friction.iter().flatten().count()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The rows (one per joint) at a state.
+    pub fn rows(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> DMatrix<f64> {
+        let yb = self.base.regressor(&regressor(
+            &self.geometry,
+            q,
+            qd,
+            qdd,
+            &sim::gravity_vector(),
+        ));
+        let mut w = DMatrix::zeros(q.len(), self.len());
+        w.columns_mut(0, self.base.len()).copy_from(&yb);
+        let mut col = self.base.len();
+        for (j, f) in self.friction.iter().enumerate() {
+            if let Some(f) = f {
+                for (i, b) in f.basis(q[j], qd[j]).iter().enumerate() {
+                    w[(j, col + i)] = *b;
+                }
+                col += 10;
+            }
+        }
+        w
+    }
+
+    /// The stacked system over samples, optionally parallel-filtered to harmonics `0..=H`
+    /// ([`super::Experiment::filter`]), then dropping equations of joints slower than
+    /// `min_speed`; returns `(W, τ, joint of each row)`.
+    pub fn system(
+        &self,
+        samples: &Samples,
+        min_speed: f64,
+        filter: Option<usize>,
+    ) -> (DMatrix<f64>, DVector<f64>, Vec<usize>) {
+        let n = samples.t.len();
+        let nj = samples.q.first().map_or(0, Vec::len);
+        let p = self.len();
+        // Per joint: W_j (n × p) and τ_j.
+        let mut w: Vec<DMatrix<f64>> = vec![DMatrix::zeros(n, p); nj];
+        let mut tau: Vec<DVector<f64>> = vec![DVector::zeros(n); nj];
+        for (k, measured) in samples.tau.iter().enumerate() {
+            let rows = self.rows(&samples.q[k], &samples.qd[k], &samples.qdd[k]);
+            for (j, (wj, tj)) in w.iter_mut().zip(&mut tau).enumerate() {
+                wj.row_mut(k).copy_from(&rows.row(j));
+                tj[k] = measured[j];
+            }
+        }
+        if let Some(h) = filter {
+            let lp = |x: &[f64]| super::low_pass(x, &samples.t, samples.period, h);
+            for j in 0..nj {
+                for c in 0..p {
+                    let col: Vec<f64> = w[j].column(c).iter().copied().collect();
+                    w[j].column_mut(c).copy_from_slice(&lp(&col));
+                }
+                let filtered = lp(tau[j].as_slice());
+                tau[j].copy_from_slice(&filtered);
+            }
+        }
+        let keep: Vec<(usize, usize)> = (0..n)
+            .flat_map(|k| (0..nj).map(move |j| (k, j)))
+            .filter(|&(k, j)| samples.qd[k][j].abs() >= min_speed)
+            .collect();
+        let a = DMatrix::from_fn(keep.len(), p, |r, c| w[keep[r].1][(keep[r].0, c)]);
+        let b = DVector::from_fn(keep.len(), |r, _| tau[keep[r].1][keep[r].0]);
+        (a, b, keep.iter().map(|&(_, j)| j).collect())
+    }
+
+    /// The identified model for a parameter vector `x = (β, c…)`.
+    pub fn model(&self, x: &DVector<f64>) -> FullModel {
+        FullModel {
+            regressor: self.clone(),
+            x: x.clone(),
+        }
+    }
+
+    /// Named parameters `b<k>` and `j<id>_<coefficient>` of `x`.
+    pub fn parameters(&self, x: &DVector<f64>) -> Vec<(String, f64)> {
+        let mut out: Vec<(String, f64)> = (0..self.base.len())
+            .map(|k| (format!("b{}", k + 1), x[k]))
+            .collect();
+        let mut col = self.base.len();
+        for (f, id) in self.friction.iter().zip(self.geometry.joint_ids()) {
+            if f.is_some() {
+                for (i, name) in PAPER_COEFFICIENTS.iter().enumerate() {
+                    out.push((format!("j{id}_{name}"), x[col + i]));
+                }
+                col += 10;
+            }
+        }
+        out
+    }
+}
+
+/// `τ = [Y_b | Φ_f](q, q̇, q̈) x`.
+pub struct FullModel {
+    regressor: FullRegressor,
+    x: DVector<f64>,
+}
+
+impl TorqueModel for FullModel {
+    fn torque(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<f64> {
+        (self.regressor.rows(q, qd, qdd) * &self.x)
+            .iter()
+            .copied()
+            .collect()
+    }
+}
+
+/// Total least squares of `A x ≈ b` with unit-norm column scaling.
+fn total_least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
+    let p = a.ncols();
+    let mut m = DMatrix::zeros(a.nrows(), p + 1);
+    m.columns_mut(0, p).copy_from(a);
+    m.column_mut(p).copy_from(b);
+    let scale: Vec<f64> = m
+        .column_iter()
+        .map(|c| c.norm().max(f64::MIN_POSITIVE))
+        .collect();
+    for (j, s) in scale.iter().enumerate() {
+        m.column_mut(j).scale_mut(1.0 / s);
+    }
+    let svd = m.svd(false, true);
+    let v_t = svd.v_t.expect("Vᵀ");
+    let last = (0..=p)
+        .min_by(|&i, &j| svd.singular_values[i].total_cmp(&svd.singular_values[j]))
+        .expect("nonempty");
+    let v = v_t.row(last);
+    DVector::from_fn(p, |j, _| -v[j] / v[p] * scale[p] / scale[j])
+}
+
+impl Identifier for Idim {
+    fn name(&self) -> String {
+        match self.weighting {
+            Weighting::Ordinary => "idim_ols",
+            Weighting::Weighted => "idim_wls",
+            Weighting::Total => "idim_tls",
+        }
+        .into()
+    }
+
+    fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
+        let fg = experiment.sweep_fit()?.clone();
+        let samples =
+            super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;
+        let full = FullRegressor::new(experiment.geometry(), fg.friction);
+        let (a, b, joint) = full.system(&samples, self.min_speed, experiment.filter);
+        if a.nrows() < 2 * a.ncols() {
+            return Err(EstimateError {
+                estimator: self.name(),
+                message: format!("{} equations for {} unknowns", a.nrows(), a.ncols()),
+            });
+        }
+        let x = match self.weighting {
+            Weighting::Ordinary => least_squares(&a, &b),
+            Weighting::Total => total_least_squares(&a, &b),
+            Weighting::Weighted => {
+                let x0 = least_squares(&a, &b);
+                let r = &a * &x0 - &b;
+                let nj = joint.iter().max().map_or(0, |m| m + 1);
+                let sigma: Vec<f64> = (0..nj)
+                    .map(|j| {
+                        let (s, n) = joint
+                            .iter()
+                            .zip(r.iter())
+                            .filter(|(jj, _)| **jj == j)
+                            .fold((0.0, 0usize), |(s, n), (_, e)| (s + e * e, n + 1));
+                        (s / n.max(1) as f64).sqrt().max(f64::MIN_POSITIVE)
+                    })
+                    .collect();
+                let mut aw = a.clone();
+                let mut bw = b.clone();
+                for (row, j) in joint.iter().enumerate() {
+                    aw.row_mut(row).scale_mut(1.0 / sigma[*j]);
+                    bw[row] /= sigma[*j];
+                }
+                least_squares(&aw, &bw)
+            }
+        };
+        Ok(Identified {
+            parameters: full.parameters(&x),
+            model: Box::new(full.model(&x)),
+            history: Vec::new(),
+        })
+    }
+}

@@ -1,0 +1,276 @@
+//! Regressor-based identification of a whole arm, the teaching paper's pipeline
+//! (`friction-gravity-inertia-adaptive-teaching.txt`): friction and gravity from slow
+//! forward/backward sweeps, inertial base parameters from an excitation trajectory, and an
+//! adaptive update law.
+//!
+//! An [`Identifier`] sees an [`Experiment`] (measurement columns of several runs of one arm,
+//! plus its kinematics) and returns an [`Identified`] model: named parameter estimates and a
+//! torque predictor, scored on a separate validation trajectory. Torques are what the drives
+//! measure, `τ = K·i` ([`crate::dataset::JointSeries::motor_torque`]). Each method is one file;
+//! [`registry`] lists them.
+//!
+//! Parameter names: `b<k>` base parameter `k` of the full regressor
+//! ([`crate::standard_regressor::BaseParameters::of_chain`]), `g<k>` of the gravity regressor,
+//! `m<k>` of the inertia (mass-matrix) regressor, and `j<joint>_<coefficient>` for friction
+//! ([`sim::friction::PAPER_COEFFICIENTS`], plus `transition_velocity` and `gear_ratio`).
+
+pub mod adaptive;
+pub mod friction_sweep;
+pub mod idim;
+pub mod two_step;
+
+use std::sync::OnceLock;
+
+use nalgebra::{DMatrix, DVector};
+use sim::model::Chain;
+
+use crate::dataset::Measurements;
+use crate::estimator::EstimateError;
+use crate::fourier;
+
+/// The runs of one identification experiment on one arm.
+pub struct Experiment<'a> {
+    /// The friction experiment: one run per swept joint (its reference a `sweep` profile).
+    pub sweeps: Vec<&'a Measurements>,
+    /// The identification (excitation) trajectory: periodic servo references.
+    pub excitation: &'a Measurements,
+    /// How joint velocities and accelerations are obtained from the excitation run.
+    pub derivatives: Derivatives,
+    /// Parallel filtering: keep only harmonics `0..=H` of the excitation period in every
+    /// regressor column and in the measured torques before solving (`None`: no filtering).
+    /// The model is linear in its parameters, so `F(τ) = F(W) β` holds for any linear filter
+    /// `F`; a low-pass `F` removes the high-frequency errors of `q̈` (noise amplified by the
+    /// differentiation, ringing of its truncation) after they enter `W`.
+    pub filter: Option<usize>,
+    /// The sweep analysis, computed once and shared by the identifiers that build on it.
+    sweep_fit: OnceLock<Result<friction_sweep::FrictionGravity, EstimateError>>,
+}
+
+impl<'a> Experiment<'a> {
+    /// An experiment from its runs and processing choices.
+    pub fn new(
+        sweeps: Vec<&'a Measurements>,
+        excitation: &'a Measurements,
+        derivatives: Derivatives,
+        filter: Option<usize>,
+    ) -> Self {
+        Experiment {
+            sweeps,
+            excitation,
+            derivatives,
+            filter,
+            sweep_fit: OnceLock::new(),
+        }
+    }
+
+    /// The arm's kinematics (no inertial parameters).
+    pub fn geometry(&self) -> &Chain {
+        &self.excitation.geometry
+    }
+
+    /// The friction and gravity of the sweep analysis ([`friction_sweep::fit`]), computed on
+    /// first use.
+    pub fn sweep_fit(&self) -> Result<&friction_sweep::FrictionGravity, EstimateError> {
+        self.sweep_fit
+            .get_or_init(|| friction_sweep::fit(self))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+/// Source of `q̇, q̈` on periodic trajectories.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Derivatives {
+    /// The recorded clean `q̇, q̈` (ideal sensors; used for the noise-free check only).
+    Recorded,
+    /// A least-squares Fourier series with this many harmonics of the excitation's period,
+    /// fitted to the measured `q` over its whole periods (the first period dropped as
+    /// transient) and differentiated analytically.
+    Fourier {
+        /// Harmonics of the fundamental kept.
+        harmonics: usize,
+    },
+}
+
+/// A predictor of the joint torques `τ(q, q̇, q̈)` (dataset joint order).
+pub trait TorqueModel {
+    /// The predicted actuator torques.
+    fn torque(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<f64>;
+}
+
+/// What an identifier returns.
+pub struct Identified {
+    /// Named estimates (see the module docs for names).
+    pub parameters: Vec<(String, f64)>,
+    /// The identified torque model.
+    pub model: Box<dyn TorqueModel>,
+    /// For online methods: `(t, estimates)` over the run, `t` in seconds of data consumed.
+    pub history: Vec<(f64, Vec<(String, f64)>)>,
+}
+
+/// A whole-arm identification method.
+pub trait Identifier {
+    /// Short name, the `method` column of reports.
+    fn name(&self) -> String;
+    /// Identifies the arm from the experiment.
+    fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError>;
+}
+
+/// Every identifier, with default settings.
+pub fn registry() -> Vec<Box<dyn Identifier>> {
+    vec![
+        Box::new(friction_sweep::SweepFit),
+        Box::new(idim::Idim::ols()),
+        Box::new(idim::Idim::wls()),
+        Box::new(idim::Idim::tls()),
+        Box::new(two_step::TwoStep),
+        Box::new(adaptive::Adaptive::default()),
+    ]
+}
+
+/// Joint states and measured torques of a run, sample by sample.
+#[derive(Clone, Debug, Default)]
+pub struct Samples {
+    /// Period of the trajectory (s); the samples span whole periods.
+    pub period: f64,
+    /// Sample times (s).
+    pub t: Vec<f64>,
+    /// `q` per sample (all joints).
+    pub q: Vec<Vec<f64>>,
+    /// `q̇` per sample.
+    pub qd: Vec<Vec<f64>>,
+    /// `q̈` per sample.
+    pub qdd: Vec<Vec<f64>>,
+    /// Measured `τ = K·i` per sample.
+    pub tau: Vec<Vec<f64>>,
+}
+
+/// The common period (s) of a run's periodic references.
+fn reference_period(data: &Measurements) -> Option<f64> {
+    data.joints.iter().find_map(|j| match &j.reference {
+        Some(sim::profile::Profile::Fourier { base_frequency, .. }) => Some(1.0 / base_frequency),
+        _ => None,
+    })
+}
+
+/// The samples of a periodic run that an identifier uses: whole periods after the first, with
+/// `q̇, q̈` from `derivatives`.
+pub fn periodic_samples(
+    data: &Measurements,
+    derivatives: Derivatives,
+    name: &str,
+) -> Result<Samples, EstimateError> {
+    let err = |message: String| EstimateError {
+        estimator: name.to_string(),
+        message,
+    };
+    let period = reference_period(data).ok_or_else(|| {
+        err(format!(
+            "run `{}` has no periodic (Fourier) reference",
+            data.run_id
+        ))
+    })?;
+    let dt = data.t[1] - data.t[0];
+    let per_period = (period / dt).round() as usize;
+    let periods = (data.samples() - 1) / per_period;
+    if periods < 2 {
+        return Err(err(format!(
+            "run `{}` holds {periods} whole period(s) of {period} s; at least 2 are needed",
+            data.run_id
+        )));
+    }
+    let range = per_period..per_period * periods;
+    let nj = data.joints.len();
+    let taus: Vec<Vec<f64>> = data.joints.iter().map(|j| j.motor_torque()).collect();
+    let (mut qs, mut qds, mut qdds) = (vec![], vec![], vec![]);
+    for j in &data.joints {
+        match derivatives {
+            Derivatives::Recorded => {
+                qs.push(j.measured_or_clean("q")[range.clone()].to_vec());
+                qds.push(j.qd[range.clone()].to_vec());
+                qdds.push(j.qdd[range.clone()].to_vec());
+            }
+            Derivatives::Fourier { harmonics } => {
+                let q = j.measured_or_clean("q");
+                let window = fourier::Window {
+                    start: range.start,
+                    len: range.len(),
+                };
+                let w0 = std::f64::consts::TAU / period;
+                let series = fourier::Series::fit(q, &data.t, window, w0, harmonics);
+                let values: Vec<(f64, f64, f64)> =
+                    range.clone().map(|k| series.eval(data.t[k])).collect();
+                qs.push(values.iter().map(|v| v.0).collect());
+                qds.push(values.iter().map(|v| v.1).collect());
+                qdds.push(values.iter().map(|v| v.2).collect());
+            }
+        }
+    }
+    let per_sample = |cols: &Vec<Vec<f64>>, k: usize| (0..nj).map(|j| cols[j][k]).collect();
+    let n = range.len();
+    Ok(Samples {
+        period,
+        t: data.t[range.clone()].to_vec(),
+        q: (0..n).map(|k| per_sample(&qs, k)).collect(),
+        qd: (0..n).map(|k| per_sample(&qds, k)).collect(),
+        qdd: (0..n).map(|k| per_sample(&qdds, k)).collect(),
+        tau: (0..n)
+            .map(|k| (0..nj).map(|j| taus[j][range.start + k]).collect())
+            .collect(),
+    })
+}
+
+/// Least squares `min ‖A x − b‖` by SVD (rank-revealing, tolerance 1e-12 of σ_max).
+pub fn least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
+    let svd = a.clone().svd(true, true);
+    let tol = 1e-12 * svd.singular_values.max();
+    svd.solve(b, tol).expect("SVD with U and Vᵀ")
+}
+
+/// Keeps harmonics `0..=h` of a series spanning whole periods of `t` (zero-phase low-pass).
+pub fn low_pass(x: &[f64], t: &[f64], period: f64, h: usize) -> Vec<f64> {
+    let window = fourier::Window {
+        start: 0,
+        len: x.len(),
+    };
+    let series = fourier::Series::fit(x, t, window, std::f64::consts::TAU / period, h);
+    t.iter().map(|&s| series.eval(s).0).collect()
+}
+
+/// Joints slower than this (rad/s) are left out of identification equations and of
+/// [`torque_nrms`]: near zero velocity the friction is set by how the drive's friction passes
+/// through zero (the simulator's sign smoothing), which none of these models describes.
+pub const MIN_SPEED: f64 = 0.05;
+
+/// Torque-prediction NRMS on a run: `sqrt(Σ(τ̂ − τ)² / Σ τ²)` over the samples and joints whose
+/// speed is at least `min_speed` (0: all), `τ` the measured `K·i`. With `filter = Some(H)` the
+/// predicted and the measured torques are both low-passed to harmonics `0..=H` first (the same
+/// parallel filtering as in identification; it removes the measurement noise from both).
+pub fn torque_nrms(
+    model: &dyn TorqueModel,
+    samples: &Samples,
+    min_speed: f64,
+    filter: Option<usize>,
+) -> f64 {
+    let n = samples.t.len();
+    let nj = samples.q.first().map_or(0, Vec::len);
+    let predicted: Vec<Vec<f64>> = (0..n)
+        .map(|k| model.torque(&samples.q[k], &samples.qd[k], &samples.qdd[k]))
+        .collect();
+    let (mut err, mut total) = (0.0, 0.0);
+    for j in 0..nj {
+        let mut p: Vec<f64> = predicted.iter().map(|r| r[j]).collect();
+        let mut m: Vec<f64> = samples.tau.iter().map(|r| r[j]).collect();
+        if let Some(h) = filter {
+            p = low_pass(&p, &samples.t, samples.period, h);
+            m = low_pass(&m, &samples.t, samples.period, h);
+        }
+        for k in 0..n {
+            if samples.qd[k][j].abs() >= min_speed {
+                err += (p[k] - m[k]).powi(2);
+                total += m[k] * m[k];
+            }
+        }
+    }
+    (err / total).sqrt()
+}
