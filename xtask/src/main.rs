@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod teaching;
+
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use sim::scenario::Scenario;
@@ -26,6 +28,10 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Design the teaching pipeline's trajectories: write scenarios/teaching_excitation.toml
+    /// (Fourier coefficients minimizing the base regressor's condition number) and
+    /// scenarios/teaching_validation.toml (a random trajectory of the same family).
+    Excite,
     /// Measure simulation speed: integrator steps/s of arm6 and whole paper_rail runs/s
     /// (simulate + record + write).
     Bench {
@@ -176,6 +182,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             );
             multisine(&root, &out)?;
         }
+        Command::Excite => teaching::excite(&root)?,
         Command::Bench { runs, steps } => {
             let scenario = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
             let mut sim = sim::simulation::Simulation::new(&scenario);
