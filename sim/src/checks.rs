@@ -82,6 +82,21 @@ pub fn tracking_error(scenario: &Scenario, rec: &Recording) -> f64 {
     worst
 }
 
+/// Largest `|q − q_ref(t)|` over servo joints and samples (the controllers' tracking error);
+/// `None` without servo joints.
+pub fn servo_tracking_error(scenario: &Scenario, rec: &Recording) -> Option<f64> {
+    let mut worst: Option<f64> = None;
+    for (k, d) in scenario.drives.iter().enumerate() {
+        if let Drive::Servo(servo) = &d.drive {
+            for s in 0..rec.samples() {
+                let e = (rec.joint(s, k).q - servo.reference.eval(rec.t[s]).q).abs();
+                worst = Some(worst.unwrap_or(0.0).max(e));
+            }
+        }
+    }
+    worst
+}
+
 /// Compares the last excitation period with the one before, where the excitation is periodic
 /// and the record holds at least two whole periods.
 pub fn steady_state(scenario: &Scenario, rec: &Recording) -> Option<SteadyState> {
@@ -122,6 +137,7 @@ pub fn checks(scenario: &Scenario, rec: &Recording) -> Checks {
         rnea_max_rel_residual: rel.iter().copied().fold(0.0, f64::max),
         rnea_rel_residual: rel,
         max_tracking_error: tracking_error(scenario, rec),
+        max_servo_tracking_error: servo_tracking_error(scenario, rec),
         steady_state: steady_state(scenario, rec),
     }
 }

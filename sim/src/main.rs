@@ -89,8 +89,11 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             }
             sim::dataset::write_run(&out, &result.recording, &result.manifest, force)?;
             let c = &result.manifest.checks;
+            let servo = c
+                .max_servo_tracking_error
+                .map_or(String::new(), |e| format!(", servo tracking error {e:.2e}"));
             println!(
-                "wrote {} ({} samples); RNEA residual {:.2e} (relative), tracking error {:.2e}",
+                "wrote {} ({} samples); RNEA residual {:.2e} (relative), tracking error {:.2e}{servo}",
                 out.display(),
                 result.recording.samples(),
                 c.rnea_max_rel_residual,

@@ -279,3 +279,96 @@ friction = { type = "paper", static_friction = 0.5, gear_ratio = 50.0, fourier =
         Some(&models[1])
     );
 }
+
+/// link2 with both joints on servos of the given control law (joint 1 tracks a Fourier
+/// reference, joint 2 holds 0), gain K = 4 on joint 1, and two `[[noise]]` entries on the
+/// current for different joints.
+fn servo_link2(control: &str) -> Scenario {
+    let text = format!(
+        r#"
+name = "link2_servo"
+model = "link2"
+seed = 3
+[time]
+end = 2.0
+step = 1e-4
+sample_period = 0.01
+[[joint]]
+id = 1
+servo = {{ reference = {{ type = "fourier", base_frequency = 0.5, a = [0.8, -0.3], b = [0.2, 0.4] }}, control = {control} }}
+gain = 4.0
+friction = {{ type = "coulomb_viscous", coulomb = 1.0, viscous = 0.5, smoothing = 1e-2 }}
+[[joint]]
+id = 2
+servo = {{ reference = {{ type = "hold" }}, control = {control} }}
+[[noise]]
+column = "i"
+joints = [1]
+model = [{{ type = "gaussian", sigma = 0.01 }}]
+[[noise]]
+column = "i"
+joints = [2]
+model = [{{ type = "gaussian", sigma = 0.02 }}]
+"#
+    );
+    Scenario::from_toml(&text, "link2_servo (test)").unwrap()
+}
+
+#[test]
+fn servos_track_their_references_through_the_dynamics() {
+    for (control, tolerance) in [
+        // Computed torque with the arm's own model: only the uncompensated friction is left.
+        (
+            r#"{ type = "computed_torque", kp = 400.0, kd = 40.0 }"#,
+            2e-3,
+        ),
+        (r#"{ type = "pd", kp = 4000.0, kd = 400.0 }"#, 3e-2),
+        (r#"{ type = "pi_velocity", kp = 100.0, ki = 1000.0 }"#, 5e-2),
+    ] {
+        let s = servo_link2(control);
+        let run = sim::simulate(&s, None);
+        let c = &run.manifest.checks;
+        let e = c.max_servo_tracking_error.unwrap();
+        assert!(e < tolerance, "{control}: tracking error {e}");
+        assert!(c.rnea_max_rel_residual < 1e-3, "{control}: {c:?}");
+        // The joint moves along its reference (not held by a kinematic constraint).
+        let peak = (0..run.recording.samples())
+            .map(|i| run.recording.joint(i, 0).qd.abs())
+            .fold(0.0, f64::max);
+        assert!(peak > 0.5, "{control}: peak speed {peak}");
+        // The current is tau / K, the torque the controller commanded.
+        for i in 0..run.recording.samples() {
+            for (k, gain) in [(0, 4.0), (1, 1.0)] {
+                let j = run.recording.joint(i, k);
+                assert!((j.current * gain - j.tau).abs() <= 1e-12 * j.tau.abs().max(1.0));
+            }
+        }
+    }
+}
+
+#[test]
+fn noise_entries_on_one_column_make_one_measured_column() {
+    let run = sim::simulate(
+        &servo_link2(r#"{ type = "pd", kp = 400.0, kd = 40.0 }"#),
+        None,
+    );
+    let measured: Vec<&str> = run
+        .recording
+        .measured
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    assert_eq!(measured, ["i_meas"]);
+    let values = &run.recording.measured[0].1;
+    for (k, sigma) in [(0usize, 0.01), (1, 0.02)] {
+        let dev: Vec<f64> = (0..run.recording.samples())
+            .map(|i| values[i * 2 + k] - run.recording.joint(i, k).current)
+            .collect();
+        let rms = (dev.iter().map(|d| d * d).sum::<f64>() / dev.len() as f64).sqrt();
+        assert!(
+            (rms - sigma).abs() < 0.2 * sigma,
+            "joint {}: noise rms {rms}, expected {sigma}",
+            k + 1
+        );
+    }
+}

@@ -22,11 +22,14 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Generate the paper datasets into generated/runs/, run the estimators and write
-    /// generated/report/ (mim.md/.csv; multisine.md/.csv/.png).
+    /// generated/report/ (mim.md/.csv; multisine.md/.csv/.png; teaching.md/.csv and plots).
     Reproduce {
         /// Output root (default: <workspace>/generated).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Only one part: mim, multisine or teaching (default: all).
+        #[arg(long, value_parser = ["mim", "multisine", "teaching"])]
+        only: Option<String>,
     },
     /// Design the teaching pipeline's trajectories: write scenarios/teaching_excitation.toml
     /// (Fourier coefficients minimizing the base regressor's condition number) and
@@ -75,6 +78,38 @@ fn progress(len: usize, name: &str) -> ProgressBar {
 /// Torque scales of the multisine study (× the paper's amplitudes).
 const TORQUE_SCALES: [f64; 7] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0];
 
+/// Simulates scenarios into run directories, on all cores.
+pub(crate) fn simulate_all(
+    scenarios: &[Scenario],
+    dirs: &[PathBuf],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let errors = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(scenario) = scenarios.get(i) else {
+                        break;
+                    };
+                    let result = sim::simulate(scenario, None);
+                    if let Err(e) =
+                        sim::dataset::write_run(&dirs[i], &result.recording, &result.manifest, true)
+                    {
+                        errors.lock().expect("errors").push(e.to_string());
+                    }
+                }
+            });
+        }
+    });
+    match errors.into_inner().expect("errors").into_iter().next() {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
+}
+
 /// The multisine part of `reproduce`: one clean run per torque scale (in parallel), then the
 /// Monte-Carlo study and its report.
 fn multisine(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
@@ -96,30 +131,8 @@ fn multisine(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> 
         .iter()
         .map(|s| out.join("runs").join(format!("paper_multisine_x{s}")))
         .collect();
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let errors = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some((_, scenario)) = scenarios.get(i) else {
-                        break;
-                    };
-                    let result = sim::simulate(scenario, None);
-                    if let Err(e) =
-                        sim::dataset::write_run(&dirs[i], &result.recording, &result.manifest, true)
-                    {
-                        errors.lock().expect("errors").push(e.to_string());
-                    }
-                }
-            });
-        }
-    });
-    if let Some(e) = errors.into_inner().expect("errors").into_iter().next() {
-        return Err(e.into());
-    }
+    let scenarios: Vec<Scenario> = scenarios.into_iter().map(|(_, s)| s).collect();
+    simulate_all(&scenarios, &dirs)?;
     println!(
         "simulated {} multisine runs in {:.1} s",
         dirs.len(),
@@ -148,39 +161,47 @@ fn multisine(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     let root = workspace_root();
     match cli.command {
-        Command::Reproduce { out } => {
+        Command::Reproduce { out, only } => {
             let out = out.unwrap_or_else(|| root.join("generated"));
-            let scenario = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
-            let pb = progress(scenario.samples, "paper_rail");
-            let t0 = Instant::now();
-            let result = sim::simulate(&scenario, Some(&pb));
-            pb.finish_and_clear();
-            let dir = out.join("runs").join("paper_rail");
-            sim::dataset::write_run(&dir, &result.recording, &result.manifest, true)?;
-            println!(
-                "wrote {} in {:.1} s",
-                dir.display(),
-                t0.elapsed().as_secs_f64()
-            );
+            let part = |p: &str| only.as_deref().is_none_or(|o| o == p);
+            if part("mim") {
+                let scenario = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
+                let pb = progress(scenario.samples, "paper_rail");
+                let t0 = Instant::now();
+                let result = sim::simulate(&scenario, Some(&pb));
+                pb.finish_and_clear();
+                let dir = out.join("runs").join("paper_rail");
+                sim::dataset::write_run(&dir, &result.recording, &result.manifest, true)?;
+                println!(
+                    "wrote {} in {:.1} s",
+                    dir.display(),
+                    t0.elapsed().as_secs_f64()
+                );
 
-            let run = validation::dataset::read_run(&dir)?;
-            let cyl2 = Scenario::from_path(&root.join("scenarios/mim_cyl2.toml"))?;
-            let cyl2 = validation::dataset::write_and_read(
-                &sim::simulate(&cyl2, None),
-                &out.join("runs").join("mim_cyl2"),
-            )?;
-            let report = validation::report::mim::MimReport::new(&run)?.with_appendix(&cyl2)?;
-            let report_dir = out.join("report");
-            report.write(&report_dir)?;
-            println!(
-                "wrote {}/mim.md and mim.csv: MIM largest relative error {:.1e} (single instant), {:.1e} (stacked); \
-                 not identifiable: {:?}",
-                report_dir.display(),
-                report.max_rel_error("single_t1.5"),
-                report.max_rel_error("stacked"),
-                report.unidentifiable("single_t1.5"),
-            );
-            multisine(&root, &out)?;
+                let run = validation::dataset::read_run(&dir)?;
+                let cyl2 = Scenario::from_path(&root.join("scenarios/mim_cyl2.toml"))?;
+                let cyl2 = validation::dataset::write_and_read(
+                    &sim::simulate(&cyl2, None),
+                    &out.join("runs").join("mim_cyl2"),
+                )?;
+                let report = validation::report::mim::MimReport::new(&run)?.with_appendix(&cyl2)?;
+                let report_dir = out.join("report");
+                report.write(&report_dir)?;
+                println!(
+                    "wrote {}/mim.md and mim.csv: MIM largest relative error {:.1e} (single instant), {:.1e} (stacked); \
+                     not identifiable: {:?}",
+                    report_dir.display(),
+                    report.max_rel_error("single_t1.5"),
+                    report.max_rel_error("stacked"),
+                    report.unidentifiable("single_t1.5"),
+                );
+            }
+            if part("multisine") {
+                multisine(&root, &out)?;
+            }
+            if part("teaching") {
+                teaching::reproduce(&root, &out)?;
+            }
         }
         Command::Excite => teaching::excite(&root)?,
         Command::Bench { runs, steps } => {

@@ -80,6 +80,10 @@ pub struct Checks {
     pub rnea_max_rel_residual: f64,
     /// Largest deviation of a prescribed joint from its profile (rad or m).
     pub max_tracking_error: f64,
+    /// Largest deviation of a servo joint from its reference (rad or m): the controllers'
+    /// tracking error; absent without servo joints.
+    #[serde(default)]
+    pub max_servo_tracking_error: Option<f64>,
     /// For periodic excitation: how far the last period repeats the one before.
     pub steady_state: Option<SteadyState>,
 }

@@ -145,11 +145,14 @@ impl TorqueModel for FrictionGravity {
     }
 }
 
+/// A half-difference sample `(q, q̇, τ_f)`: angle (rad), velocity of the forward stretch with
+/// the mean speed of the pair (rad/s), friction torque along the motion (N·m).
+pub type FrictionSample = (f64, f64, f64);
+
 /// Half-difference (friction) and half-sum (gravity) samples of one swept joint.
 #[derive(Default)]
 struct SweepSamples {
-    /// `(q, |q̇|, τ_f)`.
-    friction: Vec<(f64, f64, f64)>,
+    friction: Vec<FrictionSample>,
     /// `(q of all joints, τ_g of the swept joint)`.
     gravity: Vec<(Vec<f64>, f64)>,
 }
@@ -236,8 +239,26 @@ fn sweep_samples(data: &Measurements, joint: usize, profile: &Profile) -> SweepS
     out
 }
 
+/// The joint a run sweeps (dataset index) and its sweep reference.
+pub fn swept_joint(data: &Measurements) -> Option<(usize, Profile)> {
+    data.joints
+        .iter()
+        .enumerate()
+        .find_map(|(j, s)| match &s.reference {
+            Some(p @ Profile::Sweep { .. }) => Some((j, p.clone())),
+            _ => None,
+        })
+}
+
+/// The half-difference friction samples `(q, q̇, τ_f)` of a sweep run and the swept joint's
+/// dataset index (for plots and checks).
+pub fn friction_samples(data: &Measurements) -> Option<(usize, Vec<FrictionSample>)> {
+    let (joint, profile) = swept_joint(data)?;
+    Some((joint, sweep_samples(data, joint, &profile).friction))
+}
+
 /// The friction basis matrix for samples `(q, v)` at `(v_t, 1/R)`.
-fn basis_matrix(samples: &[(f64, f64, f64)], vt: f64, rho: f64) -> DMatrix<f64> {
+fn basis_matrix(samples: &[FrictionSample], vt: f64, rho: f64) -> DMatrix<f64> {
     let mut a = DMatrix::zeros(samples.len(), 10);
     for (r, (q, v, _)) in samples.iter().enumerate() {
         for (c, b) in paper_basis(*q, *v, 1.0 / rho, vt, SIGN).iter().enumerate() {
@@ -249,7 +270,7 @@ fn basis_matrix(samples: &[(f64, f64, f64)], vt: f64, rho: f64) -> DMatrix<f64> 
 
 /// Levenberg–Marquardt problem on `x = (ln v_t, 1/R, c₀..c₉)`.
 struct FrictionProblem<'a> {
-    samples: &'a [(f64, f64, f64)],
+    samples: &'a [FrictionSample],
     x: na::DVector<f64>,
 }
 
@@ -306,10 +327,10 @@ impl LeastSquaresProblem<f64, na::Dyn, na::Dyn> for FrictionProblem<'_> {
 }
 
 /// Fits eq. 15 to half-difference samples.
-fn fit_friction(samples: &[(f64, f64, f64)]) -> JointFriction {
+fn fit_friction(samples: &[FrictionSample]) -> JointFriction {
     let y = DVector::from_iterator(samples.len(), samples.iter().map(|s| s.2));
     // Variable projection on a grid, on every 4th sample.
-    let thin: Vec<(f64, f64, f64)> = samples.iter().step_by(4).copied().collect();
+    let thin: Vec<FrictionSample> = samples.iter().step_by(4).copied().collect();
     let y_thin = DVector::from_iterator(thin.len(), thin.iter().map(|s| s.2));
     let mut best = (f64::INFINITY, 0.02, 1.0);
     for i in 0..=24 {
@@ -337,10 +358,14 @@ fn fit_friction(samples: &[(f64, f64, f64)]) -> JointFriction {
         .with_ftol(1e-14)
         .minimize(FrictionProblem { samples, x: x0 });
     let x = problem.x;
+    // The linear coefficients at the refined (v_t, R), solved exactly.
+    let (vt, rho) = (x[0].exp(), x[1]);
+    let a = basis_matrix(samples, vt, rho);
+    let c = least_squares(&a, &y);
     JointFriction {
-        gear_ratio: 1.0 / x[1],
-        transition_velocity: x[0].exp(),
-        coefficients: std::array::from_fn(|i| x[2 + i]),
+        gear_ratio: 1.0 / rho,
+        transition_velocity: vt,
+        coefficients: std::array::from_fn(|i| c[i]),
     }
 }
 
@@ -357,10 +382,7 @@ pub fn fit(experiment: &Experiment) -> Result<FrictionGravity, EstimateError> {
     let mut rows: Vec<DMatrix<f64>> = Vec::new();
     let mut rhs: Vec<f64> = Vec::new();
     for data in &experiment.sweeps {
-        let Some((joint, profile)) = data.joints.iter().enumerate().find_map(|(j, s)| {
-            matches!(s.reference, Some(Profile::Sweep { .. }))
-                .then(|| (j, s.reference.clone().expect("sweep")))
-        }) else {
+        let Some((joint, profile)) = swept_joint(data) else {
             return Err(err(format!("run `{}` sweeps no joint", data.run_id)));
         };
         let samples = sweep_samples(data, joint, &profile);

@@ -3,6 +3,7 @@
 
 pub mod mim;
 pub mod multisine;
+pub mod teaching;
 
 /// Formats an optional number, `–` where absent (the paper's mark for "not identifiable").
 pub(crate) fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
@@ -18,4 +19,40 @@ pub(crate) fn csv_num(v: Option<f64>) -> String {
         Some(x) if x.is_finite() => format!("{x:e}"),
         _ => String::new(),
     }
+}
+
+/// Runs `jobs` on all cores.
+pub(crate) fn parallel<T: Send, R: Send>(jobs: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(jobs.len().max(1));
+    let queue = std::sync::Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>());
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                loop {
+                    let Some((i, job)) = queue.lock().expect("queue").pop() else {
+                        break;
+                    };
+                    let r = f(job);
+                    results.lock().expect("results").push((i, r));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().expect("results");
+    results.sort_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Registers the committed DejaVu Sans (its licence beside it in `validation/assets/`) as
+/// plotters' `sans-serif`: no system font library is needed.
+pub(crate) fn register_font() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let bytes: &'static [u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+        plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, bytes)
+            .unwrap_or_else(|_| panic!("the committed DejaVu Sans is a valid font"));
+    });
 }

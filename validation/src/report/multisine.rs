@@ -17,6 +17,7 @@ use crate::estimator::time_domain::{Derivatives, InverseDynamicsLs};
 use crate::estimator::{Estimator, Parameter};
 use crate::fourier::last_periods;
 use crate::regressor::KnownGeometry;
+use crate::report::{parallel, register_font};
 
 /// The paper's RMSE (its eqs. 70–71) for `m1`, `m2` (kg) under `d = 0.1·rand()`.
 pub const PAPER_RMSE: [f64; 2] = [1.0568, 1.5420];
@@ -176,31 +177,6 @@ fn masses(method: &dyn Estimator, data: &Measurements) -> [Option<f64>; 2] {
             .and_then(|e| e.value)
     };
     [get(1), get(2)]
-}
-
-/// Runs `jobs` on all cores.
-fn parallel<T: Send, R: Send>(jobs: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(jobs.len().max(1));
-    let queue = std::sync::Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>());
-    let results = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| {
-                loop {
-                    let Some((i, job)) = queue.lock().expect("queue").pop() else {
-                        break;
-                    };
-                    let r = f(job);
-                    results.lock().expect("results").push((i, r));
-                }
-            });
-        }
-    });
-    let mut results = results.into_inner().expect("results");
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, r)| r).collect()
 }
 
 impl MultisineReport {
@@ -717,15 +693,4 @@ fn log_chart(
         .position(SeriesLabelPosition::UpperLeft)
         .draw()?;
     Ok(())
-}
-
-/// Registers the committed DejaVu Sans (its licence beside it in `validation/assets/`) as
-/// plotters' `sans-serif`: no system font library is needed.
-fn register_font() {
-    static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let bytes: &'static [u8] = include_bytes!("../../assets/DejaVuSans.ttf");
-        plotters::style::register_font("sans-serif", FontStyle::Normal, bytes)
-            .unwrap_or_else(|_| panic!("the committed DejaVu Sans is a valid font"));
-    });
 }
