@@ -3,7 +3,9 @@
 //!
 //! Data flows one way: [`scenario`] (a TOML file) → [`model`] (a chain of rigid bodies) →
 //! [`simulation`] (the Rapier world, stepped) → [`recording`] (per-sample body and joint
-//! quantities) → [`dataset`] (Parquet files in a run directory).
+//! quantities) → [`dataset`] (Parquet files in a run directory). A scenario's
+//! [`population`] section draws many arms; [`batch`] simulates them in parallel, by shard,
+//! into one partitioned dataset ([`dataset::population`]).
 //!
 //! # Conventions (stated once, used everywhere)
 //!
@@ -36,6 +38,7 @@
 //!   these definitions the per-body Newton–Euler equations hold exactly (to rounding) at every
 //!   sample, whatever the step; agreement with a continuous-time inverse dynamics is `O(dt)`.
 
+pub mod batch;
 pub mod checks;
 pub mod convert;
 pub mod dataset;
@@ -46,6 +49,7 @@ pub mod kinematics;
 pub mod model;
 pub mod noise;
 pub mod param;
+pub mod population;
 pub mod profile;
 pub mod recording;
 pub mod scenario;

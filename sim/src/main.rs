@@ -32,6 +32,25 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Simulate the arms of a scenario's [population] section into one population dataset
+    /// (OUT/bodies|joints|truth/arm=NNNNN/part-0.parquet, OUT/manifests/arm=NNNNN.json), in
+    /// parallel. Arms already complete in OUT are kept, so an interrupted run resumes.
+    Population {
+        /// The scenario file (TOML) with a [population] section.
+        scenario: PathBuf,
+        /// The population directory (created if needed; shards may share it).
+        #[arg(long)]
+        out: PathBuf,
+        /// Only arms k with k mod N = K, as K/N (0-based): for batch schedulers.
+        #[arg(long, default_value = "0/1")]
+        shard: sim::population::Shard,
+        /// Regenerate arms that are already complete in OUT.
+        #[arg(long)]
+        force: bool,
+        /// Do not draw a progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Read and check a scenario file without simulating it.
     Check {
         /// The scenario file (TOML).
@@ -59,6 +78,45 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 s.chain.name,
                 s.samples,
                 s.steps_per_sample
+            );
+        }
+        Command::Population {
+            scenario,
+            out,
+            shard,
+            force,
+            quiet,
+        } => {
+            let s = Scenario::from_path(&scenario)?;
+            let pb = (!quiet).then(|| {
+                let pb = ProgressBar::new(0);
+                pb.set_style(
+                    ProgressStyle::with_template(
+                        "{msg} [{bar:40}] {pos}/{len} arms, {per_sec}, ETA {eta}",
+                    )
+                    .expect("template")
+                    .progress_chars("=> "),
+                );
+                pb.set_message(format!(
+                    "{} shard {}/{}",
+                    s.file.name, shard.index, shard.count
+                ));
+                pb
+            });
+            let t0 = std::time::Instant::now();
+            let g = sim::batch::generate(&s, &out, shard, force, pb.as_ref())?;
+            if let Some(pb) = &pb {
+                pb.finish_and_clear();
+            }
+            let secs = t0.elapsed().as_secs_f64();
+            println!(
+                "{}: shard {}/{}: wrote {} arms in {secs:.1} s ({:.2} arms/s), kept {} complete arms",
+                out.display(),
+                shard.index,
+                shard.count,
+                g.written,
+                g.written as f64 / secs.max(1e-9),
+                g.kept
             );
         }
         Command::Run {

@@ -74,6 +74,9 @@ pub struct ScenarioFile {
     /// Measurement noise on recorded columns (`[[noise]]`), written as `<column>_meas`.
     #[serde(default)]
     pub noise: Vec<ColumnNoise>,
+    /// A population of arms drawn around the model (`sim::population`); `sim population`
+    /// simulates it, `sim run` the reference arm with the file's own drives.
+    pub population: Option<crate::population::PopulationSection>,
 }
 
 /// `[time]`: all in seconds.
@@ -440,6 +443,19 @@ impl Scenario {
                     .map_err(|(f, e)| invalid(&format!("noise[{k}].model[{i}].{f}"), e))?;
             }
         }
+        if let Some(p) = &file.population {
+            if chain.name != "arm6" {
+                return Err(invalid(
+                    "population",
+                    format!(
+                        "expected model = \"arm6\" (populations vary the arm6 topology), got {:?}",
+                        chain.name
+                    ),
+                ));
+            }
+            p.validate(chain.len())
+                .map_err(|(f, e)| invalid(&format!("population.{f}"), e))?;
+        }
         if let Some((k, j)) = file
             .joint
             .iter()
@@ -463,6 +479,56 @@ impl Scenario {
             steps_per_sample,
             samples,
         })
+    }
+
+    /// The scenario of arm `index` of the file's population: the drawn arm and its drives, the
+    /// file's time, solver, noise, damping and friction; named `<name>/arm=<index>`. `Err` names
+    /// the population field whose draw is unusable (a revolute profile leaving (−π, π)).
+    pub fn population_arm(&self, index: usize) -> Result<Scenario, ScenarioError> {
+        let origin = self
+            .path
+            .as_ref()
+            .map_or(self.file.name.clone(), |p| p.display().to_string());
+        let p = self
+            .file
+            .population
+            .as_ref()
+            .ok_or_else(|| ScenarioError::Invalid {
+                path: origin.clone(),
+                field: "population".into(),
+                expected: "expected a [population] section".into(),
+            })?;
+        let arm = p.arm(p.seed.unwrap_or(self.file.seed), index);
+        let mut s = self.clone();
+        s.file.name = format!("{}/arm={index:05}", self.file.name);
+        s.chain = arm.chain;
+        for (d, drive) in s.drives.iter_mut().zip(arm.drives) {
+            d.drive = drive;
+            if d.id > 0 {
+                let joint = &mut s.chain.links[d.id as usize - 1].joint;
+                joint.damping = d.damping;
+                joint.friction = d.friction.clone();
+            }
+        }
+        let end = self.file.time.end;
+        for (k, d) in s.drives.iter().enumerate().skip(1) {
+            if let Drive::Motion(prof) = &d.drive {
+                let peak = (0..=200)
+                    .map(|i| prof.eval(end * f64::from(i) / 200.0).q.abs())
+                    .fold(0.0, f64::max);
+                if peak >= std::f64::consts::PI {
+                    return Err(ScenarioError::Invalid {
+                        path: origin,
+                        field: "population.joint_acceleration".into(),
+                        expected: format!(
+                            "expected draws that keep every joint within (−π, π) rad; arm {index} \
+                             joint {k} reaches {peak:.3} rad by t = {end} s"
+                        ),
+                    });
+                }
+            }
+        }
+        Ok(s)
     }
 
     /// Integrator step (s).

@@ -295,11 +295,40 @@ fn pick<T: Clone>(column: &[T], rows: &[usize]) -> Vec<T> {
 
 /// Reads a run directory.
 pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
-    let manifest = read_manifest(dir)?;
-    let (run_id, t, bodies) = read_bodies(dir)?;
-    let mut joints = read_joints(dir, t.len())?;
-    let truth = read_truth(dir)?;
-    let manifest_path = dir.join(MANIFEST_FILE);
+    let files = [BODIES_FILE, JOINTS_FILE, TRUTH_FILE, MANIFEST_FILE].map(|f| dir.join(f));
+    read_files(dir, &files)
+}
+
+/// Reads arm `index` of a population dataset ([`sim::dataset::population`]).
+pub fn read_population_arm(out: &Path, index: usize) -> Result<Run, ReadError> {
+    read_files(out, &sim::dataset::population::arm_files(out, index))
+}
+
+/// The arms complete in a population dataset (those with a manifest), in order.
+pub fn population_arms(out: &Path) -> Result<Vec<usize>, ReadError> {
+    let dir = out.join("manifests");
+    let mut arms: Vec<usize> = std::fs::read_dir(&dir)
+        .map_err(sim::dataset::io(&dir))?
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            name.strip_prefix("arm=")?
+                .strip_suffix(".json")?
+                .parse()
+                .ok()
+        })
+        .collect();
+    arms.sort_unstable();
+    Ok(arms)
+}
+
+/// Reads a run from its four files `[bodies, joints, truth, manifest]`; `dir` is recorded as
+/// where it came from.
+fn read_files(dir: &Path, files: &[PathBuf; 4]) -> Result<Run, ReadError> {
+    let [bodies_path, joints_path, truth_path, manifest_path] = files;
+    let manifest = read_manifest(manifest_path)?;
+    let (run_id, t, bodies) = read_bodies(bodies_path)?;
+    let mut joints = read_joints(joints_path, bodies_path, t.len())?;
+    let truth = read_truth(truth_path)?;
     let scenario = sim::scenario::Scenario::from_toml(
         &manifest.scenario,
         &format!("{} (scenario)", manifest_path.display()),
@@ -337,34 +366,32 @@ pub fn write_and_read(run: &sim::Run, dir: &Path) -> Result<Run, ReadError> {
     read_run(dir)
 }
 
-fn read_manifest(dir: &Path) -> Result<Manifest, ReadError> {
-    let manifest_path = dir.join(MANIFEST_FILE);
-    let text = std::fs::read_to_string(&manifest_path).map_err(|source| ReadError::Io {
-        path: manifest_path.clone(),
+fn read_manifest(manifest_path: &Path) -> Result<Manifest, ReadError> {
+    let text = std::fs::read_to_string(manifest_path).map_err(|source| ReadError::Io {
+        path: manifest_path.to_owned(),
         source,
     })?;
     serde_json::from_str(&text).map_err(|e| ReadError::Format {
-        path: manifest_path.clone(),
+        path: manifest_path.to_owned(),
         message: e.to_string(),
     })
 }
 
 /// `(run_id, t, bodies)` of `bodies.parquet`.
-fn read_bodies(dir: &Path) -> Result<(String, Vec<f64>, Vec<BodySeries>), ReadError> {
-    let bodies_path = dir.join(BODIES_FILE);
-    let bt = Table::read(&bodies_path)?;
+fn read_bodies(bodies_path: &Path) -> Result<(String, Vec<f64>, Vec<BodySeries>), ReadError> {
+    let bt = Table::read(bodies_path)?;
     let run_id = bt.utf8("run_id")?.into_iter().next().unwrap_or_default();
     let body = bt.u8("body")?;
     if body.contains(&0) {
         return Err(ReadError::Column {
-            path: bodies_path,
+            path: bodies_path.to_owned(),
             column: "body".into(),
             expected: "bodies numbered from 1".into(),
         });
     }
     let n_bodies = body.iter().copied().max().unwrap_or(0) as usize;
     let entity: Vec<usize> = body.iter().map(|b| *b as usize - 1).collect();
-    let (_, rows) = row_index(&bodies_path, &bt.u32("sample")?, &entity, n_bodies)?;
+    let (_, rows) = row_index(bodies_path, &bt.u32("sample")?, &entity, n_bodies)?;
     let t_rows = bt.f64("t")?;
     let t = rows.first().map(|r| pick(&t_rows, r)).unwrap_or_default();
     let xyz = ["_x", "_y", "_z"];
@@ -406,9 +433,12 @@ fn read_bodies(dir: &Path) -> Result<(String, Vec<f64>, Vec<BodySeries>), ReadEr
     Ok((run_id, t, bodies))
 }
 
-fn read_joints(dir: &Path, samples: usize) -> Result<Vec<JointSeries>, ReadError> {
-    let joints_path = dir.join(JOINTS_FILE);
-    let jt = Table::read(&joints_path)?;
+fn read_joints(
+    joints_path: &Path,
+    bodies_path: &Path,
+    samples: usize,
+) -> Result<Vec<JointSeries>, ReadError> {
+    let jt = Table::read(joints_path)?;
     let (jid, kind) = (jt.u8("joint")?, jt.utf8("kind")?);
     let mut ids = jid.clone();
     ids.sort_unstable();
@@ -417,12 +447,12 @@ fn read_joints(dir: &Path, samples: usize) -> Result<Vec<JointSeries>, ReadError
         .iter()
         .map(|j| ids.binary_search(j).expect("listed"))
         .collect();
-    let (jsamples, jrows) = row_index(&joints_path, &jt.u32("sample")?, &entity, ids.len())?;
+    let (jsamples, jrows) = row_index(joints_path, &jt.u32("sample")?, &entity, ids.len())?;
     if jsamples != samples {
         return Err(ReadError::Column {
-            path: joints_path,
+            path: joints_path.to_owned(),
             column: "sample".into(),
-            expected: format!("{samples} samples, as in {BODIES_FILE}"),
+            expected: format!("{samples} samples, as in {}", bodies_path.display()),
         });
     }
     let [q, qd, qdd, tau, tau_friction, tau_motor, current] =
@@ -461,9 +491,8 @@ fn read_joints(dir: &Path, samples: usize) -> Result<Vec<JointSeries>, ReadError
     Ok(joints)
 }
 
-fn read_truth(dir: &Path) -> Result<Truth, ReadError> {
-    let truth_path = dir.join(TRUTH_FILE);
-    let tt = Table::read(&truth_path)?;
+fn read_truth(truth_path: &Path) -> Result<Truth, ReadError> {
+    let tt = Table::read(truth_path)?;
     let (tb, names) = (tt.u8("body")?, tt.utf8("name")?);
     let [mass, j11, j22, j33, length, radius, damping] = [
         "mass",

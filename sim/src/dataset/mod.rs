@@ -6,11 +6,13 @@
 //! point `O_i`, world, about which `n` is taken), `tau_motor` in `joints.parquet` (Rapier's
 //! motor impulse / step, NaN for joints without a motor; for checks only), and the geometry and
 //! zero-configuration and `joint_damping` columns of `truth.parquet`. Measured columns
-//! (`q_meas`, …) are written only for the columns that the scenario's `[[noise]]` names.
+//! (`q_meas`, …) are written only for the columns that the scenario's `[[noise]]` names; `i`
+//! in `joints.parquet` is the motor current `tau / K` (the manifest's `motor_gains` hold `K`).
 
 pub mod columns;
 pub mod manifest;
+pub mod population;
 pub mod writer;
 
 pub use manifest::Manifest;
-pub use writer::{DatasetError, io, write_run};
+pub use writer::{DatasetError, io, write_files, write_run};

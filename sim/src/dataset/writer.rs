@@ -259,6 +259,25 @@ fn truth_table(chain: &Chain) -> Table {
     t
 }
 
+/// Writes the four files of a run (`bodies.parquet`, `joints.parquet`, `truth.parquet`,
+/// `manifest.json`) into the existing directory `dir`, not atomically (callers write into a
+/// temporary directory and move the files into place).
+pub fn write_files(dir: &Path, rec: &Recording, manifest: &Manifest) -> Result<(), DatasetError> {
+    let meta = vec![
+        KeyValue::new("run_id".to_string(), rec.run_id.clone()),
+        KeyValue::new(
+            "dataset_format_version".to_string(),
+            manifest.format_version.to_string(),
+        ),
+    ];
+    bodies_table(rec).write(&dir.join(BODIES_FILE), meta.clone())?;
+    joints_table(rec).write(&dir.join(JOINTS_FILE), meta.clone())?;
+    truth_table(&manifest.model).write(&dir.join(TRUTH_FILE), meta)?;
+    let json = serde_json::to_string_pretty(manifest).expect("manifest serializes");
+    let path = dir.join(MANIFEST_FILE);
+    std::fs::write(&path, json + "\n").map_err(io(&path))
+}
+
 /// Writes the run directory `out` from a recording and its manifest. The files are written to
 /// a temporary sibling directory that replaces `out` only when complete; on error nothing is
 /// left behind. With `force`, an existing `out` is replaced.
@@ -286,19 +305,7 @@ pub fn write_run(
     }
     std::fs::create_dir(&tmp).map_err(io(&tmp))?;
     let result = (|| {
-        let meta = vec![
-            KeyValue::new("run_id".to_string(), rec.run_id.clone()),
-            KeyValue::new(
-                "dataset_format_version".to_string(),
-                manifest.format_version.to_string(),
-            ),
-        ];
-        bodies_table(rec).write(&tmp.join(BODIES_FILE), meta.clone())?;
-        joints_table(rec).write(&tmp.join(JOINTS_FILE), meta.clone())?;
-        truth_table(&manifest.model).write(&tmp.join(TRUTH_FILE), meta)?;
-        let json = serde_json::to_string_pretty(manifest).expect("manifest serializes");
-        let path = tmp.join(MANIFEST_FILE);
-        std::fs::write(&path, json + "\n").map_err(io(&path))?;
+        write_files(&tmp, rec, manifest)?;
         if out.exists() {
             std::fs::remove_dir_all(out).map_err(io(out))?;
         }

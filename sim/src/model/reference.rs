@@ -15,51 +15,69 @@ pub fn by_name(name: &str) -> Option<Chain> {
     }
 }
 
-/// One row of the MIM paper's Table 1: length l (m), radius R (m), mass m (kg),
-/// J11 (axial), J22, J33 (kg·m²).
-struct CylinderRow {
-    length: f64,
-    radius: f64,
-    mass: f64,
-    j: [f64; 3],
+/// A cylinder link of `arm6`: length l (m), radius R (m), mass m (kg), central principal
+/// moments J11 (axial), J22, J33 (kg·m²) — one row of the MIM paper's Table 1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cylinder {
+    /// Length (m).
+    pub length: f64,
+    /// Radius (m).
+    pub radius: f64,
+    /// Mass (kg).
+    pub mass: f64,
+    /// `(J11, J22, J33)` (kg·m²).
+    pub j: [f64; 3],
+}
+
+impl Cylinder {
+    /// A homogeneous cylinder: `J11 = m R²/2`, `J22 = J33 = m (3R² + l²)/12`.
+    pub fn homogeneous(length: f64, radius: f64, mass: f64) -> Self {
+        let transverse = mass * (3.0 * radius * radius + length * length) / 12.0;
+        Cylinder {
+            length,
+            radius,
+            mass,
+            j: [mass * radius * radius / 2.0, transverse, transverse],
+        }
+    }
 }
 
 /// The MIM paper's Table 1, as printed; the printed values are the truth of our simulation.
 /// The moments are `m·R²/2` and `m(3R² + l²)/12` to within 6e-5 kg·m² (B2's J22 = J33 is
 /// 92.99515 by the formula, printed 92.9952). B1–B5 share a density of 1741.8 kg/m³; B6
 /// (100 kg) has 1178.9 kg/m³.
-const ARM6_TABLE: [CylinderRow; 6] = [
-    CylinderRow {
+pub const ARM6_CYLINDERS: [Cylinder; 6] = [
+    Cylinder {
         length: 1.045,
         radius: 0.5,
         mass: 1429.5806,
         j: [178.6976, 219.4436, 219.4436],
     },
-    CylinderRow {
+    Cylinder {
         length: 1.245,
         radius: 0.3,
         mass: 613.1464,
         j: [27.5916, 92.9952, 92.9952],
     },
-    CylinderRow {
+    Cylinder {
         length: 1.21,
         radius: 0.2,
         mass: 264.8486,
         j: [5.2970, 34.9622, 34.9622],
     },
-    CylinderRow {
+    Cylinder {
         length: 0.315,
         radius: 0.2,
         mass: 68.9482,
         j: [1.3790, 1.2596, 1.2596],
     },
-    CylinderRow {
+    Cylinder {
         length: 0.29,
         radius: 0.2,
         mass: 63.4761,
         j: [1.2695, 1.0796, 1.0796],
     },
-    CylinderRow {
+    Cylinder {
         length: 0.3,
         radius: 0.3,
         mass: 100.0,
@@ -78,10 +96,16 @@ const Z: [f64; 3] = [0.0, 0.0, 1.0];
 /// (`e1 = +x, e2 = +y, e3 = +z`); `O3` about `+y`, `O4` about `+x`, `O5` about `+y`, `O6` about
 /// `+x`. Each joint sits at the inner end face of its body, on the axis.
 pub fn arm6() -> Chain {
+    arm6_from("arm6", &ARM6_CYLINDERS)
+}
+
+/// The `arm6` topology (joints, axes, frames) with other cylinders: joints sit at the end faces
+/// of the given lengths.
+pub fn arm6_from(name: &str, cylinders: &[Cylinder; 6]) -> Chain {
     let axes = [Z, Y, Y, X, Y, X];
     let mut links = Vec::with_capacity(6);
     // B1 stands on the carriage.
-    let b1 = &ARM6_TABLE[0];
+    let b1 = &cylinders[0];
     links.push(cylinder_link(
         "B1",
         axes[0],
@@ -92,7 +116,7 @@ pub fn arm6() -> Chain {
     ));
     let height = b1.length;
     let mut x = 0.0;
-    for (k, row) in ARM6_TABLE.iter().enumerate().skip(1) {
+    for (k, row) in cylinders.iter().enumerate().skip(1) {
         let anchor = [x, 0.0, height];
         let centroid = [x + row.length / 2.0, 0.0, height];
         links.push(cylinder_link(
@@ -106,7 +130,7 @@ pub fn arm6() -> Chain {
         x += row.length;
     }
     Chain {
-        name: "arm6".into(),
+        name: name.into(),
         base: Base::Rail { axis: X },
         links,
     }
@@ -118,7 +142,7 @@ fn cylinder_link(
     anchor: [f64; 3],
     centroid: [f64; 3],
     frame: [[f64; 3]; 3],
-    row: &CylinderRow,
+    row: &Cylinder,
 ) -> Link {
     Link {
         name: name.into(),
@@ -156,7 +180,7 @@ pub fn cyl2() -> Chain {
     let row = |length: f64, radius: f64| {
         let mass = CYL2_DENSITY * std::f64::consts::PI * radius * radius * length;
         let transverse = mass * (3.0 * radius * radius + length * length) / 12.0;
-        CylinderRow {
+        Cylinder {
             length,
             radius,
             mass,
@@ -234,7 +258,7 @@ mod tests {
     #[test]
     fn arm6_table_matches_cylinder_formulas() {
         // Table 1 is m·R²/2 axial and m(3R² + l²)/12 transverse, up to its rounding.
-        for row in &ARM6_TABLE {
+        for row in &ARM6_CYLINDERS {
             let axial = row.mass * row.radius.powi(2) / 2.0;
             let transverse = row.mass * (3.0 * row.radius.powi(2) + row.length.powi(2)) / 12.0;
             assert!((axial - row.j[0]).abs() <= 6e-5, "{axial} vs {}", row.j[0]);

@@ -1,0 +1,96 @@
+//! A population dataset: every arm's run, laid out as Hive-style partitions so that one
+//! directory per table reads as one Parquet dataset (pyarrow, polars, DuckDB:
+//! `read_parquet('OUT/bodies/*/*.parquet', hive_partitioning = true)`):
+//!
+//! ```text
+//! OUT/population.json                      the population: scenario text, arms, seed
+//! OUT/bodies/arm=00042/part-0.parquet      bodies.parquet of arm 42 (dataset.md)
+//! OUT/joints/arm=00042/part-0.parquet
+//! OUT/truth/arm=00042/part-0.parquet
+//! OUT/manifests/arm=00042.json             the arm's manifest, written last
+//! ```
+//!
+//! An arm is complete when its manifest exists: its files are written into a temporary
+//! directory under `OUT/.partial/` and moved into place, manifest last. Shards write disjoint
+//! arms into the same `OUT` (or into separate directories that are merged by copying the
+//! trees); every file of an arm depends only on the scenario and the arm's index.
+
+use std::path::{Path, PathBuf};
+
+use super::Manifest;
+use super::columns::{BODIES_FILE, JOINTS_FILE, MANIFEST_FILE, TRUTH_FILE};
+use super::writer::{DatasetError, io, write_files};
+use crate::recording::Recording;
+
+/// The table directories of a population, with the run file each partition holds.
+pub const TABLES: [(&str, &str); 3] = [
+    ("bodies", BODIES_FILE),
+    ("joints", JOINTS_FILE),
+    ("truth", TRUTH_FILE),
+];
+
+/// File name of the population description.
+pub const POPULATION_FILE: &str = "population.json";
+
+/// The partition directory name of arm `index`.
+pub fn partition(index: usize) -> String {
+    format!("arm={index:05}")
+}
+
+/// Where the files of arm `index` live: `(bodies, joints, truth, manifest)`.
+pub fn arm_files(out: &Path, index: usize) -> [PathBuf; 4] {
+    let p = partition(index);
+    [
+        out.join("bodies").join(&p).join("part-0.parquet"),
+        out.join("joints").join(&p).join("part-0.parquet"),
+        out.join("truth").join(&p).join("part-0.parquet"),
+        out.join("manifests").join(format!("{p}.json")),
+    ]
+}
+
+/// Whether arm `index` is complete in `out`.
+pub fn arm_complete(out: &Path, index: usize) -> bool {
+    arm_files(out, index)[3].exists()
+}
+
+/// Writes `population.json` (identical for every shard of one population).
+pub fn write_description(out: &Path, description: &serde_json::Value) -> Result<(), DatasetError> {
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    let path = out.join(POPULATION_FILE);
+    let text = serde_json::to_string_pretty(description).expect("serializes") + "\n";
+    std::fs::write(&path, text).map_err(io(&path))
+}
+
+/// Writes arm `index`'s files into `out`, replacing any earlier files of that arm.
+pub fn write_arm(
+    out: &Path,
+    index: usize,
+    rec: &Recording,
+    manifest: &Manifest,
+) -> Result<(), DatasetError> {
+    let tmp = out
+        .join(".partial")
+        .join(format!("{}-{}", partition(index), std::process::id()));
+    if tmp.exists() {
+        std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
+    }
+    std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
+    let result = (|| {
+        write_files(&tmp, rec, manifest)?;
+        let targets = arm_files(out, index);
+        // An earlier, complete arm is incomplete from here until its new manifest lands.
+        if targets[3].exists() {
+            std::fs::remove_file(&targets[3]).map_err(io(&targets[3]))?;
+        }
+        let sources = [BODIES_FILE, JOINTS_FILE, TRUTH_FILE, MANIFEST_FILE].map(|f| tmp.join(f));
+        for (from, to) in sources.iter().zip(&targets) {
+            let dir = to.parent().expect("partition directory");
+            std::fs::create_dir_all(dir).map_err(io(dir))?;
+            std::fs::rename(from, to).map_err(io(to))?;
+        }
+        Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&tmp);
+    let _ = std::fs::remove_dir(out.join(".partial"));
+    result
+}
