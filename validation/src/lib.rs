@@ -12,6 +12,7 @@ pub mod estimator;
 pub mod excitation;
 pub mod fourier;
 pub mod identification;
+pub mod nim;
 pub mod paper;
 pub mod regressor;
 pub mod report;

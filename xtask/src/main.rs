@@ -27,8 +27,8 @@ enum Command {
         /// Output root (default: <workspace>/generated).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Only one part: mim, multisine or teaching (default: all).
-        #[arg(long, value_parser = ["mim", "multisine", "teaching"])]
+        /// Only one part: mim, nim, multisine or teaching (default: all).
+        #[arg(long, value_parser = ["mim", "nim", "multisine", "teaching"])]
         only: Option<String>,
     },
     /// Design the teaching pipeline's trajectories: write scenarios/teaching_excitation.toml
@@ -77,6 +77,28 @@ fn progress(len: usize, name: &str) -> ProgressBar {
 
 /// Torque scales of the multisine study (× the paper's amplitudes).
 const TORQUE_SCALES: [f64; 7] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0];
+
+/// The NIM part of `reproduce`: the paper's protocol on `paper_rail` (simulated if absent).
+fn nim(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    let dir = out.join("runs").join("paper_rail");
+    if !dir.join("manifest.json").exists() {
+        let scenario = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
+        simulate_all(&[scenario], std::slice::from_ref(&dir))?;
+    }
+    let t0 = Instant::now();
+    let run = validation::dataset::read_run(&dir)?;
+    let report = validation::report::nim::NimReport::new(&run, Default::default())?;
+    let report_dir = out.join("report");
+    report.write(&report_dir)?;
+    println!(
+        "wrote {}/nim.md and nim.csv in {:.1} s: paper protocol largest relative error {:.1e}, with shuffled inputs {:.1e}",
+        report_dir.display(),
+        t0.elapsed().as_secs_f64(),
+        report.max_rel_error("paper"),
+        report.max_rel_error("paper_inputs_shuffled"),
+    );
+    Ok(())
+}
 
 /// Simulates scenarios into run directories, on all cores.
 pub(crate) fn simulate_all(
@@ -195,6 +217,9 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     report.max_rel_error("stacked"),
                     report.unidentifiable("single_t1.5"),
                 );
+            }
+            if part("nim") {
+                nim(&root, &out)?;
             }
             if part("multisine") {
                 multisine(&root, &out)?;

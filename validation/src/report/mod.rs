@@ -3,6 +3,7 @@
 
 pub mod mim;
 pub mod multisine;
+pub mod nim;
 pub mod teaching;
 
 /// Formats an optional number, `–` where absent (the paper's mark for "not identifiable").

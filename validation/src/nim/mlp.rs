@@ -1,0 +1,194 @@
+//! The MLP of the paper's eqs. 21–25 on burn 0.22 (CPU backend `flex`, autodiff, Adam): the
+//! only file that uses burn. Hidden layers are `Linear + ReLU`, the output layer is linear.
+
+use std::path::Path;
+
+use burn::module::Module;
+use burn::nn::{Linear, LinearConfig, Relu};
+use burn::optim::{AdamConfig, GradientsParams};
+use burn::prelude::*;
+use burn::store::{ModuleSnapshot, SafetensorsStore};
+use burn::tensor::TensorData;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+use super::network::{Network, TrainConfig, TrainReport};
+
+#[derive(Module, Debug)]
+struct Net {
+    layers: Vec<Linear>,
+    activation: Relu,
+}
+
+impl Net {
+    fn new(widths: &[usize], device: &Device) -> Self {
+        Net {
+            layers: widths
+                .windows(2)
+                .map(|w| LinearConfig::new(w[0], w[1]).init(device))
+                .collect(),
+            activation: Relu::new(),
+        }
+    }
+
+    fn forward(&self, mut x: Tensor<2>) -> Tensor<2> {
+        let last = self.layers.len() - 1;
+        for (i, layer) in self.layers.iter().enumerate() {
+            x = layer.forward(x);
+            if i < last {
+                x = self.activation.forward(x);
+            }
+        }
+        x
+    }
+}
+
+/// The burn implementation of [`Network`].
+#[derive(Debug)]
+pub struct BurnMlp {
+    net: Net,
+    device: Device,
+    widths: Vec<usize>,
+}
+
+fn tensor(rows: &[f32], cols: usize, device: &Device) -> Tensor<2> {
+    Tensor::<2>::from_data(
+        TensorData::new(rows.to_vec(), [rows.len() / cols, cols]),
+        device,
+    )
+}
+
+impl Network for BurnMlp {
+    fn new(widths: &[usize], seed: u64) -> Self {
+        let device = Device::default().autodiff();
+        device.seed(seed);
+        BurnMlp {
+            net: Net::new(widths, &device),
+            device,
+            widths: widths.to_vec(),
+        }
+    }
+
+    fn train(&mut self, x: &[f32], y: &[f32], config: &TrainConfig) -> TrainReport {
+        let (ni, no) = (self.widths[0], *self.widths.last().expect("widths"));
+        let n = x.len() / ni;
+        let batch = config.batch.min(n).max(1);
+        let mut optimizer = AdamConfig::new().init();
+        let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+        let mut order: Vec<usize> = (0..n).collect();
+        let mut net = self.net.clone();
+        let t0 = std::time::Instant::now();
+        let (mut first, mut last, mut steps) = (f64::NAN, f64::NAN, 0);
+        let mut cursor = n;
+        while steps < config.max_steps {
+            if cursor + batch > n {
+                order.shuffle(&mut rng);
+                cursor = 0;
+            }
+            let idx = &order[cursor..cursor + batch];
+            cursor += batch;
+            let xb: Vec<f32> = idx
+                .iter()
+                .flat_map(|&i| x[i * ni..(i + 1) * ni].iter().copied())
+                .collect();
+            let yb: Vec<f32> = idx
+                .iter()
+                .flat_map(|&i| y[i * no..(i + 1) * no].iter().copied())
+                .collect();
+            let pred = net.forward(tensor(&xb, ni, &self.device));
+            let loss = (pred - tensor(&yb, no, &self.device))
+                .powf_scalar(2.0)
+                .mean();
+            let value = f64::from(loss.clone().into_data().try_to_vec::<f32>().expect("f32")[0]);
+            if steps == 0 {
+                first = value;
+            }
+            last = value;
+            steps += 1;
+            // Whole-set convergence, as the paper's stopping rule (checked on the full set when
+            // the batch is the full set; otherwise on the batch).
+            if value < config.target_mse {
+                break;
+            }
+            let grads = GradientsParams::from_grads(loss.backward(), &net);
+            net = optimizer.step(config.learning_rate, net, grads);
+        }
+        self.net = net;
+        let seconds = t0.elapsed().as_secs_f64();
+        TrainReport {
+            steps,
+            first_mse: first,
+            final_mse: last,
+            seconds,
+            samples_per_second: (steps * batch) as f64 / seconds.max(1e-12),
+        }
+    }
+
+    fn predict(&self, x: &[f32]) -> Vec<f32> {
+        let ni = self.widths[0];
+        let net = self.net.valid();
+        net.forward(tensor(x, ni, &self.device))
+            .into_data()
+            .try_to_vec::<f32>()
+            .expect("f32 output")
+    }
+
+    fn save(&self, path: &Path, metadata: &str) -> Result<(), String> {
+        let mut store = SafetensorsStore::from_file(path).metadata("nim", metadata);
+        self.net
+            .save_into(&mut store)
+            .map_err(|e| format!("{}: {e:?}", path.display()))
+    }
+
+    fn load(path: &Path, widths: &[usize]) -> Result<Self, String> {
+        let mut mlp = BurnMlp::new(widths, 0);
+        let mut store = SafetensorsStore::from_file(path);
+        mlp.net
+            .load_from(&mut store)
+            .map_err(|e| format!("{}: {e:?}", path.display()))?;
+        Ok(mlp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data() -> (Vec<f32>, Vec<f32>) {
+        // y = (x0 + 2 x1, x0 x1) on a grid.
+        let mut x = Vec::new();
+        let mut y = Vec::new();
+        for i in 0..8 {
+            for j in 0..8 {
+                let (a, b) = (i as f32 / 4.0 - 1.0, j as f32 / 4.0 - 1.0);
+                x.extend([a, b]);
+                y.extend([a + 2.0 * b, a * b]);
+            }
+        }
+        (x, y)
+    }
+
+    #[test]
+    fn training_decreases_the_loss_and_a_saved_model_reloads_identically() {
+        let (x, y) = data();
+        let widths = [2, 32, 32, 2];
+        let mut mlp = BurnMlp::new(&widths, 1);
+        let report = mlp.train(
+            &x,
+            &y,
+            &TrainConfig {
+                learning_rate: 1e-2,
+                max_steps: 300,
+                batch: 64,
+                ..TrainConfig::default()
+            },
+        );
+        assert!(report.final_mse < 0.05 * report.first_mse, "{report:?}");
+        let path = std::env::temp_dir().join(format!("nim-mlp-{}.safetensors", std::process::id()));
+        mlp.save(&path, "{\"test\": true}").unwrap();
+        let loaded = BurnMlp::load(&path, &widths).unwrap();
+        assert_eq!(mlp.predict(&x), loaded.predict(&x));
+        std::fs::remove_file(&path).unwrap();
+    }
+}
