@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod nim;
 mod teaching;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +31,26 @@ enum Command {
         /// Only one part: mim, nim, multisine or teaching (default: all).
         #[arg(long, value_parser = ["mim", "nim", "multisine", "teaching"])]
         only: Option<String>,
+    },
+    /// The full NIM population study: generate (or resume) the population, train one network
+    /// per body on the training arms, score held-out, out-of-distribution and the paper's arm;
+    /// writes generated/report/nim.md and nim.csv (with the paper protocol).
+    NimStudy {
+        /// Output root (default: <workspace>/generated).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Training arms.
+        #[arg(long, default_value_t = 1000)]
+        train_arms: usize,
+        /// Held-out arms from the same distributions.
+        #[arg(long, default_value_t = 50)]
+        test_arms: usize,
+        /// Out-of-distribution (20 % denser) arms.
+        #[arg(long, default_value_t = 50)]
+        ood_arms: usize,
+        /// Adam steps per body network (batch 256).
+        #[arg(long, default_value_t = 20_000)]
+        steps: usize,
     },
     /// Design the teaching pipeline's trajectories: write scenarios/teaching_excitation.toml
     /// (Fourier coefficients minimizing the base regressor's condition number) and
@@ -77,28 +98,6 @@ fn progress(len: usize, name: &str) -> ProgressBar {
 
 /// Torque scales of the multisine study (× the paper's amplitudes).
 const TORQUE_SCALES: [f64; 7] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0];
-
-/// The NIM part of `reproduce`: the paper's protocol on `paper_rail` (simulated if absent).
-fn nim(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    let dir = out.join("runs").join("paper_rail");
-    if !dir.join("manifest.json").exists() {
-        let scenario = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
-        simulate_all(&[scenario], std::slice::from_ref(&dir))?;
-    }
-    let t0 = Instant::now();
-    let run = validation::dataset::read_run(&dir)?;
-    let report = validation::report::nim::NimReport::new(&run, Default::default())?;
-    let report_dir = out.join("report");
-    report.write(&report_dir)?;
-    println!(
-        "wrote {}/nim.md and nim.csv in {:.1} s: paper protocol largest relative error {:.1e}, with shuffled inputs {:.1e}",
-        report_dir.display(),
-        t0.elapsed().as_secs_f64(),
-        report.max_rel_error("paper"),
-        report.max_rel_error("paper_inputs_shuffled"),
-    );
-    Ok(())
-}
 
 /// Simulates scenarios into run directories, on all cores.
 pub(crate) fn simulate_all(
@@ -219,7 +218,17 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 );
             }
             if part("nim") {
-                nim(&root, &out)?;
+                nim::report(
+                    &root,
+                    &out,
+                    &nim::StudySize {
+                        train: 100,
+                        test: 20,
+                        ood: 20,
+                        steps: 3000,
+                        curve: vec![25, 50],
+                    },
+                )?;
             }
             if part("multisine") {
                 multisine(&root, &out)?;
@@ -229,6 +238,30 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             }
         }
         Command::Excite => teaching::excite(&root)?,
+        Command::NimStudy {
+            out,
+            train_arms,
+            test_arms,
+            ood_arms,
+            steps,
+        } => {
+            let out = out.unwrap_or_else(|| root.join("generated"));
+            let curve = [train_arms / 8, train_arms / 4, train_arms / 2]
+                .into_iter()
+                .filter(|&n| n > 0)
+                .collect();
+            nim::report(
+                &root,
+                &out,
+                &nim::StudySize {
+                    train: train_arms,
+                    test: test_arms,
+                    ood: ood_arms,
+                    steps,
+                    curve,
+                },
+            )?;
+        }
         Command::Bench { runs, steps } => {
             let scenario = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
             let mut sim = sim::simulation::Simulation::new(&scenario);

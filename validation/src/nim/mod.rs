@@ -4,6 +4,7 @@
 pub mod features;
 pub mod mlp;
 pub mod network;
+pub mod population;
 pub mod protocol;
 
 pub use features::{Inputs, Scaler};
