@@ -52,6 +52,31 @@ enum Command {
         #[arg(long, default_value_t = 20_000)]
         steps: usize,
     },
+    /// Train NIM (one network per body) on every complete arm of a population dataset
+    /// (`sim population` output); writes MODEL_DIR/body<k>.safetensors.
+    NimTrain {
+        /// The population directory.
+        #[arg(long)]
+        population: PathBuf,
+        /// Where to write the models.
+        #[arg(long)]
+        model_dir: PathBuf,
+        /// Adam steps per network (batch 256).
+        #[arg(long, default_value_t = 20_000)]
+        steps: usize,
+        /// Use the paper's 18 inputs instead of 24.
+        #[arg(long)]
+        paper_inputs: bool,
+    },
+    /// Estimate every body of a run directory with models from `nim-train`.
+    NimPredict {
+        /// The models' directory.
+        #[arg(long)]
+        model_dir: PathBuf,
+        /// A run directory (`sim run` output).
+        #[arg(long)]
+        run: PathBuf,
+    },
     /// Design the teaching pipeline's trajectories: write scenarios/teaching_excitation.toml
     /// (Fourier coefficients minimizing the base regressor's condition number) and
     /// scenarios/teaching_validation.toml (a random trajectory of the same family).
@@ -238,6 +263,13 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             }
         }
         Command::Excite => teaching::excite(&root)?,
+        Command::NimTrain {
+            population,
+            model_dir,
+            steps,
+            paper_inputs,
+        } => nim::train_cli(&population, &model_dir, steps, paper_inputs)?,
+        Command::NimPredict { model_dir, run } => nim::predict_cli(&model_dir, &run)?,
         Command::NimStudy {
             out,
             train_arms,

@@ -114,3 +114,80 @@ pub fn report(root: &Path, out: &Path, size: &StudySize) -> Result<(), Box<dyn s
     );
     Ok(())
 }
+
+/// `cargo xtask nim-train`: one network per body on every complete arm of a population.
+pub fn train_cli(
+    population: &Path,
+    model_dir: &Path,
+    steps: usize,
+    paper_inputs: bool,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use validation::dataset::population_arms;
+    use validation::nim::mlp::BurnMlp;
+    use validation::nim::{Inputs, population::train};
+    let arms = population_arms(population)?;
+    if arms.is_empty() {
+        return Err(format!(
+            "{}: no complete arms (manifests/arm=*.json)",
+            population.display()
+        )
+        .into());
+    }
+    let runs = arms
+        .iter()
+        .map(|&k| read_population_arm(population, k))
+        .collect::<Result<Vec<_>, _>>()?;
+    let inputs = if paper_inputs {
+        Inputs::Paper
+    } else {
+        Inputs::WithChild
+    };
+    let config = TrainConfig {
+        max_steps: steps,
+        ..TrainConfig::default()
+    };
+    let t0 = Instant::now();
+    let refs: Vec<&Run> = runs.iter().collect();
+    let nims = train::<BurnMlp>(&refs, inputs, &config);
+    std::fs::create_dir_all(model_dir)?;
+    for (b, (nim, report)) in nims.iter().enumerate() {
+        let path = model_dir.join(format!("body{}.safetensors", b + 1));
+        nim.save(&path)?;
+        println!(
+            "body {}: {} steps, training MSE {:.2e} → {:.2e} (standardized), {:.0} samples/s → {}",
+            b + 1,
+            report.steps,
+            report.first_mse,
+            report.final_mse,
+            report.samples_per_second,
+            path.display()
+        );
+    }
+    println!(
+        "trained {} networks on {} arms in {:.1} s",
+        nims.len(),
+        runs.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `cargo xtask nim-predict`: each body's estimate (mean over the run's samples) from saved
+/// models; the run's truth, where it has one, is printed beside for comparison only.
+pub fn predict_cli(model_dir: &Path, run_dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    use validation::nim::mlp::BurnMlp;
+    use validation::nim::{Nim, population::estimate};
+    let run = read_run(run_dir)?;
+    println!("body, m, j11, j22, j33 (kg, kg·m²): estimate | truth");
+    for b in 1..=run.measurements.bodies.len() {
+        let path = model_dir.join(format!("body{b}.safetensors"));
+        let nim = Nim::<BurnMlp>::load(&path)?;
+        let e = estimate(&nim, &run, b);
+        let t = &run.truth.bodies[b - 1];
+        println!(
+            "B{b}: {:.4} {:.4} {:.4} {:.4} | {:.4} {:.4} {:.4} {:.4}",
+            e[0], e[1], e[2], e[3], t.mass, t.j[0], t.j[1], t.j[2]
+        );
+    }
+    Ok(())
+}
