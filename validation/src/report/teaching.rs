@@ -614,7 +614,7 @@ impl TeachingReport {
                 v.sort_by(f64::total_cmp);
                 let mut levels: Vec<f64> = Vec::new();
                 for s in v {
-                    if levels.last().is_none_or(|l| s > 1.2 * l) {
+                    if levels.last().is_none_or(|l| s > 1.05 * l) {
                         levels.push(s);
                     }
                 }
@@ -663,7 +663,7 @@ impl TeachingReport {
                     });
             }
             for &v in &speeds {
-                let near = |s: &&friction_sweep::FrictionSample| (s.1.abs() - v).abs() < 0.15 * v;
+                let near = |s: &&friction_sweep::FrictionSample| (s.1.abs() - v).abs() < 0.04 * v;
                 chart
                     .draw_series(
                         p.samples
