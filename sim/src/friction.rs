@@ -137,34 +137,43 @@ impl Friction {
                 level * smooth_sign(qd, smoothing) + viscous * qd
             }
             Friction::Paper {
-                static_friction,
                 gear_ratio,
+                transition_velocity,
+                smoothing,
+                ..
+            } => paper_basis(q, qd, gear_ratio, transition_velocity, smoothing)
+                .iter()
+                .zip(self.paper_coefficients().expect("the paper's model"))
+                .map(|(b, c)| b * c)
+                .sum(),
+        }
+    }
+
+    /// The ten linear coefficients of the paper's model in the order of [`paper_basis`]
+    /// ([`PAPER_COEFFICIENTS`]); `None` for the other models.
+    pub fn paper_coefficients(&self) -> Option<[f64; 10]> {
+        match *self {
+            Friction::Paper {
+                static_friction,
                 fourier: [f1, f2, f3, f4],
                 coulomb,
                 position: [f5, f6],
                 viscous,
                 quadratic,
-                transition_velocity,
-                smoothing,
-            } => {
-                let coefficients = [
-                    static_friction,
-                    f1,
-                    f2,
-                    f3,
-                    f4,
-                    coulomb,
-                    f5,
-                    f6,
-                    viscous,
-                    quadratic,
-                ];
-                paper_basis(q, qd, gear_ratio, transition_velocity, smoothing)
-                    .iter()
-                    .zip(coefficients)
-                    .map(|(b, c)| b * c)
-                    .sum()
-            }
+                ..
+            } => Some([
+                static_friction,
+                f1,
+                f2,
+                f3,
+                f4,
+                coulomb,
+                f5,
+                f6,
+                viscous,
+                quadratic,
+            ]),
+            _ => None,
         }
     }
 

@@ -68,35 +68,20 @@ pub fn arm_truth(arm: &sim::model::Chain) -> std::collections::BTreeMap<String, 
         }
     }
     for (link, id) in arm.links.iter().zip(1u8..) {
-        if let Some(sim::friction::Friction::Paper {
-            static_friction,
-            gear_ratio,
-            fourier,
-            coulomb,
-            position,
-            viscous,
-            quadratic,
-            transition_velocity,
-            ..
-        }) = link.joint.friction
+        if let Some(
+            f @ sim::friction::Friction::Paper {
+                gear_ratio,
+                transition_velocity,
+                ..
+            },
+        ) = &link.joint.friction
         {
-            let values = [
-                static_friction,
-                fourier[0],
-                fourier[1],
-                fourier[2],
-                fourier[3],
-                coulomb,
-                position[0],
-                position[1],
-                viscous,
-                quadratic,
-            ];
+            let values = f.paper_coefficients().expect("the paper's model");
             for (name, v) in sim::friction::PAPER_COEFFICIENTS.iter().zip(values) {
                 out.insert(format!("j{id}_{name}"), v);
             }
-            out.insert(format!("j{id}_transition_velocity"), transition_velocity);
-            out.insert(format!("j{id}_gear_ratio"), gear_ratio);
+            out.insert(format!("j{id}_transition_velocity"), *transition_velocity);
+            out.insert(format!("j{id}_gear_ratio"), *gear_ratio);
         }
     }
     out

@@ -179,13 +179,7 @@ pub const CYL2_DENSITY: f64 = 2700.0;
 pub fn cyl2() -> Chain {
     let row = |length: f64, radius: f64| {
         let mass = CYL2_DENSITY * std::f64::consts::PI * radius * radius * length;
-        let transverse = mass * (3.0 * radius * radius + length * length) / 12.0;
-        Cylinder {
-            length,
-            radius,
-            mass,
-            j: [mass * radius * radius / 2.0, transverse, transverse],
-        }
+        Cylinder::homogeneous(length, radius, mass)
     };
     let (b1, b2) = (row(1.0, 0.10), row(0.8, 0.08));
     let links = vec![
