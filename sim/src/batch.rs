@@ -40,13 +40,7 @@ pub fn generate(
     force: bool,
     progress: Option<&ProgressBar>,
 ) -> Result<Generated, BatchError> {
-    // Fails with the file named if there is no [population] section.
-    scenario.population_arm(0)?;
-    let p = scenario
-        .file
-        .population
-        .as_ref()
-        .expect("checked by population_arm");
+    let p = scenario.population()?;
     write_description(
         out,
         &serde_json::json!({

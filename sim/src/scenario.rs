@@ -481,23 +481,31 @@ impl Scenario {
         })
     }
 
+    /// The file's name for messages: its path, or the scenario name.
+    fn origin(&self) -> String {
+        self.path
+            .as_ref()
+            .map_or(self.file.name.clone(), |p| p.display().to_string())
+    }
+
+    /// The file's `[population]` section; `Err` names the file if it has none.
+    pub fn population(&self) -> Result<&crate::population::PopulationSection, ScenarioError> {
+        self.file
+            .population
+            .as_ref()
+            .ok_or_else(|| ScenarioError::Invalid {
+                path: self.origin(),
+                field: "population".into(),
+                expected: "expected a [population] section".into(),
+            })
+    }
+
     /// The scenario of arm `index` of the file's population: the drawn arm and its drives, the
     /// file's time, solver, noise, damping and friction; named `<name>/arm=<index>`. `Err` names
     /// the population field whose draw is unusable (a revolute profile leaving (−π, π)).
     pub fn population_arm(&self, index: usize) -> Result<Scenario, ScenarioError> {
-        let origin = self
-            .path
-            .as_ref()
-            .map_or(self.file.name.clone(), |p| p.display().to_string());
-        let p = self
-            .file
-            .population
-            .as_ref()
-            .ok_or_else(|| ScenarioError::Invalid {
-                path: origin.clone(),
-                field: "population".into(),
-                expected: "expected a [population] section".into(),
-            })?;
+        let origin = self.origin();
+        let p = self.population()?;
         let arm = p.arm(p.seed.unwrap_or(self.file.seed), index);
         let mut s = self.clone();
         s.file.name = format!("{}/arm={index:05}", self.file.name);
