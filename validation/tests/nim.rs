@@ -7,6 +7,7 @@ use sim::scenario::Scenario;
 use validation::dataset::write_and_read;
 use validation::nim::features::rows;
 use validation::nim::mlp::BurnMlp;
+use validation::nim::population::recipe;
 use validation::nim::protocol::{TestInputs, paper};
 use validation::nim::{Inputs, Nim, TrainConfig};
 
@@ -26,7 +27,11 @@ fn paper_rail(name: &str) -> validation::dataset::Run {
 fn nim_inputs_never_come_from_the_truth() {
     let mut run = paper_rail("truth");
     let samples: Vec<usize> = (0..100).collect();
-    let before = rows(&run.measurements, 3, Inputs::WithChild, &samples);
+    let kinds = [Inputs::Paper, Inputs::WithChild, Inputs::Centroidal];
+    let before: Vec<Vec<f32>> = kinds
+        .iter()
+        .map(|&i| rows(&run.measurements, 3, i, &samples))
+        .collect();
     // Change every truth the run holds: the inputs cannot change.
     for b in &mut run.truth.bodies {
         b.mass *= 2.0;
@@ -35,14 +40,42 @@ fn nim_inputs_never_come_from_the_truth() {
     for l in &mut run.manifest.model.links {
         l.body.mass = -1.0;
     }
-    assert_eq!(
-        before,
-        rows(&run.measurements, 3, Inputs::WithChild, &samples)
-    );
-    for name in Inputs::WithChild.names() {
+    for (inputs, before) in kinds.iter().zip(&before) {
+        assert_eq!(before, &rows(&run.measurements, 3, *inputs, &samples));
+        assert_eq!(before.len(), samples.len() * inputs.len());
+        for name in inputs.names() {
+            assert!(
+                !["mass", "m", "j11", "j22", "j33", "length", "radius"].contains(&name.as_str()),
+                "{name}"
+            );
+        }
+    }
+}
+
+/// The 15 centroidal inputs are the two sides of each body's Newton–Euler equations: with the
+/// truth (read here only to check), `force = m · specific force` and
+/// `moment = J ω̇ + ω × J ω` at every sample of every body.
+#[test]
+fn centroidal_inputs_satisfy_newton_euler_with_the_truth() {
+    let run = paper_rail("centroidal");
+    let samples: Vec<usize> = (0..=100).collect();
+    for b in 1..=6 {
+        let t = &run.truth.bodies[b - 1];
+        let x = rows(&run.measurements, b, Inputs::Centroidal, &samples);
+        let j = nalgebra::Matrix3::from_diagonal(&nalgebra::Vector3::from(t.j));
+        let (mut worst_f, mut worst_m) = (0.0f64, 0.0f64);
+        for r in x.chunks(15) {
+            let v = |i: usize| nalgebra::Vector3::new(r[i], r[i + 1], r[i + 2]).cast::<f64>();
+            let (f, m, s, w, wd) = (v(0), v(3), v(6), v(9), v(12));
+            worst_f = worst_f.max((f - t.mass * s).norm() / (t.mass * s.norm()));
+            let euler = j * wd + w.cross(&(j * w));
+            worst_m = worst_m.max((m - euler).norm() / (t.j[0] + t.j[1] + t.j[2]));
+        }
+        // f32 inputs and the run's integration residual (dt 1e-4) bound the closure.
+        assert!(worst_f < 1e-5, "B{b} force closure {worst_f:e}");
         assert!(
-            !["mass", "m", "j11", "j22", "j33", "length", "radius"].contains(&name.as_str()),
-            "{name}"
+            worst_m < 1e-4,
+            "B{b} moment closure {worst_m:e} (per kg·m²)"
         );
     }
 }
@@ -59,27 +92,22 @@ fn paper_protocol_runs_and_a_saved_nim_reloads_identically() {
         assert!(rel < 0.1, "B{}: {:?} vs {}", r.body, r.estimate, t.mass);
         assert!(r.train.final_mse < 1e-5 || r.train.steps == config.max_steps);
     }
-    // A NIM trained on one body, saved and loaded: same predictions, same schema.
+    // A generalizing NIM (mean and variance outputs) trained on one body, saved and loaded:
+    // same predictions and variances, same schema.
     let samples: Vec<usize> = (0..80).collect();
-    let x = rows(&run.measurements, 2, Inputs::WithChild, &samples);
+    let x = rows(&run.measurements, 2, Inputs::Centroidal, &samples);
     let y: Vec<f32> = samples
         .iter()
         .flat_map(|k| [*k as f32, 1.0, 2.0, 3.0])
         .collect();
-    let (nim, report) = Nim::<BurnMlp>::train(
-        Inputs::WithChild,
-        &x,
-        &y,
-        &TrainConfig {
-            max_steps: 50,
-            ..config
-        },
-    );
+    let (nim, report) = Nim::<BurnMlp>::train(Inputs::Centroidal, &x, &y, &recipe(50));
     assert!(report.final_mse < report.first_mse, "{report:?}");
+    assert!(nim.predict(&x).iter().all(|p| p.variance.is_some()));
     let path = std::env::temp_dir().join(format!("nim-model-{}.safetensors", std::process::id()));
     nim.save(&path).unwrap();
     let loaded = Nim::<BurnMlp>::load(&path).unwrap();
-    assert_eq!(loaded.schema, Inputs::WithChild);
+    assert_eq!(loaded.schema, Inputs::Centroidal);
+    assert!(loaded.variance);
     assert_eq!(loaded.inputs, nim.inputs);
     assert_eq!(nim.predict(&x), loaded.predict(&x));
     std::fs::remove_file(&path).unwrap();

@@ -49,7 +49,7 @@ enum Command {
         #[arg(long, default_value_t = 50)]
         ood_arms: usize,
         /// Adam steps per body network (batch 256).
-        #[arg(long, default_value_t = 20_000)]
+        #[arg(long, default_value_t = 40_000)]
         steps: usize,
     },
     /// Train NIM (one network per body) on every complete arm of a population dataset
@@ -62,11 +62,11 @@ enum Command {
         #[arg(long)]
         model_dir: PathBuf,
         /// Adam steps per network (batch 256).
-        #[arg(long, default_value_t = 20_000)]
+        #[arg(long, default_value_t = 40_000)]
         steps: usize,
-        /// Use the paper's 18 inputs instead of 24.
-        #[arg(long)]
-        paper_inputs: bool,
+        /// Inputs: `centroidal` (15, the generalizing NIM's), `with-child` (24) or `paper` (18).
+        #[arg(long, default_value = "centroidal")]
+        inputs: String,
     },
     /// Estimate every body of a run directory with models from `nim-train`.
     NimPredict {
@@ -267,8 +267,8 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             population,
             model_dir,
             steps,
-            paper_inputs,
-        } => nim::train_cli(&population, &model_dir, steps, paper_inputs)?,
+            inputs,
+        } => nim::train_cli(&population, &model_dir, steps, &inputs)?,
         Command::NimPredict { model_dir, run } => nim::predict_cli(&model_dir, &run)?,
         Command::NimStudy {
             out,

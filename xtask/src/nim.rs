@@ -58,10 +58,7 @@ pub fn report(root: &Path, out: &Path, size: &StudySize) -> Result<(), Box<dyn s
     }
     let t0 = Instant::now();
     let paper_run = read_run(&rail)?;
-    let config = TrainConfig {
-        max_steps: size.steps,
-        ..TrainConfig::default()
-    };
+    let config = validation::nim::population::recipe(size.steps);
     let report = NimReport::new(&paper_run, TrainConfig::default())?;
 
     let path = root.join("scenarios/population_rail.toml");
@@ -120,11 +117,22 @@ pub fn train_cli(
     population: &Path,
     model_dir: &Path,
     steps: usize,
-    paper_inputs: bool,
+    inputs: &str,
 ) -> Result<(), Box<dyn std::error::Error>> {
     use validation::dataset::population_arms;
     use validation::nim::mlp::BurnMlp;
     use validation::nim::{Inputs, population::train};
+    let inputs = match inputs {
+        "centroidal" => Inputs::Centroidal,
+        "with-child" => Inputs::WithChild,
+        "paper" => Inputs::Paper,
+        other => {
+            return Err(format!(
+                "--inputs {other}: expected centroidal (15), with-child (24) or paper (18)"
+            )
+            .into());
+        }
+    };
     let arms = population_arms(population)?;
     if arms.is_empty() {
         return Err(format!(
@@ -137,15 +145,7 @@ pub fn train_cli(
         .iter()
         .map(|&k| read_population_arm(population, k))
         .collect::<Result<Vec<_>, _>>()?;
-    let inputs = if paper_inputs {
-        Inputs::Paper
-    } else {
-        Inputs::WithChild
-    };
-    let config = TrainConfig {
-        max_steps: steps,
-        ..TrainConfig::default()
-    };
+    let config = validation::nim::population::recipe(steps);
     let t0 = Instant::now();
     let refs: Vec<&Run> = runs.iter().collect();
     let nims = train::<BurnMlp>(&refs, inputs, &config);
@@ -172,8 +172,8 @@ pub fn train_cli(
     Ok(())
 }
 
-/// `cargo xtask nim-predict`: each body's estimate (mean over the run's samples) from saved
-/// models; the run's truth, where it has one, is printed beside for comparison only.
+/// `cargo xtask nim-predict`: each body's estimate (its samples' predictions pooled by
+/// [`validation::nim::population::pool`]) from saved models; the run's truth, where it has one, is printed beside for comparison only.
 pub fn predict_cli(model_dir: &Path, run_dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
     use validation::nim::mlp::BurnMlp;
     use validation::nim::{Nim, population::estimate};

@@ -64,6 +64,28 @@ pub fn euler_regressor(w: &Vector3<f64>, wd: &Vector3<f64>) -> Matrix3<f64> {
     )
 }
 
+/// The resultant wrench on body `b` (0-based) at sample `k` from its two joints: the force
+/// (world, N) and the moment about its centroid (body frame, N·m), the right-hand sides of
+/// eq. 15. Reads only measured columns (wrenches, joint points, centroid, Cardan angles).
+pub fn centroidal_wrench(data: &Measurements, b: usize, k: usize) -> (Vector3<f64>, Vector3<f64>) {
+    let body = &data.bodies[b];
+    let (f, n, o, c) = (
+        body.force[k],
+        body.moment[k],
+        body.joint_point[k],
+        body.pos[k],
+    );
+    let (fc, nc, oc) = match data.bodies.get(b + 1) {
+        Some(ch) => (ch.force[k], ch.moment[k], ch.joint_point[k]),
+        None => (Vector3::zeros(), Vector3::zeros(), Vector3::zeros()),
+    };
+    let moment_world = n - nc + (o - c).cross(&f) - (oc - c).cross(&fc);
+    (
+        f - fc,
+        rotation_from_cardan(&body.euler[k]).inverse() * moment_world,
+    )
+}
+
 /// The six equations of body `b` (0-based) at sample `k`: `(Y, Z)` with `Y X_i = Z`, or `None`
 /// where the Cardan rates are undefined (gimbal lock).
 pub fn body_equations(
@@ -72,26 +94,12 @@ pub fn body_equations(
     k: usize,
 ) -> Option<(nalgebra::SMatrix<f64, 6, 6>, nalgebra::SVector<f64, 6>)> {
     let body = &data.bodies[b];
-    let child = data.bodies.get(b + 1);
-    let (f, n, o, c) = (
-        body.force[k],
-        body.moment[k],
-        body.joint_point[k],
-        body.pos[k],
-    );
-    let (fc, nc, oc) = match child {
-        Some(ch) => (ch.force[k], ch.moment[k], ch.joint_point[k]),
-        None => (Vector3::zeros(), Vector3::zeros(), Vector3::zeros()),
-    };
-    let theta = body.euler[k];
-    let (w, wd) = body_rates(&theta, &body.euler_d[k], &body.euler_dd[k]);
+    let (w, wd) = body_rates(&body.euler[k], &body.euler_d[k], &body.euler_dd[k]);
     if !(w.iter().chain(wd.iter()).all(|v| v.is_finite())) {
         return None;
     }
     let a = body.acc[k] + Vector3::new(0.0, 0.0, sim::GRAVITY);
-    let force = f - fc;
-    let moment_world = n - nc + (o - c).cross(&f) - (oc - c).cross(&fc);
-    let moment = rotation_from_cardan(&theta).inverse() * moment_world;
+    let (force, moment) = centroidal_wrench(data, b, k);
     let mut y = nalgebra::SMatrix::<f64, 6, 6>::zeros();
     for axis in 0..3 {
         y[(axis, axis)] = a[axis];

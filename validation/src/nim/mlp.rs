@@ -13,7 +13,7 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use super::network::{Network, TrainConfig, TrainReport};
+use super::network::{Loss, Network, TrainConfig, TrainReport};
 
 #[derive(Module, Debug)]
 struct Net {
@@ -71,8 +71,9 @@ impl Network for BurnMlp {
     }
 
     fn train(&mut self, x: &[f32], y: &[f32], config: &TrainConfig) -> TrainReport {
-        let (ni, no) = (self.widths[0], *self.widths.last().expect("widths"));
+        let ni = self.widths[0];
         let n = x.len() / ni;
+        let no = y.len() / n.max(1);
         let batch = config.batch.min(n).max(1);
         let mut optimizer = AdamConfig::new().init();
         let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
@@ -97,10 +98,23 @@ impl Network for BurnMlp {
                 .flat_map(|&i| y[i * no..(i + 1) * no].iter().copied())
                 .collect();
             let pred = net.forward(tensor(&xb, ni, &self.device));
-            let loss = (pred - tensor(&yb, no, &self.device))
-                .powf_scalar(2.0)
-                .mean();
-            let value = f64::from(loss.clone().into_data().try_to_vec::<f32>().expect("f32")[0]);
+            let target = tensor(&yb, no, &self.device);
+            let (loss, mse) = match config.loss {
+                Loss::Mse => {
+                    let mse = (pred - target).powf_scalar(2.0).mean();
+                    (mse.clone(), mse)
+                }
+                Loss::GaussianNll { beta } => {
+                    let mean = pred.clone().narrow(1, 0, no);
+                    // Bounded so that one sample cannot blow the loss up or away.
+                    let log_var = pred.narrow(1, no, no).clamp(-16.0, 8.0);
+                    let sq = (mean - target).powf_scalar(2.0);
+                    let nll = (log_var.clone() + sq.clone() * log_var.clone().neg().exp()) * 0.5;
+                    let weight = (log_var * beta).exp().detach();
+                    ((nll * weight).mean(), sq.mean())
+                }
+            };
+            let value = f64::from(mse.into_data().try_to_vec::<f32>().expect("f32")[0]);
             if steps == 0 {
                 first = value;
             }
@@ -112,7 +126,7 @@ impl Network for BurnMlp {
                 break;
             }
             let grads = GradientsParams::from_grads(loss.backward(), &net);
-            net = optimizer.step(config.learning_rate, net, grads);
+            net = optimizer.step(config.learning_rate_at(steps - 1), net, grads);
         }
         self.net = net;
         let seconds = t0.elapsed().as_secs_f64();
@@ -190,5 +204,39 @@ mod tests {
         let loaded = BurnMlp::load(&path, &widths).unwrap();
         assert_eq!(mlp.predict(&x), loaded.predict(&x));
         std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn gaussian_nll_learns_where_the_targets_are_noisy() {
+        // y = x0 + σ(x1)·ε with σ = 0.05 for x1 < 0 and 0.5 for x1 > 0: the predicted
+        // log-variance (second output) must separate the halves.
+        use rand_distr::{Distribution, StandardNormal};
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        for _ in 0..2048 {
+            let a: f32 = rand::Rng::random_range(&mut rng, -1.0..1.0);
+            let b: f32 = rand::Rng::random_range(&mut rng, -1.0..1.0);
+            let e: f32 = StandardNormal.sample(&mut rng);
+            x.extend([a, b]);
+            y.push(a + if b < 0.0 { 0.05 } else { 0.5 } * e);
+        }
+        let mut mlp = BurnMlp::new(&[2, 32, 32, 2], 1);
+        let config = TrainConfig {
+            learning_rate: 3e-3,
+            max_steps: 1500,
+            batch: 256,
+            loss: Loss::GaussianNll { beta: 0.5 },
+            ..TrainConfig::default()
+        };
+        mlp.train(&x, &y, &config);
+        let out = mlp.predict(&[0.0, -0.5, 0.0, 0.5]);
+        let (quiet, noisy) = (f64::from(out[1]).exp(), f64::from(out[3]).exp());
+        // True variances 0.0025 and 0.25.
+        assert!(noisy > 20.0 * quiet, "variances {quiet:e}, {noisy:e}");
+        assert!((0.1..0.6).contains(&noisy), "{noisy}");
+        assert!(
+            (f64::from(out[0])).abs() < 0.1 && (f64::from(out[2])).abs() < 0.2,
+            "{out:?}"
+        );
     }
 }

@@ -8,7 +8,7 @@ pub mod population;
 pub mod protocol;
 
 pub use features::{Inputs, Scaler};
-pub use network::{Network, TrainConfig, TrainReport};
+pub use network::{Loss, Network, TrainConfig, TrainReport};
 
 /// The paper's layer widths between inputs and the 4 outputs: five hidden layers of 128.
 pub const HIDDEN: [usize; 5] = [128; 5];
@@ -27,6 +27,17 @@ pub struct Nim<N: Network> {
     pub targets: Scaler,
     /// Which inputs.
     pub schema: Inputs,
+    /// Whether the network also outputs a log-variance per target ([`Loss::GaussianNll`]).
+    pub variance: bool,
+}
+
+/// One sample's prediction of `(m, J11, J22, J33)` (kg, kg·m²).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prediction {
+    /// The predicted values.
+    pub value: [f64; 4],
+    /// Their predicted variances (kg², kg²·m⁴), `None` for a network trained with MSE.
+    pub variance: Option<[f64; 4]>,
 }
 
 /// Metadata stored beside the weights.
@@ -37,6 +48,17 @@ struct Stored {
     input_names: Vec<String>,
     output_names: Vec<String>,
     hidden: Vec<usize>,
+    /// Outputs carry a log-variance per target after the means.
+    #[serde(default)]
+    log_variance: bool,
+}
+
+/// Layer widths of a NIM: inputs, [`HIDDEN`], outputs (the targets, and their log-variances).
+fn widths(inputs: usize, hidden: &[usize], variance: bool) -> Vec<usize> {
+    let mut w = vec![inputs];
+    w.extend(hidden);
+    w.push(OUTPUTS.len() * if variance { 2 } else { 1 });
+    w
 }
 
 impl<N: Network> Nim<N> {
@@ -47,12 +69,10 @@ impl<N: Network> Nim<N> {
         y: &[f32],
         config: &TrainConfig,
     ) -> (Self, TrainReport) {
-        let inputs = Scaler::fit(x, schema.len());
-        let targets = Scaler::fit(y, OUTPUTS.len());
-        let mut widths = vec![schema.len()];
-        widths.extend(HIDDEN);
-        widths.push(OUTPUTS.len());
-        let mut network = N::new(&widths, config.seed);
+        let inputs = Scaler::fit(x, schema.len(), 3);
+        let targets = Scaler::fit(y, OUTPUTS.len(), 1);
+        let variance = matches!(config.loss, Loss::GaussianNll { .. });
+        let mut network = N::new(&widths(schema.len(), &HIDDEN, variance), config.seed);
         let report = network.train(&inputs.apply(x), &targets.apply(y), config);
         (
             Nim {
@@ -60,18 +80,28 @@ impl<N: Network> Nim<N> {
                 inputs,
                 targets,
                 schema,
+                variance,
             },
             report,
         )
     }
 
-    /// `(m, J11, J22, J33)` per input row.
-    pub fn predict(&self, x: &[f32]) -> Vec<[f64; 4]> {
+    /// The prediction for each input row.
+    pub fn predict(&self, x: &[f32]) -> Vec<Prediction> {
         let z = self.network.predict(&self.inputs.apply(x));
-        self.targets
-            .invert(&z)
-            .chunks(4)
-            .map(|c| [c[0], c[1], c[2], c[3]])
+        let n = OUTPUTS.len();
+        z.chunks(if self.variance { 2 * n } else { n })
+            .map(|row| {
+                let v = self.targets.invert(&row[..n]);
+                Prediction {
+                    value: [v[0], v[1], v[2], v[3]],
+                    variance: self.variance.then(|| {
+                        std::array::from_fn(|i| {
+                            f64::from(row[n + i]).exp() * self.targets.scale[i].powi(2)
+                        })
+                    }),
+                }
+            })
             .collect()
     }
 
@@ -83,6 +113,7 @@ impl<N: Network> Nim<N> {
             input_names: self.schema.names(),
             output_names: OUTPUTS.map(String::from).to_vec(),
             hidden: HIDDEN.to_vec(),
+            log_variance: self.variance,
         };
         self.network
             .save(path, &serde_json::to_string(&meta).expect("serializes"))
@@ -103,16 +134,20 @@ impl<N: Network> Nim<N> {
         let schema = match meta.input_names.len() {
             18 => Inputs::Paper,
             24 => Inputs::WithChild,
-            n => return Err(format!("{}: {n} inputs; expected 18 or 24", path.display())),
+            15 => Inputs::Centroidal,
+            n => {
+                return Err(format!(
+                    "{}: {n} inputs; expected 15, 18 or 24",
+                    path.display()
+                ));
+            }
         };
-        let mut widths = vec![schema.len()];
-        widths.extend(&meta.hidden);
-        widths.push(OUTPUTS.len());
         Ok(Nim {
-            network: N::load(path, &widths)?,
+            network: N::load(path, &widths(schema.len(), &meta.hidden, meta.log_variance))?,
             inputs: meta.inputs,
             targets: meta.targets,
             schema,
+            variance: meta.log_variance,
         })
     }
 }

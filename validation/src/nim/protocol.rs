@@ -76,13 +76,7 @@ pub fn paper<N: Network>(
                         .collect()
                 }
             };
-            let predictions = nim.predict(&xt);
-            let mut estimate = [0.0; 4];
-            for p in &predictions {
-                for (e, v) in estimate.iter_mut().zip(p) {
-                    *e += v / predictions.len() as f64;
-                }
-            }
+            let estimate = super::population::pool(&nim.predict(&xt));
             let one = &xt[..inputs.len()];
             let t0 = std::time::Instant::now();
             let reps = 200;
