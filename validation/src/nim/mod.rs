@@ -1,5 +1,7 @@
 //! NIM, the MIM paper's neural identifier (its eqs. 21–25 and Algorithm 1): an MLP per body
-//! from per-sample measurements to `(m, J11, J22, J33)`.
+//! from per-sample measurements to `(m, J11, J22, J33)`. [`protocol`] reproduces the paper's
+//! one-run protocol; [`population`] is the version trained on many arms and scored on unseen
+//! ones (with the changes it needs, documented there).
 
 pub mod features;
 pub mod mlp;

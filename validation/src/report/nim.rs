@@ -1,7 +1,8 @@
 //! `generated/report/nim.md` and `nim.csv`: the MIM paper's NIM protocol (its Tables 4–5)
 //! reproduced on `paper_rail`, with what the network learned measured by showing it shuffled
 //! or constant inputs, and trained on the 24 inputs that determine a body's Newton–Euler
-//! equations. (The population study of the issue is not here yet.)
+//! equations; and the generalizing NIM ([`crate::nim::population`]) trained on a population of
+//! arms and scored on held-out, out-of-distribution and the paper's own arm.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -489,8 +490,8 @@ impl NimReport {
              is what that rule leaves (here ~1e-2 of each label; the paper's 0.8 % on B1's mass and 9.4 % on B4's J33 are of \
              the same nature). Trained on the 24 inputs that determine the body's Newton–Euler equations, the protocol is \
              just as uninformative (largest error {:.1e}): with one arm there is nothing to learn a mapping from. What must \
-             change is the training set: many arms with different parameters, scored on arms never seen (the population \
-             study of issue 4, not built yet; `sim population` generates its data).\n\n\
+             change is the training set: many arms with different parameters, scored on arms never seen (the generalizing NIM \
+             below; `sim population` generates its data).\n\n\
              ## Speed (this machine)\n\n\
              - NIM training, per body: {train_s:.2} s on average (80 samples, full batch, to the stopping rule).\n\
              - NIM inference, one sample of one body: {:.1} µs (standardization, tensor creation, forward pass).\n\
