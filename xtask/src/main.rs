@@ -51,6 +51,13 @@ enum Command {
         /// Adam steps per body network (batch 256).
         #[arg(long, default_value_t = 40_000)]
         steps: usize,
+        /// Seed of the networks' initialization and batch order (to check that a result is not
+        /// one seed's luck).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Skip the learning curve (its three retrainings on 1/8, 1/4, 1/2 of the arms).
+        #[arg(long)]
+        no_curve: bool,
     },
     /// Train NIM (one network per body) on every complete arm of a population dataset
     /// (`sim population` output); writes MODEL_DIR/body<k>.safetensors.
@@ -252,6 +259,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                         ood: 20,
                         steps: 3000,
                         curve: vec![25, 50],
+                        seed: 0,
                     },
                 )?;
             }
@@ -276,11 +284,13 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             test_arms,
             ood_arms,
             steps,
+            seed,
+            no_curve,
         } => {
             let out = out.unwrap_or_else(|| root.join("generated"));
             let curve = [train_arms / 8, train_arms / 4, train_arms / 2]
                 .into_iter()
-                .filter(|&n| n > 0)
+                .filter(|&n| n > 0 && !no_curve)
                 .collect();
             nim::report(
                 &root,
@@ -291,6 +301,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     ood: ood_arms,
                     steps,
                     curve,
+                    seed,
                 },
             )?;
         }

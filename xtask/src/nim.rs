@@ -22,6 +22,8 @@ pub struct StudySize {
     pub steps: usize,
     /// Training-set sizes of the learning curve (besides `train`).
     pub curve: Vec<usize>,
+    /// Seed of the population networks' initialization and batch order.
+    pub seed: u64,
 }
 
 /// Generates (or resumes) a population with `arms` arms from `text` into `dir`.
@@ -58,7 +60,10 @@ pub fn report(root: &Path, out: &Path, size: &StudySize) -> Result<(), Box<dyn s
     }
     let t0 = Instant::now();
     let paper_run = read_run(&rail)?;
-    let config = validation::nim::population::recipe(size.steps);
+    let config = TrainConfig {
+        seed: size.seed,
+        ..validation::nim::population::recipe(size.steps)
+    };
     let report = NimReport::new(&paper_run, TrainConfig::default())?;
 
     let path = root.join("scenarios/population_rail.toml");

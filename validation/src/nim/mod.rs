@@ -133,17 +133,16 @@ impl<N: Network> Nim<N> {
             .ok_or_else(|| format!("{}: no `nim` metadata (not a NIM model)", path.display()))?;
         let meta: Stored =
             serde_json::from_str(text).map_err(|e| format!("{}: metadata: {e}", path.display()))?;
-        let schema = match meta.input_names.len() {
-            18 => Inputs::Paper,
-            24 => Inputs::WithChild,
-            15 => Inputs::Centroidal,
-            n => {
-                return Err(format!(
-                    "{}: {n} inputs; expected 15, 18 or 24",
-                    path.display()
-                ));
-            }
-        };
+        let schema = [Inputs::Paper, Inputs::WithChild, Inputs::Centroidal]
+            .into_iter()
+            .find(|i| i.names() == meta.input_names)
+            .ok_or_else(|| {
+                format!(
+                    "{}: input_names {:?} match no NIM input schema (paper 18, with-child 24, centroidal 15)",
+                    path.display(),
+                    meta.input_names
+                )
+            })?;
         Ok(Nim {
             network: N::load(path, &widths(schema.len(), &meta.hidden, meta.log_variance))?,
             inputs: meta.inputs,

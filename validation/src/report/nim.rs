@@ -294,7 +294,7 @@ impl NimReport {
              (`validation::nim::population` documents why): the 15 inputs of the body's Newton–Euler equations (resultant joint \
              force, specific force r̈ + g e3, moment about the centroid, ω, ω̇; from the measurements MIM reads), a mean and a \
              variance per parameter (β-NLL loss, β = 0.5), and a cosine-decayed learning rate. Trained on every sample of every \
-             training arm with that arm's truth as labels (Adam, lr {:e} → {:e}, batch {}, {} steps; inputs and targets \
+             training arm with that arm's truth as labels (Adam, lr {:e} → {:e}, batch {}, {} steps, seed {}; inputs and targets \
              standardized per column over the training set); an arm's estimate is the inverse-variance weighted mean of its \
              samples' predictions. Training took {:.1} s for the six networks ({:.0} samples/s).\n\n\
              Goal (issue 4): ≤ 1 % relative on mass and ≤ 2 % on each identifiable principal moment, max over bodies and held-out \
@@ -307,6 +307,7 @@ impl NimReport {
                 .unwrap_or(pop.config.learning_rate),
             pop.config.batch,
             pop.config.max_steps,
+            pop.config.seed,
             pop.train_seconds,
             pop.samples_per_second,
             100.0 * wm,
