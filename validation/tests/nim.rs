@@ -27,7 +27,7 @@ fn paper_rail(name: &str) -> validation::dataset::Run {
 fn nim_inputs_never_come_from_the_truth() {
     let mut run = paper_rail("truth");
     let samples: Vec<usize> = (0..100).collect();
-    let kinds = [Inputs::Paper, Inputs::WithChild, Inputs::Centroidal];
+    let kinds = Inputs::ALL;
     let before: Vec<Vec<f32>> = kinds
         .iter()
         .map(|&i| rows(&run.measurements, 3, i, &samples))

@@ -127,17 +127,16 @@ pub fn train_cli(
     use validation::dataset::population_arms;
     use validation::nim::mlp::BurnMlp;
     use validation::nim::{Inputs, population::train};
-    let inputs = match inputs {
-        "centroidal" => Inputs::Centroidal,
-        "with-child" => Inputs::WithChild,
-        "paper" => Inputs::Paper,
-        other => {
-            return Err(format!(
-                "--inputs {other}: expected centroidal (15), with-child (24) or paper (18)"
-            )
-            .into());
-        }
-    };
+    let inputs = Inputs::ALL
+        .into_iter()
+        .find(|i| i.id() == inputs)
+        .ok_or_else(|| {
+            let ids: Vec<String> = Inputs::ALL
+                .iter()
+                .map(|i| format!("{} ({})", i.id(), i.len()))
+                .collect();
+            format!("--inputs {inputs}: expected one of {}", ids.join(", "))
+        })?;
     let arms = population_arms(population)?;
     if arms.is_empty() {
         return Err(format!(

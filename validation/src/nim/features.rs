@@ -8,6 +8,8 @@
 //! moment on the body (`−f_{i+1}`, `−n_{i+1}` about `O_{i+1}`; zero for the last body), the 24
 //! inputs that determine the body's Newton–Euler equations. Only measurement columns are read.
 
+use nalgebra::Vector3;
+
 use crate::dataset::Measurements;
 
 /// Which inputs NIM sees. Every schema is a sequence of 3-vectors (consecutive columns).
@@ -25,76 +27,59 @@ pub enum Inputs {
     Centroidal,
 }
 
+/// Components of the vectors every input schema is made of.
+pub const COMPONENTS: usize = 3;
+
+const XYZ: [&str; 3] = ["x", "y", "z"];
+const BODY: [&str; 3] = ["1", "2", "3"];
+
 impl Inputs {
-    /// Column names, in order.
+    /// Every schema.
+    pub const ALL: [Inputs; 3] = [Inputs::Paper, Inputs::WithChild, Inputs::Centroidal];
+
+    /// The schema's name on the command line.
+    pub fn id(self) -> &'static str {
+        match self {
+            Inputs::Paper => "paper",
+            Inputs::WithChild => "with-child",
+            Inputs::Centroidal => "centroidal",
+        }
+    }
+
+    /// The input vectors, in order: name and component suffixes.
+    fn vectors(self) -> Vec<(&'static str, [&'static str; 3])> {
+        let paper = [
+            ("euler", ["a", "b", "g"]),
+            ("fe", XYZ),
+            ("ma", XYZ),
+            ("acc", XYZ),
+            ("omega", BODY),
+            ("omega_dot", BODY),
+        ];
+        match self {
+            Inputs::Paper => paper.to_vec(),
+            Inputs::WithChild => [&paper[..], &[("child_f", XYZ), ("child_n", XYZ)]].concat(),
+            Inputs::Centroidal => vec![
+                ("force", XYZ),
+                ("moment_c", BODY),
+                ("specific_force", XYZ),
+                ("omega", BODY),
+                ("omega_dot", BODY),
+            ],
+        }
+    }
+
+    /// Column names, in order (`<vector>_<component>`).
     pub fn names(self) -> Vec<String> {
-        if self == Inputs::Centroidal {
-            return [
-                "force_x",
-                "force_y",
-                "force_z",
-                "moment_c_1",
-                "moment_c_2",
-                "moment_c_3",
-                "specific_force_x",
-                "specific_force_y",
-                "specific_force_z",
-                "omega_1",
-                "omega_2",
-                "omega_3",
-                "omega_dot_1",
-                "omega_dot_2",
-                "omega_dot_3",
-            ]
-            .map(String::from)
-            .to_vec();
-        }
-        let mut v: Vec<String> = [
-            "euler_a",
-            "euler_b",
-            "euler_g",
-            "fe_x",
-            "fe_y",
-            "fe_z",
-            "ma_x",
-            "ma_y",
-            "ma_z",
-            "acc_x",
-            "acc_y",
-            "acc_z",
-            "omega_1",
-            "omega_2",
-            "omega_3",
-            "omega_dot_1",
-            "omega_dot_2",
-            "omega_dot_3",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        if self == Inputs::WithChild {
-            v.extend(
-                [
-                    "child_f_x",
-                    "child_f_y",
-                    "child_f_z",
-                    "child_n_x",
-                    "child_n_y",
-                    "child_n_z",
-                ]
-                .map(String::from),
-            );
-        }
-        v
+        self.vectors()
+            .iter()
+            .flat_map(|(v, c)| c.map(|c| format!("{v}_{c}")))
+            .collect()
     }
 
     /// Number of inputs.
     pub fn len(self) -> usize {
-        match self {
-            Inputs::Paper => 18,
-            Inputs::WithChild => 24,
-            Inputs::Centroidal => 15,
-        }
+        COMPONENTS * self.vectors().len()
     }
 
     /// Never empty.
@@ -109,34 +94,32 @@ pub fn rows(data: &Measurements, b: usize, inputs: Inputs, samples: &[usize]) ->
     let child = data.bodies.get(b);
     let mut out = Vec::with_capacity(samples.len() * inputs.len());
     for &k in samples {
-        let mut row: Vec<f64> = Vec::with_capacity(inputs.len());
-        if inputs == Inputs::Centroidal {
-            let (force, moment) = crate::estimator::mim::centroidal_wrench(data, b - 1, k);
-            row.extend(force.iter());
-            row.extend(moment.iter());
-            row.extend((s.acc[k] + nalgebra::Vector3::new(0.0, 0.0, sim::GRAVITY)).iter());
-            row.extend(s.omega[k].iter());
-            row.extend(s.omega_dot[k].iter());
-            out.extend(row.iter().map(|v| *v as f32));
-            continue;
-        }
-        row.extend(s.euler[k].iter());
-        row.extend((-s.force[k]).iter());
-        row.extend((-s.moment[k]).iter());
-        row.extend(s.acc[k].iter());
-        row.extend(s.omega[k].iter());
-        row.extend(s.omega_dot[k].iter());
-        if inputs == Inputs::WithChild {
-            match child {
-                // The child's joint force on this body is minus what this body exerts on it.
-                Some(c) => {
-                    row.extend((-c.force[k]).iter());
-                    row.extend((-c.moment[k]).iter());
-                }
-                None => row.extend([0.0; 6]),
+        let vectors: Vec<Vector3<f64>> = match inputs {
+            Inputs::Centroidal => {
+                let (force, moment) = crate::estimator::mim::centroidal_wrench(data, b - 1, k);
+                let specific_force = s.acc[k] + Vector3::new(0.0, 0.0, sim::GRAVITY);
+                vec![force, moment, specific_force, s.omega[k], s.omega_dot[k]]
             }
-        }
-        out.extend(row.iter().map(|v| *v as f32));
+            Inputs::Paper | Inputs::WithChild => {
+                let mut v = vec![
+                    s.euler[k],
+                    -s.force[k],
+                    -s.moment[k],
+                    s.acc[k],
+                    s.omega[k],
+                    s.omega_dot[k],
+                ];
+                if inputs == Inputs::WithChild {
+                    // The child's joint wrench on this body is minus what this body exerts on it.
+                    v.extend(match child {
+                        Some(c) => [-c.force[k], -c.moment[k]],
+                        None => [Vector3::zeros(); 2],
+                    });
+                }
+                v
+            }
+        };
+        out.extend(vectors.iter().flat_map(|v| v.iter().map(|x| *x as f32)));
     }
     out
 }

@@ -71,7 +71,7 @@ impl<N: Network> Nim<N> {
         y: &[f32],
         config: &TrainConfig,
     ) -> (Self, TrainReport) {
-        let inputs = Scaler::fit(x, schema.len(), 3);
+        let inputs = Scaler::fit(x, schema.len(), features::COMPONENTS);
         let targets = Scaler::fit(y, OUTPUTS.len(), 1);
         let variance = matches!(config.loss, Loss::GaussianNll { .. });
         let mut network = N::new(&widths(schema.len(), &HIDDEN, variance), config.seed);
@@ -133,7 +133,7 @@ impl<N: Network> Nim<N> {
             .ok_or_else(|| format!("{}: no `nim` metadata (not a NIM model)", path.display()))?;
         let meta: Stored =
             serde_json::from_str(text).map_err(|e| format!("{}: metadata: {e}", path.display()))?;
-        let schema = [Inputs::Paper, Inputs::WithChild, Inputs::Centroidal]
+        let schema = Inputs::ALL
             .into_iter()
             .find(|i| i.names() == meta.input_names)
             .ok_or_else(|| {
