@@ -46,6 +46,7 @@ pub mod drive;
 pub mod dynamics;
 pub mod friction;
 pub mod kinematics;
+pub mod measurement;
 pub mod model;
 pub mod noise;
 pub mod param;
@@ -53,6 +54,7 @@ pub mod population;
 pub mod profile;
 pub mod recording;
 pub mod scenario;
+pub mod sensor;
 pub mod simulation;
 pub mod wrench;
 
@@ -69,7 +71,9 @@ pub struct Run {
 /// Simulates a scenario and checks the result (see [`checks`]).
 pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::ProgressBar>) -> Run {
     let (mut recording, integrator) = simulation::run(scenario, progress);
-    recording.measured = add_noise(scenario, &recording);
+    let measured = measurement::measure(&recording, &scenario.measurement_model());
+    recording.measured = measured.joints;
+    recording.measured_bodies = measured.bodies;
     let manifest = Manifest {
         format_version: FORMAT_VERSION,
         run_id: recording.run_id.clone(),
@@ -82,8 +86,13 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
         sample_period: scenario.file.time.sample_period,
         samples: recording.samples(),
         engine: engine_versions(),
-        noise: (!scenario.file.noise.is_empty()).then(|| {
-            serde_json::json!({ "seed": scenario.file.seed, "generator": "ChaCha8, per-column streams (sim::noise::stream_seed)", "columns": scenario.file.noise })
+        noise: (!scenario.measurement_model().is_empty()).then(|| {
+            serde_json::json!({
+                "seed": scenario.file.seed,
+                "generator": "ChaCha8, one stream per source and joint or body (sim::measurement)",
+                "columns": scenario.file.noise,
+                "sensors": scenario.file.sensor,
+            })
         }),
         checks: checks::checks(scenario, &recording),
     };
@@ -99,45 +108,4 @@ pub const GRAVITY: f64 = 9.80665;
 /// The gravity vector in the world frame, m/s².
 pub fn gravity_vector() -> nalgebra::Vector3<f64> {
     nalgebra::Vector3::new(0.0, 0.0, -GRAVITY)
-}
-
-/// The noisy `<column>_meas` copies that the scenario asks for, in joint-row order. Several
-/// `[[noise]]` entries on one column make one `<column>_meas`: each joint gets, in file order,
-/// the processes of every entry that names it (drawn from one stream per column and joint).
-fn add_noise(scenario: &scenario::Scenario, rec: &recording::Recording) -> Vec<(String, Vec<f64>)> {
-    let nj = rec.joint_ids.len();
-    let mut columns: Vec<&str> = Vec::new();
-    for spec in &scenario.file.noise {
-        if !columns.contains(&spec.column.as_str()) {
-            columns.push(&spec.column);
-        }
-    }
-    columns
-        .into_iter()
-        .map(|column| {
-            let per_joint: Vec<Vec<f64>> = rec
-                .joint_ids
-                .iter()
-                .enumerate()
-                .map(|(k, &id)| {
-                    let clean = rec.joint_series(column, k);
-                    let model: Vec<noise::Noise> = scenario
-                        .file
-                        .noise
-                        .iter()
-                        .filter(|s| {
-                            s.column == column
-                                && s.joints.as_ref().is_none_or(|js| js.contains(&id))
-                        })
-                        .flat_map(|s| s.model.iter().cloned())
-                        .collect();
-                    noise::noisy(&clean, &model, scenario.file.seed, column, id)
-                })
-                .collect();
-            let values = (0..rec.samples() * nj)
-                .map(|r| per_joint[r % nj][r / nj])
-                .collect();
-            (format!("{column}_meas"), values)
-        })
-        .collect()
 }

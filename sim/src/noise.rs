@@ -81,15 +81,23 @@ impl Noise {
 /// The joint columns that may carry noise.
 pub const NOISY_COLUMNS: [&str; 5] = ["q", "qd", "qdd", "tau", "i"];
 
-/// Noise on one recorded column.
+/// Noise on one recorded column (a joint column) or 3-vector group (a body column).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ColumnNoise {
-    /// Column of `joints.parquet` (one of [`NOISY_COLUMNS`]); the noisy copy is `<column>_meas`.
+    /// A column of `joints.parquet` (one of [`NOISY_COLUMNS`]; the noisy copy is
+    /// `<column>_meas`) or a 3-vector group of `bodies.parquet`
+    /// ([`crate::recording::BodyGroup::NOISY`]: `f`, `n`, `acc`, `vel`, `pos`, `omega`,
+    /// `omega_dot`, `euler`, `euler_d`, `euler_dd`; each component gets its copy, `f_x_meas`, …,
+    /// the processes applied per component in the column's own frame).
     pub column: String,
-    /// Joints it applies to (all joints when absent); other joints' `<column>_meas` are clean.
+    /// Joints it applies to (joint columns; all joints when absent); other joints'
+    /// `<column>_meas` are clean.
     #[serde(default)]
     pub joints: Option<Vec<u8>>,
+    /// Bodies it applies to (body groups; all bodies when absent).
+    #[serde(default)]
+    pub bodies: Option<Vec<u8>>,
     /// The processes, applied in order.
     pub model: Vec<Noise>,
 }
@@ -110,14 +118,16 @@ pub fn stream_seed(seed: u64, column: &str, joint: u8) -> u64 {
     h
 }
 
+/// Applies `model` to one value, drawing from `rng` (one sample of [`noisy`]).
+pub fn apply(model: &[Noise], x: f64, rng: &mut ChaCha8Rng) -> f64 {
+    model.iter().fold(x, |v, n| n.apply(v, rng))
+}
+
 /// Adds the noise `model` to a clean series, drawing from the stream `stream_seed(seed, column,
 /// joint)`.
 pub fn noisy(clean: &[f64], model: &[Noise], seed: u64, column: &str, joint: u8) -> Vec<f64> {
     let mut rng = ChaCha8Rng::seed_from_u64(stream_seed(seed, column, joint));
-    clean
-        .iter()
-        .map(|&x| model.iter().fold(x, |v, n| n.apply(v, &mut rng)))
-        .collect()
+    clean.iter().map(|&x| apply(model, x, &mut rng)).collect()
 }
 
 #[cfg(test)]

@@ -74,6 +74,116 @@ pub struct Recording {
     /// Noisy copies of joint columns: `(name, values)` with `name` like `q_meas` and values in
     /// the order of [`Recording::joints`].
     pub measured: Vec<(String, Vec<f64>)>,
+    /// Noisy copies of body columns: `(name, values)` with `name` like `f_x_meas` and values in
+    /// the order of [`Recording::bodies`] ([`crate::measurement`]).
+    pub measured_bodies: Vec<(String, Vec<f64>)>,
+}
+
+/// A 3-vector quantity of `bodies.parquet`, named by its group (`f` for `f_x, f_y, f_z`). Its
+/// frame is the column's frame of the dataset contract (see the crate root).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum BodyGroup {
+    /// Centroid position, world (m).
+    Pos,
+    /// Cardan angles (rad).
+    Euler,
+    /// Cardan angle rates (rad/s).
+    EulerD,
+    /// Cardan angle second derivatives (rad/s²).
+    EulerDd,
+    /// Centroid velocity, world (m/s).
+    Vel,
+    /// Centroid acceleration, world (m/s²).
+    Acc,
+    /// Angular velocity, body frame (rad/s).
+    Omega,
+    /// Angular acceleration, body frame (rad/s²).
+    OmegaDot,
+    /// Joint force of the parent on the body at `O_i`, world (N).
+    F,
+    /// Joint moment of the parent on the body about `O_i`, world (N·m).
+    N,
+    /// Specific force `r̈_p − g` at an IMU's mounting point `p`, body frame (m/s²): only as a
+    /// measured column (`imu_sf_1_meas`, …), written by [`crate::sensor::Sensor::Imu`].
+    ImuSf,
+}
+
+impl BodyGroup {
+    /// Every group that `[[noise]]` may name (all but the IMU's own channel).
+    pub const NOISY: [BodyGroup; 10] = [
+        BodyGroup::Pos,
+        BodyGroup::Euler,
+        BodyGroup::EulerD,
+        BodyGroup::EulerDd,
+        BodyGroup::Vel,
+        BodyGroup::Acc,
+        BodyGroup::Omega,
+        BodyGroup::OmegaDot,
+        BodyGroup::F,
+        BodyGroup::N,
+    ];
+
+    /// The group's name, as `[[noise]] column` names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            BodyGroup::Pos => "pos",
+            BodyGroup::Euler => "euler",
+            BodyGroup::EulerD => "euler_d",
+            BodyGroup::EulerDd => "euler_dd",
+            BodyGroup::Vel => "vel",
+            BodyGroup::Acc => "acc",
+            BodyGroup::Omega => "omega",
+            BodyGroup::OmegaDot => "omega_dot",
+            BodyGroup::F => "f",
+            BodyGroup::N => "n",
+            BodyGroup::ImuSf => "imu_sf",
+        }
+    }
+
+    /// The group named `name`, if any (the IMU channel included).
+    pub fn from_name(name: &str) -> Option<BodyGroup> {
+        BodyGroup::NOISY
+            .into_iter()
+            .chain([BodyGroup::ImuSf])
+            .find(|g| g.name() == name)
+    }
+
+    /// Its three clean column names of `bodies.parquet` (the measured copies add `_meas`).
+    pub fn columns(self) -> [&'static str; 3] {
+        match self {
+            BodyGroup::Pos => ["pos_x", "pos_y", "pos_z"],
+            BodyGroup::Euler => ["euler_a", "euler_b", "euler_g"],
+            BodyGroup::EulerD => ["euler_a_d", "euler_b_d", "euler_g_d"],
+            BodyGroup::EulerDd => ["euler_a_dd", "euler_b_dd", "euler_g_dd"],
+            BodyGroup::Vel => ["vel_x", "vel_y", "vel_z"],
+            BodyGroup::Acc => ["acc_x", "acc_y", "acc_z"],
+            BodyGroup::Omega => ["omega_1", "omega_2", "omega_3"],
+            BodyGroup::OmegaDot => ["omega_dot_1", "omega_dot_2", "omega_dot_3"],
+            BodyGroup::F => ["f_x", "f_y", "f_z"],
+            BodyGroup::N => ["n_x", "n_y", "n_z"],
+            BodyGroup::ImuSf => ["imu_sf_1", "imu_sf_2", "imu_sf_3"],
+        }
+    }
+
+    /// The clean value of the group in a body record (`ImuSf` has no clean column: NaN).
+    pub fn of(self, b: &BodyRecord) -> Vector3<f64> {
+        match self {
+            BodyGroup::Pos => b.pos,
+            BodyGroup::Euler => b.euler,
+            BodyGroup::EulerD => b.euler_d,
+            BodyGroup::EulerDd => b.euler_dd,
+            BodyGroup::Vel => b.vel,
+            BodyGroup::Acc => b.acc,
+            BodyGroup::Omega => b.omega,
+            BodyGroup::OmegaDot => b.omega_dot,
+            BodyGroup::F => b.force,
+            BodyGroup::N => b.moment,
+            BodyGroup::ImuSf => Vector3::repeat(f64::NAN),
+        }
+    }
 }
 
 impl Recording {
@@ -85,6 +195,13 @@ impl Recording {
     /// Body `b` (1-based) at sample `s`.
     pub fn body(&self, s: usize, b: usize) -> &BodyRecord {
         &self.bodies[s * self.n_bodies + b - 1]
+    }
+
+    /// The series of a body group of body `b` (1-based).
+    pub fn body_series(&self, group: BodyGroup, b: usize) -> Vec<Vector3<f64>> {
+        (0..self.samples())
+            .map(|s| group.of(self.body(s, b)))
+            .collect()
     }
 
     /// The series of a joint column (`q`, `qd`, `qdd`, `tau`, `i`) of the joint at position `k`.

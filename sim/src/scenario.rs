@@ -46,6 +46,8 @@ use crate::model::{Chain, reference};
 use crate::noise::{ColumnNoise, NOISY_COLUMNS};
 use crate::param::{finite, non_negative, positive};
 use crate::profile::Profile;
+use crate::recording::BodyGroup;
+use crate::sensor::Sensor;
 
 /// A scenario file as written (the serde schema).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -74,6 +76,9 @@ pub struct ScenarioFile {
     /// Measurement noise on recorded columns (`[[noise]]`), written as `<column>_meas`.
     #[serde(default)]
     pub noise: Vec<ColumnNoise>,
+    /// Physical sensors (`[[sensor]]`: force/torque, IMU, encoder, clock; [`crate::sensor`]).
+    #[serde(default)]
+    pub sensor: Vec<Sensor>,
     /// A population of arms drawn around the model (`sim::population`); `sim population`
     /// simulates it, `sim run` the reference arm with the file's own drives.
     pub population: Option<crate::population::PopulationSection>,
@@ -425,24 +430,7 @@ impl Scenario {
                 chain.links[d.id as usize - 1].joint.friction = d.friction.clone();
             }
         }
-        for (k, n) in file.noise.iter().enumerate() {
-            if !NOISY_COLUMNS.contains(&n.column.as_str()) {
-                return Err(invalid(
-                    &format!("noise[{k}].column"),
-                    format!("expected one of {NOISY_COLUMNS:?}, got {:?}", n.column),
-                ));
-            }
-            if let Some(bad) = n.joints.iter().flatten().find(|j| !ids.contains(j)) {
-                return Err(invalid(
-                    &format!("noise[{k}].joints"),
-                    format!("expected joints among {ids:?}, got {bad}"),
-                ));
-            }
-            for (i, m) in n.model.iter().enumerate() {
-                m.validate()
-                    .map_err(|(f, e)| invalid(&format!("noise[{k}].model[{i}].{f}"), e))?;
-            }
-        }
+        validate_measurement(&file, &ids, chain.len(), &invalid)?;
         if let Some(p) = &file.population {
             if chain.name != "arm6" {
                 return Err(invalid(
@@ -539,6 +527,15 @@ impl Scenario {
         Ok(s)
     }
 
+    /// The run's sensors and noise laws, seeded by the scenario seed.
+    pub fn measurement_model(&self) -> crate::measurement::MeasurementModel<'_> {
+        crate::measurement::MeasurementModel {
+            noise: &self.file.noise,
+            sensors: &self.file.sensor,
+            seed: self.file.seed,
+        }
+    }
+
     /// Integrator step (s).
     pub fn dt(&self) -> f64 {
         self.file.time.step
@@ -571,4 +568,91 @@ impl Scenario {
     pub fn sample_time(&self, k: usize) -> f64 {
         k as f64 * self.file.time.sample_period
     }
+}
+
+/// Checks `[[noise]]` and `[[sensor]]`: known columns, joints and bodies that exist, one sensor
+/// of a kind per body or joint, one clock.
+fn validate_measurement(
+    file: &ScenarioFile,
+    ids: &[u8],
+    bodies: usize,
+    invalid: &dyn Fn(&str, String) -> ScenarioError,
+) -> Result<(), ScenarioError> {
+    let body_ids: Vec<u8> = (1..=bodies as u8).collect();
+    let check_ids = |field: &str, list: &Option<Vec<u8>>, valid: &[u8], what: &str| match list
+        .iter()
+        .flatten()
+        .find(|j| !valid.contains(j))
+    {
+        Some(bad) => Err(invalid(
+            field,
+            format!("expected {what} among {valid:?}, got {bad}"),
+        )),
+        None => Ok(()),
+    };
+    for (k, n) in file.noise.iter().enumerate() {
+        let is_joint = NOISY_COLUMNS.contains(&n.column.as_str());
+        let is_body = BodyGroup::NOISY.iter().any(|g| g.name() == n.column);
+        if !is_joint && !is_body {
+            let groups: Vec<&str> = BodyGroup::NOISY.iter().map(|g| g.name()).collect();
+            return Err(invalid(
+                &format!("noise[{k}].column"),
+                format!(
+                    "expected a joint column {NOISY_COLUMNS:?} or a body group {groups:?}, got {:?}",
+                    n.column
+                ),
+            ));
+        }
+        if is_body && n.joints.is_some() {
+            return Err(invalid(
+                &format!("noise[{k}].joints"),
+                format!("expected `bodies` for the body group {:?}", n.column),
+            ));
+        }
+        if is_joint && n.bodies.is_some() {
+            return Err(invalid(
+                &format!("noise[{k}].bodies"),
+                format!("expected `joints` for the joint column {:?}", n.column),
+            ));
+        }
+        check_ids(&format!("noise[{k}].joints"), &n.joints, ids, "joints")?;
+        check_ids(
+            &format!("noise[{k}].bodies"),
+            &n.bodies,
+            &body_ids,
+            "bodies",
+        )?;
+        for (i, m) in n.model.iter().enumerate() {
+            m.validate()
+                .map_err(|(f, e)| invalid(&format!("noise[{k}].model[{i}].{f}"), e))?;
+        }
+    }
+    for (k, s) in file.sensor.iter().enumerate() {
+        s.validate(file.time.sample_period)
+            .map_err(|(f, e)| invalid(&format!("sensor[{k}].{f}"), e))?;
+        match s {
+            Sensor::ForceTorque { bodies: b, .. } | Sensor::Imu { bodies: b, .. } => {
+                check_ids(&format!("sensor[{k}].bodies"), b, &body_ids, "bodies")?;
+            }
+            Sensor::Encoder { joints, .. } => {
+                check_ids(&format!("sensor[{k}].joints"), joints, ids, "joints")?
+            }
+            Sensor::Clock { .. } => {}
+        }
+        let same_kind = |o: &Sensor| std::mem::discriminant(o) == std::mem::discriminant(s);
+        let overlap = file.sensor[..k].iter().filter(|o| same_kind(o)).any(|o| {
+            matches!(s, Sensor::Clock { .. })
+                || body_ids
+                    .iter()
+                    .any(|&b| o.covers_body(b) && s.covers_body(b))
+                || ids.iter().any(|&j| o.covers_joint(j) && s.covers_joint(j))
+        });
+        if overlap {
+            return Err(invalid(
+                &format!("sensor[{k}]"),
+                "expected at most one sensor of a kind per body or joint (and one clock)".into(),
+            ));
+        }
+    }
+    Ok(())
 }

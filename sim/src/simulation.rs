@@ -297,6 +297,7 @@ impl<'a> Simulation<'a> {
             bodies: Vec::with_capacity(n * chain.len()),
             joints: Vec::with_capacity(n * (chain.len() + self.offset)),
             measured: Vec::new(),
+            measured_bodies: Vec::new(),
         }
     }
 

@@ -119,6 +119,36 @@ fn revolute_profile_beyond_pi_is_rejected() {
 }
 
 #[test]
+fn bad_noise_and_sensor_fields_are_rejected() {
+    let with = |extra: &str| format!("{}\n{extra}\n", good_scenario());
+    assert_rejected(
+        "noise-group",
+        &with("[[noise]]\ncolumn = \"torque\"\nmodel = []"),
+        &["noise[0].column", "\"f\""],
+    );
+    assert_rejected(
+        "noise-bodies",
+        &with("[[noise]]\ncolumn = \"f\"\nbodies = [7]\nmodel = []"),
+        &["noise[0].bodies", "got 7"],
+    );
+    assert_rejected(
+        "sensor-sigma",
+        &with("[[sensor]]\ntype = \"force_torque\"\nforce = { sigma = [0.1, -1.0, 0.1] }"),
+        &["sensor[0].force.sigma[1]"],
+    );
+    assert_rejected(
+        "sensor-twice",
+        &with("[[sensor]]\ntype = \"imu\"\n[[sensor]]\ntype = \"imu\"\nbodies = [2]"),
+        &["sensor[1]", "one sensor of a kind"],
+    );
+    assert_rejected(
+        "clock",
+        &with("[[sensor]]\ntype = \"clock\"\noffset = 0.05"),
+        &["sensor[0].offset", "sample period"],
+    );
+}
+
+#[test]
 fn missing_file_is_reported() {
     let o = Command::new(env!("CARGO_BIN_EXE_sim"))
         .args(["run", "/nonexistent/x.toml", "--out", "/tmp/never"])

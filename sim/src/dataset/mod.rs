@@ -6,7 +6,10 @@
 //! point `O_i`, world, about which `n` is taken), `tau_motor` in `joints.parquet` (Rapier's
 //! motor impulse / step, NaN for joints without a motor; for checks only), and the geometry and
 //! zero-configuration and `joint_damping` columns of `truth.parquet`. Measured columns
-//! (`q_meas`, …) are written only for the columns that the scenario's `[[noise]]` names; `i`
+//! (`q_meas`, `f_x_meas`, …) are written only for the columns that the scenario's `[[noise]]`
+//! and `[[sensor]]` entries measure ([`crate::measurement`]), in `joints.parquet` for joint
+//! columns and in `bodies.parquet` for body groups (all three components of a group; an IMU adds
+//! `imu_sf_1..3_meas`, the accelerometer's specific force at its mount, body frame); `i`
 //! in `joints.parquet` is the motor current `tau / K` (the manifest's `motor_gains` hold `K`).
 
 pub mod columns;

@@ -189,6 +189,9 @@ fn bodies_table(rec: &Recording) -> Table {
     for (c, name) in BODY_F64.iter().enumerate() {
         t.f64(name, rows_values.iter().map(|v| v[c]).collect());
     }
+    for (name, values) in &rec.measured_bodies {
+        t.f64(name, values.clone());
+    }
     t
 }
 
