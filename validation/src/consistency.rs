@@ -18,7 +18,7 @@ use crate::dataset::Run;
 /// Largest relative residual of the per-body Newton–Euler equations: `(force, moment)`, each
 /// normalized by the largest magnitude of the terms in that equation over the run.
 pub fn newton_euler(run: &Run) -> (f64, f64) {
-    let m = &run.measurements;
+    let m = &run.clean;
     let model = &run.manifest.model;
     let g = sim::gravity_vector();
     let (mut ef, mut em, mut sf, mut sm) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
@@ -59,7 +59,7 @@ pub fn newton_euler(run: &Run) -> (f64, f64) {
 /// Per joint, the relative residual of the recorded `tau + tau_friction` against RNEA on the
 /// recorded `q, q̇, q̈` (normalized as [`sim::dataset::manifest::Checks::rnea_rel_residual`]).
 pub fn inverse_dynamics(run: &Run) -> Vec<f64> {
-    let m = &run.measurements;
+    let m = &run.clean;
     let each = |f: &dyn Fn(&crate::dataset::JointSeries) -> f64| {
         m.joints.iter().map(f).collect::<Vec<f64>>()
     };
@@ -78,7 +78,7 @@ pub fn inverse_dynamics(run: &Run) -> Vec<f64> {
 /// `max_t |tau + tau_friction|`. Rapier reports the motor impulse as applied to the joint's
 /// first body (the parent), hence the sign.
 pub fn motor_agreement(run: &Run) -> Vec<(u8, f64)> {
-    run.measurements
+    run.clean
         .joints
         .iter()
         .filter(|j| j.tau_motor.iter().all(|v| v.is_finite()))
@@ -104,7 +104,7 @@ pub fn motor_agreement(run: &Run) -> Vec<(u8, f64)> {
 /// transmits about its free axis beyond the applied generalized force (N·m). `a_i` is the joint's
 /// current world axis, from the manifest's model and the parent's orientation.
 pub fn free_axis_moment(run: &Run, id: u8) -> f64 {
-    let m = &run.measurements;
+    let m = &run.clean;
     let model = &run.manifest.model;
     let k = id as usize - 1;
     let joint = m.joints.iter().find(|j| j.id == id).expect("joint id");

@@ -2,22 +2,26 @@
 //! reports.
 //!
 //! Data flows one way: a run directory is read by [`dataset`] into measurements and truth; an
-//! [`estimator::Estimator`] sees only the measurements; [`score`] compares its estimates with
+//! [`estimator::RunEstimator`] sees only the measurements; [`score`] compares its estimates with
 //! the truth; [`report`] writes what a reader sees. [`consistency`] checks the physics of a run
 //! from its files, with the independent inverse dynamics of [`inverse_dynamics`].
 
 pub mod consistency;
 pub mod dataset;
+pub mod estimate;
 pub mod estimator;
 pub mod excitation;
+pub mod experiment;
 pub mod fourier;
 pub mod identification;
 pub mod nim;
 pub mod paper;
+pub mod param;
 pub mod regressor;
 pub mod report;
 pub mod score;
 pub mod standard_regressor;
+pub mod study;
 
 /// The independent recursive Newton–Euler inverse dynamics (plain nalgebra, no Rapier). It lives
 /// in `sim` so that every run can write its residual into its manifest; this is the same code.

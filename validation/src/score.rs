@@ -6,7 +6,7 @@ use crate::estimator::{Estimate, Parameter};
 /// One scored parameter.
 #[derive(Clone, Debug)]
 pub struct Scored {
-    /// Estimator name.
+    /// RunEstimator name.
     pub method: String,
     /// Body (1-based).
     pub body: u8,
@@ -85,4 +85,63 @@ pub fn arm_truth(arm: &sim::model::Chain) -> std::collections::BTreeMap<String, 
         }
     }
     out
+}
+
+/// One scored parameter of the estimation API ([`crate::estimate`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Row {
+    /// The experiment (run id, or ids joined with `+`).
+    pub run: String,
+    /// Estimator name.
+    pub method: String,
+    /// Qualified parameter name ([`crate::param::ParamId`]'s display).
+    pub parameter: String,
+    /// True value (`None`: the model has no such parameter, e.g. friction terms of an arm
+    /// without the paper's friction).
+    pub truth: Option<f64>,
+    /// Estimate (`None`: not identifiable from the data).
+    pub estimate: Option<f64>,
+    /// Standard deviation of the estimate where the method gives one.
+    pub std: Option<f64>,
+}
+
+impl Row {
+    /// `estimate − truth`.
+    pub fn abs_error(&self) -> Option<f64> {
+        Some(self.estimate? - self.truth?)
+    }
+
+    /// `(estimate − truth) / truth` (`None` where the truth is 0).
+    pub fn rel_error(&self) -> Option<f64> {
+        let t = self.truth.filter(|t| *t != 0.0)?;
+        Some(self.abs_error()? / t)
+    }
+
+    /// Whether the estimator determined the parameter.
+    pub fn identifiable(&self) -> bool {
+        self.estimate.is_some()
+    }
+}
+
+/// Scores an estimator's output against the truth of the arm (`model`: the run's manifest
+/// model), one row per estimated parameter.
+pub fn rows(
+    run: &str,
+    method: &str,
+    estimates: &crate::estimate::Estimates,
+    model: &sim::model::Chain,
+) -> Vec<Row> {
+    let truth = crate::param::truth_table(model);
+    estimates
+        .values
+        .iter()
+        .map(|(id, e)| Row {
+            run: run.to_string(),
+            method: method.to_string(),
+            parameter: id.to_string(),
+            truth: truth.get(id).copied(),
+            estimate: e.value,
+            std: e.std,
+        })
+        .collect()
 }

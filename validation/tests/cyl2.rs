@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use validation::dataset::write_and_read;
-use validation::estimator::Estimator;
 use validation::estimator::Parameter::{J22, J33, MassE1, MassE2};
+use validation::estimator::RunEstimator;
 use validation::estimator::mim::{MimSingleInstant, MimStacked};
 use validation::score::score;
 
@@ -27,7 +27,7 @@ fn mim_identifies_the_appendix_arm() {
     let (force, moment) = validation::consistency::newton_euler(&run);
     assert!(force <= 1e-9 && moment <= 1e-9);
     for method in [
-        &MimStacked::default() as &dyn Estimator,
+        &MimStacked::default() as &dyn RunEstimator,
         &MimSingleInstant {
             time: 1.5,
             tolerance: 1e-4,

@@ -11,7 +11,7 @@ use validation::consistency;
 use validation::dataset::{Run, write_and_read};
 use validation::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
 use validation::estimator::time_domain::{Derivatives, InverseDynamicsLs};
-use validation::estimator::{Estimator, Parameter};
+use validation::estimator::{Parameter, RunEstimator};
 use validation::regressor::KnownGeometry;
 use validation::score::score;
 
@@ -46,7 +46,7 @@ fn run() -> &'static Run {
 }
 
 fn clean(run: &Run) -> validation::dataset::Measurements {
-    let mut m = run.measurements.clone();
+    let mut m = run.clean.clone();
     m.joints.iter_mut().for_each(|j| j.measured.clear());
     m
 }
@@ -107,7 +107,10 @@ fn torque_driven_run_closes_newton_euler_and_agrees_with_rnea() {
     }
 }
 
-fn masses_rel_error(method: &dyn Estimator, data: &validation::dataset::Measurements) -> Vec<f64> {
+fn masses_rel_error(
+    method: &dyn RunEstimator,
+    data: &validation::dataset::Measurements,
+) -> Vec<f64> {
     let est = method.estimate(data).unwrap();
     score(&method.name(), &est, &run().truth)
         .iter()
@@ -169,7 +172,7 @@ fn the_papers_formulation_runs_and_is_far_off() {
 
 #[test]
 fn measured_angles_carry_the_scenarios_noise_reproducibly() {
-    let m = &run().measurements;
+    let m = &run().clean;
     for j in &m.joints {
         let noisy = &j.measured["q"];
         let d: Vec<f64> = noisy.iter().zip(&j.q).map(|(a, b)| a - b).collect();

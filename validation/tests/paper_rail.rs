@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use validation::consistency;
 use validation::dataset::{Run, read_run, write_and_read};
 use validation::estimator::mim::{MimSingleInstant, MimStacked, MimWholeArm};
-use validation::estimator::{Estimator, Parameter};
+use validation::estimator::{Parameter, RunEstimator};
 use validation::report::mim::MimReport;
 use validation::score::score;
 
@@ -57,7 +57,7 @@ fn rapier_motor_impulses_match_the_recovered_moments() {
     }
 }
 
-fn unidentifiable(method: &dyn Estimator) -> Vec<(u8, Parameter)> {
+fn unidentifiable(method: &dyn RunEstimator) -> Vec<(u8, Parameter)> {
     let est = method.estimate(&run().measurements).unwrap();
     est.iter()
         .filter(|e| e.value.is_none())
@@ -68,7 +68,7 @@ fn unidentifiable(method: &dyn Estimator) -> Vec<(u8, Parameter)> {
 #[test]
 fn mim_recovers_every_identifiable_parameter() {
     for method in [
-        &MimSingleInstant::paper() as &dyn Estimator,
+        &MimSingleInstant::paper() as &dyn RunEstimator,
         &MimStacked::default(),
         &MimWholeArm::default(),
     ] {

@@ -39,3 +39,40 @@ fn population_arms_read_back_with_their_own_truth() {
     }
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+#[test]
+fn in_memory_run_equals_the_run_read_from_disk_with_measured_columns() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = std::fs::read_to_string(root.join("scenarios/paper_rail.toml"))
+        .unwrap()
+        .replace("end = 2.0", "end = 0.1")
+        .replace("step = 2e-5", "step = 1e-4")
+        + "\n[[noise]]\ncolumn = \"f\"\nbodies = [2]\nmodel = [{ type = \"gaussian\", sigma = 0.1 }]\n\
+           [[noise]]\ncolumn = \"q\"\nmodel = [{ type = \"bias\", value = 0.01 }]\n\
+           [[sensor]]\ntype = \"imu\"\nbodies = [3]\nmount = [0.1, 0.0, 0.0]\ngyro = { sigma = 1e-3 }\n";
+    let scenario = sim::scenario::Scenario::from_toml(&text, "memory.toml").unwrap();
+    let simulated = sim::simulate(&scenario, None);
+    let dir = std::env::temp_dir().join(format!("validation-memory-{}", std::process::id()));
+    let disk = validation::dataset::write_and_read(&simulated, &dir).unwrap();
+    let memory = validation::dataset::from_simulated(&simulated, &dir).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        format!("{:?}", disk.measurements),
+        format!("{:?}", memory.measurements)
+    );
+    assert_eq!(format!("{:?}", disk.clean), format!("{:?}", memory.clean));
+    assert_eq!(format!("{:?}", disk.truth), format!("{:?}", memory.truth));
+    // The sensed view carries the noise; the clean view does not.
+    let (b2, clean) = (&disk.measurements.bodies[1], &disk.clean.bodies[1]);
+    assert!((b2.force[3] - clean.force[3]).norm() > 1e-3);
+    assert_eq!(
+        disk.measurements.bodies[0].force,
+        disk.clean.bodies[0].force
+    );
+    assert!((disk.measurements.joints[1].q[0] - disk.clean.joints[1].q[0] - 0.01).abs() < 1e-15);
+    assert!(
+        disk.measurements.bodies[2]
+            .measured
+            .contains_key(&sim::recording::BodyGroup::ImuSf)
+    );
+}

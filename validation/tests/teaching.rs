@@ -72,7 +72,7 @@ fn runs() -> &'static Runs {
 }
 
 fn clean(r: &Run) -> validation::dataset::Measurements {
-    measurements(&r.measurements, None)
+    measurements(&r.clean, None)
 }
 
 #[test]
@@ -92,7 +92,8 @@ fn sweeps_are_constant_velocity_where_the_fit_assumes_it() {
 fn the_recorded_current_is_the_pi_velocity_loop_of_eq_19() {
     let r = &runs().sweeps[0];
     let scenario = Scenario::from_toml(&r.manifest.scenario, "manifest").unwrap();
-    for (d, j) in scenario.drives.iter().zip(&r.measurements.joints) {
+    // A physics check: the clean columns (the sweep runs measure q and i).
+    for (d, j) in scenario.drives.iter().zip(&r.clean.joints) {
         let Drive::Servo(Servo {
             reference,
             control: Control::PiVelocity { kp, ki },
@@ -173,7 +174,7 @@ fn noise_free_pipeline_recovers_friction_and_base_parameters() {
 fn low_noise_validation_torque_nrms_is_below_one_percent() {
     let runs = runs();
     let level = LEVELS[0];
-    let noisy = |r: &Run| measurements(&r.measurements, Some((level, 5)));
+    let noisy = |r: &Run| measurements(&r.clean, Some((level, 5)));
     let sweeps: Vec<_> = runs.sweeps.iter().map(noisy).collect();
     let (exc, val) = (noisy(&runs.excitation), noisy(&runs.validation));
     let derivatives = Derivatives::Fourier { harmonics: 200 };

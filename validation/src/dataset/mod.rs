@@ -2,7 +2,14 @@
 //!
 //! [`Measurements`] holds only what a sensor could give (kinematics, joint wrenches, joint
 //! coordinates and forces); [`Truth`] holds the inertial parameters. Estimators receive only the
-//! former ([`crate::estimator::Estimator`]); the truth is read by the scorer.
+//! former, and only as the sensors saw it: [`Run::measurements`] holds the measured (`_meas`)
+//! copy of every column that has one in place of the clean column ([`Measurements::sensed`]);
+//! the clean columns are in [`Run::clean`], for physics checks. The truth is read by the scorer.
+
+mod memory;
+mod sensed;
+
+pub use memory::from_simulated;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
@@ -16,6 +23,7 @@ use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use sim::dataset::Manifest;
 use sim::dataset::columns::{BODIES_FILE, JOINTS_FILE, MANIFEST_FILE, TRUTH_FILE};
+use sim::recording::BodyGroup;
 
 pub use sim::dataset::DatasetError as ReadError;
 
@@ -141,6 +149,9 @@ pub struct BodySeries {
     pub moment: Vec<Vector3<f64>>,
     /// Position of `O_i`, world (m).
     pub joint_point: Vec<Vector3<f64>>,
+    /// Measured copies of the groups that have them (`f` for `f_x_meas, f_y_meas, f_z_meas`),
+    /// including the IMU's specific force [`BodyGroup::ImuSf`].
+    pub measured: BTreeMap<BodyGroup, Vec<Vector3<f64>>>,
 }
 
 /// Measured time series of one joint.
@@ -169,6 +180,9 @@ pub struct JointSeries {
     /// The commanded reference of a prescribed or servo joint (the experiment's design), from
     /// the manifest's scenario.
     pub reference: Option<sim::profile::Profile>,
+    /// The commanded torque signal of a torque-driven joint (the experiment's design, scaled
+    /// by the scenario's `torque_scale`), from the manifest's scenario.
+    pub excitation: Option<sim::drive::Signal>,
     /// Noisy measured copies by column name (`q` for `q_meas`, …), where the run has them.
     pub measured: BTreeMap<String, Vec<f64>>,
 }
@@ -213,6 +227,18 @@ pub struct Measurements {
     pub joints: Vec<JointSeries>,
     /// The arm's kinematics without its inertial parameters ([`sim::model::Chain::kinematics_only`]).
     pub geometry: sim::model::Chain,
+    /// The stated measurement model (a datasheet: the sensors' and noise laws' parameters, not
+    /// the noise drawn), from the manifest's scenario.
+    pub stated: Stated,
+}
+
+/// The measurement model a run states (`[[sensor]]` and `[[noise]]` of its scenario).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stated {
+    /// Physical sensors.
+    pub sensors: Vec<sim::sensor::Sensor>,
+    /// Per-column noise laws.
+    pub noise: Vec<sim::noise::ColumnNoise>,
 }
 
 /// Ground truth of one body.
@@ -248,8 +274,11 @@ pub struct Run {
     pub dir: PathBuf,
     /// Its manifest (holds the model: truth; not for estimators).
     pub manifest: Manifest,
-    /// The measurement columns.
+    /// What the sensors give: every column replaced by its measured copy where it has one
+    /// ([`Measurements::sensed`]). The only view estimators get.
     pub measurements: Measurements,
+    /// The clean columns (ideal sensors), for physics checks.
+    pub clean: Measurements,
     /// The truth table.
     pub truth: Truth,
 }
@@ -329,12 +358,38 @@ fn read_files(dir: &Path, files: &[PathBuf; 4]) -> Result<Run, ReadError> {
     let (run_id, t, bodies) = read_bodies(bodies_path)?;
     let mut joints = read_joints(joints_path, bodies_path, t.len())?;
     let truth = read_truth(truth_path)?;
+    let stated = apply_design(&mut joints, &manifest, manifest_path)?;
+    let clean = Measurements {
+        run_id,
+        t,
+        bodies,
+        joints,
+        geometry: manifest.model.kinematics_only(),
+        stated,
+    };
+    Ok(Run {
+        dir: dir.to_owned(),
+        measurements: clean.sensed(),
+        clean,
+        manifest,
+        truth,
+    })
+}
+
+/// Sets what each joint's drive was told (gain, reference, torque signal) from the manifest's
+/// scenario: the experiment's design, known to the experimenter; returns the stated
+/// measurement model.
+fn apply_design(
+    joints: &mut [JointSeries],
+    manifest: &Manifest,
+    manifest_path: &Path,
+) -> Result<Stated, ReadError> {
     let scenario = sim::scenario::Scenario::from_toml(
         &manifest.scenario,
         &format!("{} (scenario)", manifest_path.display()),
     )
     .map_err(|e| ReadError::Format {
-        path: manifest_path.clone(),
+        path: manifest_path.to_owned(),
         message: e.to_string(),
     })?;
     for (j, d) in joints.iter_mut().zip(&scenario.drives) {
@@ -344,18 +399,14 @@ fn read_files(dir: &Path, files: &[PathBuf; 4]) -> Result<Run, ReadError> {
             | sim::drive::Drive::Servo(sim::drive::Servo { reference: p, .. }) => Some(p.clone()),
             _ => None,
         };
+        j.excitation = match &d.drive {
+            sim::drive::Drive::Torque(s) => Some(s.clone()),
+            _ => None,
+        };
     }
-    Ok(Run {
-        dir: dir.to_owned(),
-        measurements: Measurements {
-            run_id,
-            t,
-            bodies,
-            joints,
-            geometry: manifest.model.kinematics_only(),
-        },
-        manifest,
-        truth,
+    Ok(Stated {
+        sensors: scenario.file.sensor.clone(),
+        noise: scenario.file.noise.clone(),
     })
 }
 
@@ -406,6 +457,20 @@ fn read_bodies(bodies_path: &Path) -> Result<(String, Vec<f64>, Vec<BodySeries>)
     let euler_dd = bt.vec3("euler_", ["a_dd", "b_dd", "g_dd"])?;
     let (omega, omega_dot) = (bt.vec3("omega", e123)?, bt.vec3("omega_dot", e123)?);
     let (force, moment, joint_point) = (bt.vec3("f", xyz)?, bt.vec3("n", xyz)?, bt.vec3("o", xyz)?);
+    let mut measured = Vec::new();
+    for g in BodyGroup::NOISY.into_iter().chain([BodyGroup::ImuSf]) {
+        let names = g.columns().map(|c| format!("{c}_meas"));
+        if names.iter().all(|n| bt.columns.contains_key(n)) {
+            let [x, y, z] = names.map(|n| bt.f64(&n));
+            let (x, y, z) = (x?, y?, z?);
+            measured.push((
+                g,
+                (0..x.len())
+                    .map(|i| Vector3::new(x[i], y[i], z[i]))
+                    .collect::<Vec<_>>(),
+            ));
+        }
+    }
     let (qw, qv) = (bt.f64("quat_w")?, bt.vec3("quat", xyz)?);
     let quat: Vec<UnitQuaternion<f64>> = qw
         .iter()
@@ -427,6 +492,7 @@ fn read_bodies(bodies_path: &Path) -> Result<(String, Vec<f64>, Vec<BodySeries>)
             force: pick(&force, r),
             moment: pick(&moment, r),
             joint_point: pick(&joint_point, r),
+            measured: measured.iter().map(|(g, v)| (*g, pick(v, r))).collect(),
         })
         .collect();
 
@@ -485,6 +551,7 @@ fn read_joints(
             current: pick(&current, r),
             gain: 1.0,
             reference: None,
+            excitation: None,
         })
         .collect();
 

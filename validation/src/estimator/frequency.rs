@@ -23,7 +23,7 @@
 use nalgebra::{Complex, DMatrix, DVector};
 
 use super::lsq::solve_identifiable;
-use super::{Estimate, EstimateError, Estimator, Parameter};
+use super::{Estimate, EstimateError, Parameter, RunEstimator};
 use crate::dataset::Measurements;
 use crate::fourier::{Window, coefficients, last_periods, phasor};
 use crate::regressor::{KnownGeometry, require};
@@ -47,6 +47,56 @@ impl Excitation {
             harmonics: vec![3, 5, 7, 9, 11, 13, 17, 21, 27, 42],
             periods,
         }
+    }
+
+    /// The excitation of a run, from its design: every joint torque-driven by multisines (or
+    /// sums of them) of one fundamental; the excited harmonics are the union over joints; all
+    /// whole periods but the first (the transient) are used. `Err` says what is missing.
+    pub fn from_data(data: &Measurements) -> Result<Self, String> {
+        fn collect(s: &sim::drive::Signal, base: &mut Vec<f64>, harmonics: &mut Vec<u32>) {
+            match s {
+                sim::drive::Signal::Multisine {
+                    base_frequency,
+                    harmonics: h,
+                    ..
+                } => {
+                    base.push(*base_frequency);
+                    harmonics.extend(h);
+                }
+                sim::drive::Signal::Sum { terms } => {
+                    terms.iter().for_each(|t| collect(t, base, harmonics))
+                }
+                _ => {}
+            }
+        }
+        let (mut base, mut harmonics) = (Vec::new(), Vec::new());
+        for j in &data.joints {
+            let signal = j.excitation.as_ref().ok_or_else(|| {
+                format!("needs a multisine torque excitation on every joint (joint O{} is not torque-driven)", j.id)
+            })?;
+            collect(signal, &mut base, &mut harmonics);
+        }
+        let f0 = *base
+            .first()
+            .ok_or("needs a multisine torque excitation on every joint")?;
+        if base.iter().any(|f| (f - f0).abs() > 1e-12 * f0) {
+            return Err("needs one fundamental frequency for every joint's multisine".into());
+        }
+        harmonics.sort_unstable();
+        harmonics.dedup();
+        let span = data.t.last().copied().unwrap_or(0.0) - data.t.first().copied().unwrap_or(0.0);
+        let whole = (span * f0 + 1e-9).floor() as usize;
+        if whole < 2 {
+            return Err(format!(
+                "needs at least two whole periods of the {} s excitation (the first is dropped as transient); the run spans {span} s",
+                1.0 / f0
+            ));
+        }
+        Ok(Excitation {
+            base_frequency: f0,
+            harmonics,
+            periods: whole - 1,
+        })
     }
 
     /// `ω₀` (rad/s).
@@ -98,7 +148,7 @@ pub struct LinearizedFrequency {
     pub excitation: Excitation,
 }
 
-impl Estimator for LinearizedFrequency {
+impl RunEstimator for LinearizedFrequency {
     fn name(&self) -> String {
         "frequency_linearized".into()
     }
@@ -170,7 +220,7 @@ impl PaperFrequency {
     }
 }
 
-impl Estimator for PaperFrequency {
+impl RunEstimator for PaperFrequency {
     fn name(&self) -> String {
         "frequency_paper".into()
     }

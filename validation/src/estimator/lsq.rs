@@ -59,6 +59,27 @@ pub fn solve_scaled(y: &DMatrix<f64>, z: &DVector<f64>, tolerance: f64) -> Vec<O
         .collect()
 }
 
+/// Standard deviations of a least-squares solution `x` of `Y x = z` (`None` entries: not
+/// identifiable, left out) under homoscedastic white errors: `s² (Y_Sᵀ Y_S)⁻¹` with
+/// `s² = ‖z − Y_S x_S‖² / (rows − |S|)`. `None` for every entry where no degree of freedom is
+/// left (as many equations as unknowns) or `Y_Sᵀ Y_S` is singular.
+pub fn ols_std(y: &DMatrix<f64>, z: &DVector<f64>, x: &[Option<f64>]) -> Vec<Option<f64>> {
+    let idx: Vec<usize> = (0..x.len()).filter(|&i| x[i].is_some()).collect();
+    let mut out = vec![None; x.len()];
+    if y.nrows() <= idx.len() || idx.is_empty() {
+        return out;
+    }
+    let ys = DMatrix::from_fn(y.nrows(), idx.len(), |r, c| y[(r, idx[c])]);
+    let xs = DVector::from_fn(idx.len(), |r, _| x[idx[r]].expect("identifiable"));
+    let s2 = (z - &ys * xs).norm_squared() / (y.nrows() - idx.len()) as f64;
+    if let Some(inv) = (ys.transpose() * &ys).try_inverse() {
+        for (r, &i) in idx.iter().enumerate() {
+            out[i] = Some((s2 * inv[(r, r)]).max(0.0).sqrt());
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

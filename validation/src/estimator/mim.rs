@@ -32,7 +32,7 @@ use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use sim::kinematics::{body_rates, rotation_from_cardan};
 
 use super::lsq::solve_identifiable;
-use super::{Estimate, EstimateError, Estimator, Parameter};
+use super::{Estimate, EstimateError, Parameter, RunEstimator};
 use crate::dataset::Measurements;
 
 /// The parameters of one body, in the order of `X_i`.
@@ -112,8 +112,8 @@ pub fn body_equations(
     Some((y, z))
 }
 
-/// Stacks body `b`'s equations over `samples` (skipping undefined ones).
-fn stacked(
+/// Stacks body `b`'s equations over `samples` (skipping undefined ones): `(Y, Z)`.
+pub fn stacked(
     data: &Measurements,
     b: usize,
     samples: impl Iterator<Item = usize>,
@@ -165,7 +165,7 @@ impl MimSingleInstant {
     }
 }
 
-impl Estimator for MimSingleInstant {
+impl RunEstimator for MimSingleInstant {
     fn name(&self) -> String {
         format!("single_t{}", self.time)
     }
@@ -200,7 +200,7 @@ impl Default for MimStacked {
     }
 }
 
-impl Estimator for MimStacked {
+impl RunEstimator for MimStacked {
     fn name(&self) -> String {
         "stacked".into()
     }
@@ -233,7 +233,7 @@ impl Default for MimWholeArm {
     }
 }
 
-impl Estimator for MimWholeArm {
+impl RunEstimator for MimWholeArm {
     fn name(&self) -> String {
         "stacked_arm".into()
     }

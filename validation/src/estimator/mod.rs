@@ -1,9 +1,12 @@
-//! Inertial-parameter estimators: each is one type implementing [`Estimator`], in its own file,
-//! registered once in [`registry`].
+//! The per-run algorithms of the MIM, frequency-domain and time-domain estimators, each one type
+//! implementing [`RunEstimator`] in its own file. The public estimation API, which every
+//! estimator of the project implements, is [`crate::estimate::Estimator`]; the reproduction
+//! reports still call these algorithms directly.
 
 pub mod frequency;
 pub mod lsq;
 pub mod mim;
+pub mod mim_gls;
 pub mod time_domain;
 
 use crate::dataset::Measurements;
@@ -79,19 +82,10 @@ pub struct EstimateError {
     pub message: String,
 }
 
-/// An inertial-parameter estimator. It sees only the measurement columns of a run.
-pub trait Estimator {
+/// A per-run inertial-parameter algorithm. It sees only the measurement columns of a run.
+pub trait RunEstimator {
     /// Short name, used as the `method` column of reports.
     fn name(&self) -> String;
     /// Estimates the parameters of every body it can.
     fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError>;
-}
-
-/// Every estimator of the project, with its default settings.
-pub fn registry() -> Vec<Box<dyn Estimator>> {
-    vec![
-        Box::new(mim::MimSingleInstant::paper()),
-        Box::new(mim::MimStacked::default()),
-        Box::new(mim::MimWholeArm::default()),
-    ]
 }

@@ -11,7 +11,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::frequency::Excitation;
-use super::{Estimate, EstimateError, Estimator};
+use super::{Estimate, EstimateError, RunEstimator};
 use crate::dataset::Measurements;
 use crate::fourier::Series;
 use crate::regressor::{KnownGeometry, require};
@@ -48,7 +48,7 @@ pub struct InverseDynamicsLs {
     pub stride: usize,
 }
 
-impl Estimator for InverseDynamicsLs {
+impl RunEstimator for InverseDynamicsLs {
     fn name(&self) -> String {
         match self.derivatives {
             Derivatives::Recorded => "time_domain".into(),

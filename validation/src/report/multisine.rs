@@ -14,7 +14,7 @@ use sim::noise::Noise;
 use crate::dataset::{Measurements, Run};
 use crate::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
 use crate::estimator::time_domain::{Derivatives, InverseDynamicsLs};
-use crate::estimator::{Estimator, Parameter};
+use crate::estimator::{Parameter, RunEstimator};
 use crate::fourier::last_periods;
 use crate::regressor::KnownGeometry;
 use crate::report::{parallel, register_font};
@@ -65,7 +65,7 @@ pub struct ScaleRun {
 /// One row of `multisine.csv`.
 #[derive(Clone, Debug)]
 pub struct Row {
-    /// Estimator.
+    /// RunEstimator.
     pub method: String,
     /// `none`, `paper_uniform` or `gaussian`.
     pub noise: String,
@@ -123,7 +123,7 @@ pub struct MultisineReport {
     pub config: StudyConfig,
 }
 
-fn methods(geometry: &KnownGeometry, periods: usize) -> Vec<Box<dyn Estimator + Sync>> {
+fn methods(geometry: &KnownGeometry, periods: usize) -> Vec<Box<dyn RunEstimator + Sync>> {
     let excitation = Excitation::paper(periods);
     vec![
         Box::new(PaperFrequency {
@@ -155,7 +155,7 @@ fn methods(geometry: &KnownGeometry, periods: usize) -> Vec<Box<dyn Estimator + 
 
 /// The run's measurements with the angles re-noised (`None`: clean, no measured column).
 fn measurements(run: &Run, noise: Option<(&[Noise], u64)>) -> Measurements {
-    let mut m = run.measurements.clone();
+    let mut m = run.clean.clone();
     for j in &mut m.joints {
         j.measured.clear();
         if let Some((model, seed)) = noise {
@@ -167,7 +167,7 @@ fn measurements(run: &Run, noise: Option<(&[Noise], u64)>) -> Measurements {
 }
 
 /// `[m1, m2]` estimates of one method on one set of measurements.
-fn masses(method: &dyn Estimator, data: &Measurements) -> [Option<f64>; 2] {
+fn masses(method: &dyn RunEstimator, data: &Measurements) -> [Option<f64>; 2] {
     let Ok(est) = method.estimate(data) else {
         return [None, None];
     };
@@ -185,7 +185,7 @@ impl MultisineReport {
         let mut scales = Vec::new();
         let mut cases: Vec<Case> = Vec::new();
         for (i, sr) in runs.iter().enumerate() {
-            let m = &sr.run.measurements;
+            let m = &sr.run.clean;
             let w = last_periods(&m.t, 100.0, config.periods)?;
             let amplitude = m
                 .joints
@@ -238,7 +238,7 @@ impl MultisineReport {
             .iter()
             .map(|sr| KnownGeometry::masses_unknown(&sr.run.manifest.model))
             .collect::<Result<_, _>>()?;
-        let all_methods: Vec<Vec<Box<dyn Estimator + Sync>>> = geometries
+        let all_methods: Vec<Vec<Box<dyn RunEstimator + Sync>>> = geometries
             .iter()
             .map(|g| methods(g, config.periods))
             .collect();

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::dataset::Run;
 use crate::estimator::mim::MimSingleInstant;
-use crate::estimator::{Estimator, Parameter};
+use crate::estimator::{Parameter, RunEstimator};
 use crate::nim::mlp::BurnMlp;
 use crate::nim::protocol::{BodyResult, TestInputs, paper};
 use crate::nim::{Inputs, OUTPUTS, TrainConfig};

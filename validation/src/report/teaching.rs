@@ -202,7 +202,7 @@ impl TeachingReport {
     /// Runs the study on the four runs.
     pub fn new(runs: &TeachingRuns, config: StudyConfig) -> Result<Self, String> {
         let truth = crate::score::arm_truth(&runs.excitation.manifest.model);
-        let clean = |r: &Run| measurements(&r.measurements, None);
+        let clean = |r: &Run| measurements(&r.clean, None);
         let sweeps: Vec<Measurements> = runs.sweeps.iter().map(clean).collect();
         let (excitation, validation) = (clean(&runs.excitation), clean(&runs.validation));
 

@@ -1,0 +1,87 @@
+//! The frequency-domain paper's estimators ([`crate::estimator::frequency`]) on a run with
+//! multisine torques: the published per-joint fit, and the corrected linearized model. Both take
+//! the excitation (fundamental, harmonics) from the run's design and the geometry from its
+//! kinematics; nothing about masses, moments or damping is assumed known (the paper's study,
+//! which assumes `J` and `c` known, is [`crate::report::multisine`]).
+
+use super::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
+use crate::dataset::Measurements;
+use crate::estimator::RunEstimator as _;
+use crate::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
+use crate::regressor::KnownGeometry;
+
+/// The run, its excitation and its known geometry, or why the method does not apply.
+pub(crate) fn multisine_run<'a>(
+    experiment: &Experiment<'a>,
+) -> Result<(&'a Measurements, Excitation, KnownGeometry), NotApplicable> {
+    let data = super::single(experiment)?;
+    let geometry = KnownGeometry::from_model(&data.geometry).map_err(|_| {
+        NotApplicable::new(
+            "needs a fixed-base planar arm whose joints turn about their bodies' e2 axes",
+        )
+    })?;
+    let excitation = Excitation::from_data(data).map_err(NotApplicable)?;
+    Ok((data, excitation, geometry))
+}
+
+fn err(name: &str, message: String) -> EstimateError {
+    EstimateError {
+        estimator: name.into(),
+        message,
+    }
+}
+
+/// The paper's per-joint second-order fit, as published (masses only, two links).
+#[derive(Clone, Copy, Debug)]
+pub struct Paper;
+
+impl Estimator for Paper {
+    fn name(&self) -> &'static str {
+        "frequency_paper"
+    }
+
+    fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
+        let (_, _, geometry) = multisine_run(experiment)?;
+        if geometry.bodies() != 2 {
+            return Err(NotApplicable::new(
+                "needs a two-link arm (the paper's equations)",
+            ));
+        }
+        Ok(())
+    }
+
+    fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
+        let (data, excitation, geometry) =
+            multisine_run(experiment).map_err(|e| err(self.name(), e.0))?;
+        let method = PaperFrequency {
+            geometry,
+            excitation,
+        };
+        Ok(super::from_body_estimates(&method.estimate(data)?))
+    }
+}
+
+/// The corrected linearized frequency-domain fit: masses, moments about the joint axis and
+/// joint damping.
+#[derive(Clone, Copy, Debug)]
+pub struct Linearized;
+
+impl Estimator for Linearized {
+    fn name(&self) -> &'static str {
+        "frequency_linearized"
+    }
+
+    fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
+        multisine_run(experiment).map(|_| ())
+    }
+
+    fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
+        let (data, excitation, geometry) =
+            multisine_run(experiment).map_err(|e| err(self.name(), e.0))?;
+        let method = LinearizedFrequency {
+            geometry,
+            excitation,
+        };
+        Ok(super::from_body_estimates(&method.estimate(data)?))
+    }
+}

@@ -1,0 +1,186 @@
+//! The MIM paper's model identification method ([`crate::estimator::mim`]): at one instant, stacked
+//! body by body, as one whole-arm system, and as the whole-arm GLS that is efficient under joint
+//! force/torque sensor noise ([`crate::estimator::mim_gls`]).
+//!
+//! All read the measured joint wrenches, centroid accelerations and Cardan angles and rates of
+//! one run; the centroids and joint points are taken as known (the paper's assumption).
+//! Standard deviations: the least-squares covariance under homoscedastic errors for the OLS
+//! variants (their rows mix N and N·m, so it is a rough figure); GLS's is its exact covariance
+//! `F⁻¹` under the stated noise.
+
+use nalgebra::DVector;
+
+use super::{Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId};
+use crate::dataset::Measurements;
+use crate::estimator::RunEstimator as _;
+use crate::estimator::lsq::{ols_std, solve_identifiable};
+use crate::estimator::mim::{self as algo, DEFAULT_TOLERANCE, PARAMETERS, stacked};
+use crate::estimator::mim_gls::{WrenchNoise, information};
+
+fn param(b: usize, k: usize) -> ParamId {
+    super::body_param((b + 1) as u8, PARAMETERS[k])
+}
+
+fn run<'a>(experiment: &Experiment<'a>) -> Result<&'a Measurements, NotApplicable> {
+    let data = super::single(experiment)?;
+    if data.bodies.is_empty() || data.samples() == 0 {
+        return Err(NotApplicable::new("needs at least one body and one sample"));
+    }
+    Ok(data)
+}
+
+fn not_applicable(name: &str, e: NotApplicable) -> EstimateError {
+    EstimateError {
+        estimator: name.into(),
+        message: e.0,
+    }
+}
+
+/// Per-body solve over `samples`, with OLS standard deviations.
+fn per_body(data: &Measurements, samples: &[usize]) -> Estimates {
+    let mut out = Estimates::default();
+    for b in 0..data.bodies.len() {
+        let (y, z) = stacked(data, b, samples.iter().copied());
+        let x = solve_identifiable(&y, &z, DEFAULT_TOLERANCE);
+        let std = ols_std(&y, &z, &x);
+        for k in 0..6 {
+            out.values.insert(
+                param(b, k),
+                Estimate {
+                    value: x[k],
+                    std: std[k],
+                },
+            );
+        }
+    }
+    out
+}
+
+/// MIM at one instant (the paper's Table 2: `t = 1.5 s`).
+#[derive(Clone, Debug)]
+pub struct SingleInstant(pub algo::MimSingleInstant);
+
+impl SingleInstant {
+    /// The paper's instant.
+    pub fn paper() -> Self {
+        SingleInstant(algo::MimSingleInstant::paper())
+    }
+}
+
+impl Estimator for SingleInstant {
+    fn name(&self) -> &'static str {
+        "mim_single"
+    }
+
+    fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
+        let data = run(experiment)?;
+        data.sample_at(self.0.time)
+            .map(|_| ())
+            .ok_or_else(|| NotApplicable::new(format!("needs a sample at t = {} s", self.0.time)))
+    }
+
+    fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
+        self.applies(experiment)
+            .map_err(|e| not_applicable(self.name(), e))?;
+        let data = run(experiment).map_err(|e| not_applicable(self.name(), e))?;
+        let k = data.sample_at(self.0.time).expect("checked");
+        Ok(per_body(data, &[k]))
+    }
+}
+
+/// MIM stacked over every sample, body by body (eq. 18).
+#[derive(Clone, Copy, Debug)]
+pub struct Stacked;
+
+impl Estimator for Stacked {
+    fn name(&self) -> &'static str {
+        "mim_stacked"
+    }
+
+    fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
+        run(experiment).map(|_| ())
+    }
+
+    fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
+        let data = run(experiment).map_err(|e| not_applicable(self.name(), e))?;
+        Ok(per_body(data, &(0..data.samples()).collect::<Vec<_>>()))
+    }
+}
+
+/// MIM as one whole-arm system (eqs. 19–20): ordinary least squares on the block-diagonal
+/// system; equal to [`Stacked`] (its blocks do not couple).
+#[derive(Clone, Copy, Debug)]
+pub struct WholeArm;
+
+impl Estimator for WholeArm {
+    fn name(&self) -> &'static str {
+        "mim_arm"
+    }
+
+    fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
+        run(experiment).map(|_| ())
+    }
+
+    fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
+        let data = run(experiment).map_err(|e| not_applicable(self.name(), e))?;
+        let body = algo::MimWholeArm::default()
+            .estimate(data)
+            .map_err(|e| not_applicable(self.name(), NotApplicable(e.message)))?;
+        // One residual variance for the whole system.
+        let n = data.bodies.len();
+        let blocks: Vec<_> = (0..n)
+            .map(|b| stacked(data, b, 0..data.samples()))
+            .collect();
+        let rows: usize = blocks.iter().map(|(y, _)| y.nrows()).sum();
+        let mut y = nalgebra::DMatrix::zeros(rows, 6 * n);
+        let mut z = DVector::zeros(rows);
+        let mut r = 0;
+        for (b, (yb, zb)) in blocks.iter().enumerate() {
+            y.view_mut((r, 6 * b), yb.shape()).copy_from(yb);
+            z.rows_mut(r, zb.len()).copy_from(zb);
+            r += yb.nrows();
+        }
+        let x: Vec<Option<f64>> = body.iter().map(|e| e.value).collect();
+        let std = ols_std(&y, &z, &x);
+        let mut out = Estimates::default();
+        for (i, e) in body.iter().enumerate() {
+            out.values.insert(
+                super::body_param(e.body, e.parameter),
+                Estimate {
+                    value: e.value,
+                    std: std[i],
+                },
+            );
+        }
+        Ok(out)
+    }
+}
+
+/// Whole-arm generalized least squares weighted by the run's stated wrench noise: the
+/// efficient MIM under force/torque sensor noise ([`crate::estimator::mim_gls`]).
+#[derive(Clone, Copy, Debug)]
+pub struct WholeArmGls;
+
+impl Estimator for WholeArmGls {
+    fn name(&self) -> &'static str {
+        "mim_gls"
+    }
+
+    fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
+        let data = run(experiment)?;
+        WrenchNoise::stated(data).map(|_| ()).map_err(NotApplicable)
+    }
+
+    fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
+        let data = run(experiment).map_err(|e| not_applicable(self.name(), e))?;
+        let noise =
+            WrenchNoise::stated(data).map_err(|e| not_applicable(self.name(), NotApplicable(e)))?;
+        let solved = information(data, &noise).solve();
+        let mut out = Estimates::default();
+        for (i, (value, std)) in solved.into_iter().enumerate() {
+            out.values
+                .insert(param(i / 6, i % 6), Estimate { value, std });
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,165 @@
+//! The estimation API: one trait for every estimator of the project, over an [`Experiment`],
+//! returning estimates keyed by typed parameter identifiers ([`ParamId`]).
+//!
+//! Every estimator sees only what the sensors gave ([`crate::dataset::Run::measurements`]) and
+//! the experiment's design (drive references, torque signals, the stated sensor models: a
+//! datasheet, not the noise drawn). The truth is read only by the scorer
+//! ([`crate::param::truth_table`]).
+//!
+//! The algorithms live in [`crate::estimator`], [`crate::identification`] and [`crate::nim`];
+//! each file here binds one family to this API. Adding an estimator is one new file here and one
+//! line in [`registry`].
+
+pub mod frequency;
+pub mod mim;
+pub mod nim;
+pub mod teaching;
+pub mod time_domain;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+pub use crate::estimator::EstimateError;
+pub use crate::experiment::{Experiment, Role};
+use crate::identification::TorqueModel;
+pub use crate::param::ParamId;
+
+/// One estimated parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The estimate; `None` where the data cannot determine the parameter.
+    pub value: Option<f64>,
+    /// Its standard deviation where the method gives one (least-squares covariance), in the
+    /// parameter's unit.
+    pub std: Option<f64>,
+}
+
+impl Estimate {
+    /// An estimate without a standard deviation.
+    pub fn value(value: Option<f64>) -> Self {
+        Estimate { value, std: None }
+    }
+
+    /// Whether the data determine the parameter.
+    pub fn identifiable(&self) -> bool {
+        self.value.is_some()
+    }
+}
+
+/// What an estimator returns.
+#[derive(Default)]
+pub struct Estimates {
+    /// Per parameter.
+    pub values: BTreeMap<ParamId, Estimate>,
+    /// The identified torque model, for methods that give one.
+    pub predictor: Option<Box<dyn TorqueModel>>,
+    /// For online methods: `(t, estimates)` over the data, `t` in seconds of data consumed.
+    pub history: Vec<(f64, BTreeMap<ParamId, f64>)>,
+}
+
+impl std::fmt::Debug for Estimates {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Estimates")
+            .field("values", &self.values)
+            .field("predictor", &self.predictor.is_some())
+            .field("history", &self.history.len())
+            .finish()
+    }
+}
+
+/// Why an estimator does not apply to an experiment: one clear sentence.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotApplicable(pub String);
+
+impl NotApplicable {
+    /// A reason.
+    pub fn new(reason: impl Into<String>) -> Self {
+        NotApplicable(reason.into())
+    }
+}
+
+/// An estimator of inertial (and friction) parameters.
+pub trait Estimator: Send + Sync {
+    /// Its name: the `method` column of every output file.
+    fn name(&self) -> &'static str;
+
+    /// `Ok` if it can run on the experiment, else the reason it cannot.
+    fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable>;
+
+    /// The estimates. Call only where [`Estimator::applies`] is `Ok`.
+    fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError>;
+}
+
+/// What the registry needs from outside the data.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// A directory of NIM models (`cargo xtask nim-train` output: `body<k>.safetensors`).
+    pub nim_models: Option<PathBuf>,
+}
+
+/// Every estimator of the project, with its default settings.
+pub fn registry(options: &Options) -> Vec<Box<dyn Estimator>> {
+    vec![
+        Box::new(mim::SingleInstant::paper()),
+        Box::new(mim::Stacked),
+        Box::new(mim::WholeArm),
+        Box::new(mim::WholeArmGls),
+        Box::new(frequency::Paper),
+        Box::new(frequency::Linearized),
+        Box::new(time_domain::TimeDomain::recorded()),
+        Box::new(time_domain::TimeDomain::fourier()),
+        Box::new(teaching::Teaching::sweep_fit()),
+        Box::new(teaching::Teaching::idim_ols()),
+        Box::new(teaching::Teaching::idim_wls()),
+        Box::new(teaching::Teaching::idim_tls()),
+        Box::new(teaching::Teaching::two_step()),
+        Box::new(teaching::Teaching::adaptive()),
+        Box::new(nim::Nim::new(options.nim_models.clone())),
+    ]
+}
+
+/// The estimator named `name`, if registered.
+pub fn by_name(options: &Options, name: &str) -> Option<Box<dyn Estimator>> {
+    registry(options).into_iter().find(|e| e.name() == name)
+}
+
+/// The single run of an experiment, or why there is none.
+pub(crate) fn single<'a>(
+    experiment: &Experiment<'a>,
+) -> Result<&'a crate::dataset::Measurements, NotApplicable> {
+    match experiment.with_role(Role::Single).as_slice() {
+        [one] => Ok(one),
+        [] => Err(NotApplicable::new("needs a single run (role `single`)")),
+        _ => Err(NotApplicable::new("needs exactly one run of role `single`")),
+    }
+}
+
+/// Body estimates of the per-run algorithms as identifiers.
+pub(crate) fn from_body_estimates(estimates: &[crate::estimator::Estimate]) -> Estimates {
+    let values = estimates
+        .iter()
+        .map(|e| (body_param(e.body, e.parameter), Estimate::value(e.value)))
+        .collect();
+    Estimates {
+        values,
+        ..Default::default()
+    }
+}
+
+/// The identifier of a per-body parameter of [`crate::estimator::Parameter`].
+pub fn body_param(body: u8, p: crate::estimator::Parameter) -> ParamId {
+    use crate::estimator::Parameter as P;
+    use crate::param::Inertial;
+    let quantity = match p {
+        P::MassE1 => Inertial::MassAxis(1),
+        P::MassE2 => Inertial::MassAxis(2),
+        P::MassE3 => Inertial::MassAxis(3),
+        P::Mass => Inertial::Mass,
+        P::J11 => Inertial::Moment(1),
+        P::J22 => Inertial::Moment(2),
+        P::J33 => Inertial::Moment(3),
+        P::Damping => return ParamId::Damping { joint: body },
+    };
+    ParamId::Body { body, quantity }
+}

@@ -1,0 +1,150 @@
+//! The teaching paper's whole-arm identifiers ([`crate::identification`]): friction and gravity
+//! from forward/backward sweeps, IDIM (OLS, WLS, TLS), the paper's two-step method and the
+//! adaptive law, on an experiment of sweep runs and an excitation run.
+//!
+//! How `q̇, q̈` are obtained is the estimator's choice, made from what the excitation run
+//! measures: with its recorded clean columns where `q` is not measured (ideal sensors), else a
+//! 200-harmonic Fourier series of the measured angles with parallel filtering of the equations
+//! to 50 harmonics (the settings of [`crate::report::teaching`]).
+
+use std::collections::BTreeMap;
+
+use super::{
+    Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId, Role,
+};
+use crate::dataset::Measurements;
+use crate::identification::{
+    self as id, Derivatives, Identifier, adaptive, friction_sweep, idim, two_step,
+};
+
+/// One identifier of the teaching pipeline.
+pub struct Teaching {
+    name: &'static str,
+    method: Box<dyn Identifier + Send + Sync>,
+    needs_excitation: bool,
+}
+
+impl Teaching {
+    fn new(name: &'static str, method: Box<dyn Identifier + Send + Sync>) -> Self {
+        Teaching {
+            name,
+            method,
+            needs_excitation: true,
+        }
+    }
+
+    /// Friction (eq. 15) and gravity from the sweeps alone.
+    pub fn sweep_fit() -> Self {
+        Teaching {
+            needs_excitation: false,
+            ..Self::new("friction_sweep", Box::new(friction_sweep::SweepFit))
+        }
+    }
+
+    /// IDIM, ordinary least squares.
+    pub fn idim_ols() -> Self {
+        Self::new("idim_ols", Box::new(idim::Idim::ols()))
+    }
+
+    /// IDIM, weighted least squares.
+    pub fn idim_wls() -> Self {
+        Self::new("idim_wls", Box::new(idim::Idim::wls()))
+    }
+
+    /// IDIM, total least squares.
+    pub fn idim_tls() -> Self {
+        Self::new("idim_tls", Box::new(idim::Idim::tls()))
+    }
+
+    /// The paper's two-step method.
+    pub fn two_step() -> Self {
+        Self::new("two_step", Box::new(two_step::TwoStep))
+    }
+
+    /// The adaptive update law (eq. 29).
+    pub fn adaptive() -> Self {
+        Self::new("adaptive", Box::new(adaptive::Adaptive::default()))
+    }
+
+    fn runs<'a>(
+        &self,
+        experiment: &Experiment<'a>,
+    ) -> Result<(Vec<&'a Measurements>, &'a Measurements), NotApplicable> {
+        let sweeps = experiment.with_role(Role::Sweep);
+        if sweeps.is_empty() {
+            return Err(NotApplicable::new(
+                "needs forward/backward sweep runs (role `sweep`)",
+            ));
+        }
+        if let Some(bad) = sweeps
+            .iter()
+            .find(|s| friction_sweep::swept_joint(s).is_none())
+        {
+            return Err(NotApplicable::new(format!(
+                "needs a `sweep` servo reference in every sweep run (`{}` has none)",
+                bad.run_id
+            )));
+        }
+        let excitation = match experiment.first(Role::Excitation) {
+            Some(e) => e,
+            None if !self.needs_excitation => sweeps[0],
+            None => {
+                return Err(NotApplicable::new(
+                    "needs an excitation run (role `excitation`) besides the sweeps",
+                ));
+            }
+        };
+        Ok((sweeps, excitation))
+    }
+}
+
+fn derivatives(excitation: &Measurements) -> (Derivatives, Option<usize>) {
+    if excitation
+        .joints
+        .iter()
+        .any(|j| j.measured.contains_key("q"))
+    {
+        (Derivatives::Fourier { harmonics: 200 }, Some(50))
+    } else {
+        (Derivatives::Recorded, None)
+    }
+}
+
+fn named(parameters: &[(String, f64)]) -> BTreeMap<ParamId, f64> {
+    parameters
+        .iter()
+        .filter_map(|(n, v)| ParamId::from_identifier_name(n).map(|p| (p, *v)))
+        .collect()
+}
+
+impl Estimator for Teaching {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
+        self.runs(experiment).map(|_| ())
+    }
+
+    fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
+        let (sweeps, excitation) = self.runs(experiment).map_err(|e| EstimateError {
+            estimator: self.name.into(),
+            message: e.0,
+        })?;
+        let (derivatives, filter) = derivatives(excitation);
+        let ex = id::Experiment::new(sweeps, excitation, derivatives, filter);
+        let identified = self.method.identify(&ex)?;
+        Ok(Estimates {
+            values: named(&identified.parameters)
+                .into_iter()
+                .map(|(p, v)| (p, Estimate::value(Some(v))))
+                .collect(),
+            predictor: Some(identified.model),
+            history: identified
+                .history
+                .iter()
+                .map(|(t, p)| (*t, named(p)))
+                .collect(),
+        })
+    }
+}

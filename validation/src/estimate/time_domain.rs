@@ -1,0 +1,73 @@
+//! Inverse-dynamics least squares in the time domain on the full nonlinear model
+//! ([`crate::estimator::time_domain`]) of a run with periodic (multisine) torques: masses,
+//! moments about the joint axis and joint damping of a fixed-base planar arm.
+
+use super::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
+use crate::estimator::RunEstimator as _;
+use crate::estimator::time_domain::{Derivatives, InverseDynamicsLs};
+
+/// The time-domain estimator with its source of `q̇, q̈`.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeDomain {
+    fourier: bool,
+}
+
+impl TimeDomain {
+    /// With the recorded `q̇, q̈` (ideal sensors: applies only where `q` is not measured).
+    pub fn recorded() -> Self {
+        TimeDomain { fourier: false }
+    }
+
+    /// With a denoised Fourier series of the measured angles and an offset per angle.
+    pub fn fourier() -> Self {
+        TimeDomain { fourier: true }
+    }
+}
+
+impl Estimator for TimeDomain {
+    fn name(&self) -> &'static str {
+        if self.fourier {
+            "time_domain_fourier"
+        } else {
+            "time_domain"
+        }
+    }
+
+    fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
+        let (data, _, _) = super::frequency::multisine_run(experiment)?;
+        if !self.fourier && data.joints.iter().any(|j| j.measured.contains_key("q")) {
+            return Err(NotApplicable::new(
+                "needs clean joint angles (its recorded derivatives belong to them); the run measures q",
+            ));
+        }
+        Ok(())
+    }
+
+    fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
+        let (data, excitation, geometry) =
+            super::frequency::multisine_run(experiment).map_err(|e| EstimateError {
+                estimator: self.name().into(),
+                message: e.0,
+            })?;
+        // Harmonics of the fundamental up to the Nyquist frequency; the noise floor is
+        // estimated over the middle three fifths of that band.
+        let h = data.t[1] - data.t[0];
+        let nyquist = (0.5 / h / excitation.base_frequency).floor() as usize;
+        let derivatives = if self.fourier {
+            Derivatives::Fourier {
+                harmonics: 300.min(nyquist / 10).max(1),
+                noise_band: (nyquist / 5, 4 * nyquist / 5),
+                offsets: true,
+            }
+        } else {
+            Derivatives::Recorded
+        };
+        let method = InverseDynamicsLs {
+            geometry,
+            excitation,
+            derivatives,
+            stride: if self.fourier { 10 } else { 5 },
+        };
+        Ok(super::from_body_estimates(&method.estimate(data)?))
+    }
+}

@@ -1,0 +1,119 @@
+//! `validation`: estimators on datasets from the command line.
+//!
+//! ```sh
+//! cargo run --release -p validation -- estimate RUN... [--only NAMES] [--nim-models DIR] --out FILE.csv
+//! cargo run --release -p validation -- estimate sweep=S1 sweep=S2 excitation=E --out FILE.csv
+//! ```
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use validation::estimate::{Options, Role, registry};
+
+mod output;
+
+/// Estimators of inertial parameters on run directories.
+#[derive(Parser)]
+#[command(about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run every applicable estimator on each run directory, score it against the run's truth,
+    /// and write one row per (run, method, parameter). Runs written `ROLE=DIR` (roles single,
+    /// sweep, excitation, validation) form one experiment instead.
+    Estimate {
+        /// Run directories (`sim run` output), or `ROLE=DIR` for one multi-run experiment.
+        #[arg(required = true)]
+        runs: Vec<String>,
+        /// Only these estimators (comma-separated names).
+        #[arg(long, value_delimiter = ',')]
+        only: Option<Vec<String>>,
+        /// NIM models (`cargo xtask nim-train --model-dir`).
+        #[arg(long)]
+        nim_models: Option<PathBuf>,
+        /// The CSV to write; with several experiments also FILE.summary.csv.
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The experiments named on the command line: `(role, dir)` lists.
+fn experiments(runs: &[String]) -> Result<Vec<Vec<(Role, PathBuf)>>, String> {
+    let with_roles = runs.iter().any(|r| r.contains('='));
+    if !with_roles {
+        return Ok(runs
+            .iter()
+            .map(|r| vec![(Role::Single, PathBuf::from(r))])
+            .collect());
+    }
+    let one = runs
+        .iter()
+        .map(|r| {
+            let (role, dir) = r
+                .split_once('=')
+                .ok_or_else(|| format!("run `{r}`: with roles, every run is written ROLE=DIR"))?;
+            Ok((role.parse::<Role>()?, PathBuf::from(dir)))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(vec![one])
+}
+
+fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+    match cli.command {
+        Command::Estimate {
+            runs,
+            only,
+            nim_models,
+            out,
+        } => {
+            let mut estimators = registry(&Options { nim_models });
+            if let Some(names) = &only {
+                let known: Vec<&str> = estimators.iter().map(|e| e.name()).collect();
+                if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
+                    return Err(
+                        format!("--only: no estimator `{bad}`; expected one of {known:?}").into(),
+                    );
+                }
+                estimators.retain(|e| names.iter().any(|n| n == e.name()));
+            }
+            let mut rows = Vec::new();
+            for experiment in experiments(&runs)? {
+                let read: Vec<(Role, validation::dataset::Run)> = experiment
+                    .into_iter()
+                    .map(|(role, dir)| validation::dataset::read_run(&dir).map(|r| (role, r)))
+                    .collect::<Result<_, _>>()?;
+                let refs: Vec<(Role, &validation::dataset::Run)> =
+                    read.iter().map(|(r, run)| (*r, run)).collect();
+                let outcome = validation::study::estimate::run_all(&estimators, &refs);
+                output::print_outcome(&outcome);
+                rows.extend(outcome.rows);
+            }
+            output::write_rows(&out, &rows)?;
+            println!("wrote {}", out.display());
+            if runs.len() > 1 && !runs.iter().any(|r| r.contains('=')) {
+                let summary_path = out.with_extension("summary.csv");
+                output::write_summary(
+                    &summary_path,
+                    &validation::study::estimate::summarize(&rows),
+                )?;
+                println!("wrote {}", summary_path.display());
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,92 @@
+//! The command line's files and printed tables.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use validation::score::Row;
+use validation::study::estimate::Outcome;
+use validation::study::stats::Summary;
+
+fn num(v: Option<f64>) -> String {
+    v.filter(|x| x.is_finite())
+        .map(|x| format!("{x:e}"))
+        .unwrap_or_default()
+}
+
+/// Writes `text` to `path` whole or not at all (a temporary sibling renamed into place).
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension(format!("partial-{}", std::process::id()));
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// `run,method,parameter,truth,estimate,std,abs_error,rel_error,identifiable`.
+pub fn write_rows(path: &Path, rows: &[Row]) -> std::io::Result<()> {
+    let mut text =
+        String::from("run,method,parameter,truth,estimate,std,abs_error,rel_error,identifiable\n");
+    for r in rows {
+        text += &format!(
+            "{},{},{},{},{},{},{},{},{}\n",
+            r.run,
+            r.method,
+            r.parameter,
+            num(r.truth),
+            num(r.estimate),
+            num(r.std),
+            num(r.abs_error()),
+            num(r.rel_error()),
+            r.identifiable()
+        );
+    }
+    write_atomic(path, &text)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
+/// `method,parameter,truth,mean,bias,std,rmse,runs`.
+pub fn write_summary(
+    path: &Path,
+    summary: &BTreeMap<(String, String), Summary>,
+) -> std::io::Result<()> {
+    let mut text = String::from("method,parameter,truth,mean,bias,std,rmse,runs\n");
+    for ((method, parameter), s) in summary {
+        text += &format!(
+            "{method},{parameter},{:e},{:e},{:e},{:e},{:e},{}\n",
+            s.truth, s.mean, s.bias, s.std, s.rmse, s.runs
+        );
+    }
+    write_atomic(path, &text)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
+/// A readable table of one experiment, then the estimators skipped with their reasons.
+pub fn print_outcome(outcome: &Outcome) {
+    if let Some(first) = outcome.rows.first() {
+        println!("{}", first.run);
+    }
+    println!(
+        "  {:<22} {:<26} {:>13} {:>13} {:>10}",
+        "method", "parameter", "truth", "estimate", "rel error"
+    );
+    for r in &outcome.rows {
+        let f = |v: Option<f64>| v.map_or("–".to_string(), |x| format!("{x:.6e}"));
+        let rel = r
+            .rel_error()
+            .map_or("–".to_string(), |x| format!("{x:.2e}"));
+        println!(
+            "  {:<22} {:<26} {:>13} {:>13} {:>10}",
+            r.method,
+            r.parameter,
+            f(r.truth),
+            f(r.estimate),
+            rel
+        );
+    }
+    for (method, reason) in &outcome.skipped {
+        println!("  skipped {method}: {reason}");
+    }
+}

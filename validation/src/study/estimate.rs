@@ -1,0 +1,70 @@
+//! The `estimate` command's computation: every applicable estimator on each experiment, scored.
+
+use std::collections::BTreeMap;
+
+use super::stats::Summary;
+use crate::dataset::Run;
+use crate::estimate::{Estimator, Experiment, Role};
+use crate::score::Row;
+
+/// What `estimate` found for one experiment.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Scored parameters.
+    pub rows: Vec<Row>,
+    /// `(method, reason)` of the estimators that do not apply or failed.
+    pub skipped: Vec<(String, String)>,
+}
+
+/// Runs `estimators` on the experiment of `runs` (roles given), scored against the truth of
+/// the excitation run's arm (else the first run's).
+pub fn run_all(estimators: &[Box<dyn Estimator>], runs: &[(Role, &Run)]) -> Outcome {
+    let experiment = Experiment::new(
+        runs.iter()
+            .map(|(r, run)| (*r, &run.measurements))
+            .collect(),
+    );
+    let truth_run = runs
+        .iter()
+        .find(|(r, _)| *r == Role::Excitation)
+        .or(runs.first())
+        .map(|(_, run)| *run)
+        .expect("at least one run");
+    let id = experiment.id();
+    let mut out = Outcome::default();
+    for e in estimators {
+        if let Err(reason) = e.applies(&experiment) {
+            out.skipped.push((e.name().into(), reason.0));
+            continue;
+        }
+        match e.estimate(&experiment) {
+            Ok(est) => out.rows.extend(crate::score::rows(
+                &id,
+                e.name(),
+                &est,
+                &truth_run.manifest.model,
+            )),
+            Err(err) => out
+                .skipped
+                .push((e.name().into(), format!("failed: {}", err.message))),
+        }
+    }
+    out
+}
+
+/// Per `(method, parameter)` over the rows with a truth and an estimate.
+pub fn summarize(rows: &[Row]) -> BTreeMap<(String, String), Summary> {
+    let mut pairs: BTreeMap<(String, String), Vec<(f64, f64)>> = BTreeMap::new();
+    for r in rows {
+        if let (Some(t), Some(e)) = (r.truth, r.estimate) {
+            pairs
+                .entry((r.method.clone(), r.parameter.clone()))
+                .or_default()
+                .push((t, e));
+        }
+    }
+    pairs
+        .into_iter()
+        .filter_map(|(k, p)| Summary::of(&p).map(|s| (k, s)))
+        .collect()
+}

@@ -1,0 +1,181 @@
+//! The estimation API: every estimator registered, estimators reading the measured columns, and
+//! the `estimate` command on a scenario a user writes.
+
+use std::path::{Path, PathBuf};
+
+use nalgebra::{DMatrix, DVector, Vector3};
+use validation::estimate::{Estimator, Experiment, Options, ParamId, registry};
+use validation::estimator::mim::{PARAMETERS, body_equations};
+
+fn rail(extra: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::fs::read_to_string(root.join("scenarios/paper_rail.toml"))
+        .unwrap()
+        .replace("end = 2.0", "end = 0.4")
+        .replace("step = 2e-5", "step = 1e-4")
+        + extra
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("validation-estimate-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn registry_lists_every_estimator_of_the_project() {
+    let names: Vec<&str> = registry(&Options::default())
+        .iter()
+        .map(|e| e.name())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "mim_single",
+            "mim_stacked",
+            "mim_arm",
+            "mim_gls",
+            "frequency_paper",
+            "frequency_linearized",
+            "time_domain",
+            "time_domain_fourier",
+            "friction_sweep",
+            "idim_ols",
+            "idim_wls",
+            "idim_tls",
+            "two_step",
+            "adaptive",
+            "nim",
+        ]
+    );
+}
+
+#[test]
+fn mim_moves_with_the_measured_wrench_exactly_as_least_squares_predicts() {
+    let text = rail(
+        "\n[[noise]]\ncolumn = \"f\"\nbodies = [3]\nmodel = [{ type = \"gaussian\", sigma = 0.5 }]\n",
+    );
+    let scenario = sim::scenario::Scenario::from_toml(&text, "noisy_f.toml").unwrap();
+    let run =
+        validation::dataset::from_simulated(&sim::simulate(&scenario, None), &tmp("f")).unwrap();
+    let stacked = validation::estimate::mim::Stacked;
+    let noisy = stacked
+        .estimate(&Experiment::single(&run.measurements))
+        .unwrap();
+    let clean = stacked.estimate(&Experiment::single(&run.clean)).unwrap();
+    // f_3's error enters body 3's equations (its own joint) and body 2's (its child's joint).
+    let df: Vec<Vector3<f64>> = (0..run.clean.samples())
+        .map(|k| run.measurements.bodies[2].force[k] - run.clean.bodies[2].force[k])
+        .collect();
+    assert!(df.iter().all(|d| d.norm() > 0.0));
+    for (b, sign) in [(1usize, -1.0), (2, 1.0)] {
+        let body = &run.clean.bodies[b];
+        let mut y = DMatrix::zeros(0, 6);
+        let mut dz = DVector::zeros(0);
+        for (k, d) in df.iter().enumerate() {
+            let (yk, _) = body_equations(&run.clean, b, k).unwrap();
+            let r = sim::kinematics::rotation_from_cardan(&body.euler[k]);
+            let o3 = run.clean.bodies[2].joint_point[k];
+            let dm = r.inverse() * (sign * (o3 - body.pos[k]).cross(d));
+            let rows = y.nrows();
+            y = y.insert_rows(rows, 6, 0.0);
+            y.view_mut((rows, 0), (6, 6)).copy_from(&yk);
+            dz = dz.insert_rows(rows, 6, 0.0);
+            dz.rows_mut(rows, 3).copy_from(&(sign * d));
+            dz.rows_mut(rows + 3, 3).copy_from(&dm);
+        }
+        // Body 2 and 3 have every parameter identifiable in this motion.
+        let predicted = (y.transpose() * &y).try_inverse().unwrap() * y.transpose() * dz;
+        for (i, p) in PARAMETERS.iter().enumerate() {
+            let id = validation::estimate::body_param(b as u8 + 1, *p);
+            let (n, c) = (
+                noisy.values[&id].value.unwrap(),
+                clean.values[&id].value.unwrap(),
+            );
+            assert!(
+                ((n - c) - predicted[i]).abs() <= 1e-8 * (1.0 + predicted[i].abs()),
+                "{id}: moved {:e}, least squares predicts {:e}",
+                n - c,
+                predicted[i]
+            );
+        }
+    }
+    // Body 1 does not see f_3.
+    let b1 = ParamId::mass(1);
+    let id = validation::estimate::body_param(1, PARAMETERS[0]);
+    assert_eq!(noisy.values[&id], clean.values[&id]);
+    assert!(!noisy.values.contains_key(&b1));
+}
+
+#[test]
+fn estimate_command_scores_a_users_own_scenario_and_explains_the_rest() {
+    let dir = tmp("cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = rail(
+        "\n[[sensor]]\ntype = \"force_torque\"\nforce = { sigma = 0.05 }\ntorque = { sigma = 0.005 }\n",
+    );
+    let scenario = sim::scenario::Scenario::from_toml(&text, "mine.toml").unwrap();
+    let simulated = sim::simulate(&scenario, None);
+    let run_dir = dir.join("my_run");
+    sim::dataset::write_run(&run_dir, &simulated.recording, &simulated.manifest, false).unwrap();
+    let out = dir.join("est.csv");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_validation"))
+        .args([
+            "estimate",
+            run_dir.to_str().unwrap(),
+            run_dir.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("run,method,parameter,truth,estimate,std,abs_error,rel_error,identifiable")
+    );
+    let gls: Vec<&str> = csv
+        .lines()
+        .filter(|l| l.contains(",mim_gls,B3.j22,"))
+        .collect();
+    assert_eq!(gls.len(), 2, "{csv}");
+    let fields: Vec<&str> = gls[0].split(',').collect();
+    let (truth, est, std): (f64, f64, f64) = (
+        fields[3].parse().unwrap(),
+        fields[4].parse().unwrap(),
+        fields[5].parse().unwrap(),
+    );
+    assert!((est - truth).abs() < 6.0 * std && std > 0.0, "{}", gls[0]);
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("paper_rail,mim_stacked,B1.m_e2,") && l.ends_with(",,,,,false"))
+    );
+    assert!(
+        stdout.contains("skipped nim: needs trained NIM models"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("skipped idim_ols: needs forward/backward sweep runs"),
+        "{stdout}"
+    );
+    let summary = std::fs::read_to_string(dir.join("est.summary.csv")).unwrap();
+    assert!(summary.starts_with("method,parameter,truth,mean,bias,std,rmse,runs\n"));
+    assert!(summary.contains("mim_gls,B3.j22,"));
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_validation"))
+        .args([
+            "estimate",
+            run_dir.to_str().unwrap(),
+            "--only",
+            "mim_magic",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no estimator `mim_magic`"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
