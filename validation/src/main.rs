@@ -3,6 +3,7 @@
 //! ```sh
 //! cargo run --release -p validation -- estimate RUN... [--only NAMES] [--nim-models DIR] --out FILE.csv
 //! cargo run --release -p validation -- estimate sweep=S1 sweep=S2 excitation=E --out FILE.csv
+//! cargo run --release -p validation -- sweep studies/mim_noise.toml --out DIR
 //! ```
 
 use std::path::PathBuf;
@@ -37,6 +38,16 @@ enum Command {
         #[arg(long)]
         nim_models: Option<PathBuf>,
         /// The CSV to write; with several experiments also FILE.summary.csv.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Run a noise study (`studies/*.toml`): simulate each scenario once, re-noise it per
+    /// (level, seed), run the estimators in parallel, and write DIR/sweep.json, sweep.csv,
+    /// sweep.md and sweep.png (atomically; an interrupted study resumes).
+    Sweep {
+        /// The study file.
+        study: PathBuf,
+        /// The output directory.
         #[arg(long)]
         out: PathBuf,
     },
@@ -75,6 +86,38 @@ fn experiments(runs: &[String]) -> Result<Vec<Vec<(Role, PathBuf)>>, String> {
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     match cli.command {
+        Command::Sweep { study, out } => {
+            let names: Vec<&'static str> = registry(&Options::default())
+                .iter()
+                .map(|e| e.name())
+                .collect();
+            let study = validation::study::file::Study::from_path(&study, &names)?;
+            let jobs: usize = study.sweeps.iter().map(|(_, l)| l.len()).sum::<usize>()
+                * study.seeds
+                * study.scenarios.len();
+            let pb = indicatif::ProgressBar::new(jobs as u64);
+            pb.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{msg} [{bar:40}] {pos}/{len} draws, ETA {eta}",
+                )
+                .expect("template")
+                .progress_chars("=> "),
+            );
+            pb.set_message(study.name.clone());
+            let t0 = std::time::Instant::now();
+            validation::study::run_into(
+                &study,
+                &out,
+                Some(&pb),
+                &validation::report::sweep::write,
+            )?;
+            pb.finish_and_clear();
+            println!(
+                "wrote {}/sweep.md, .csv, .json, .png in {:.1} s",
+                out.display(),
+                t0.elapsed().as_secs_f64()
+            );
+        }
         Command::Estimate {
             runs,
             only,

@@ -28,8 +28,8 @@ enum Command {
         /// Output root (default: <workspace>/generated).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Only one part: mim, nim, multisine or teaching (default: all).
-        #[arg(long, value_parser = ["mim", "nim", "multisine", "teaching"])]
+        /// Only one part: mim, nim, multisine, teaching or mim_noise (default: all).
+        #[arg(long, value_parser = ["mim", "nim", "multisine", "teaching", "mim_noise"])]
         only: Option<String>,
     },
     /// The full NIM population study: generate (or resume) the population, train one network
@@ -211,6 +211,34 @@ fn multisine(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> 
     Ok(())
 }
 
+/// The MIM noise study (`studies/mim_noise.toml`) into generated/studies/mim_noise, its report
+/// copied to generated/report/mim_noise.md, .csv, .png.
+fn mim_noise(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    let t0 = Instant::now();
+    let names: Vec<&'static str> = validation::estimate::registry(&Default::default())
+        .iter()
+        .map(|e| e.name())
+        .collect();
+    let study =
+        validation::study::file::Study::from_path(&root.join("studies/mim_noise.toml"), &names)?;
+    let dir = out.join("studies").join("mim_noise");
+    validation::study::run_into(&study, &dir, None, &validation::report::sweep::write)?;
+    let report = out.join("report");
+    std::fs::create_dir_all(&report)?;
+    for ext in ["md", "csv", "png"] {
+        std::fs::copy(
+            dir.join(format!("sweep.{ext}")),
+            report.join(format!("mim_noise.{ext}")),
+        )?;
+    }
+    println!(
+        "wrote {}/mim_noise.md, .csv, .png in {:.1} s",
+        report.display(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     let root = workspace_root();
     match cli.command {
@@ -268,6 +296,9 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             }
             if part("teaching") {
                 teaching::reproduce(&root, &out)?;
+            }
+            if part("mim_noise") {
+                mim_noise(&root, &out)?;
             }
         }
         Command::Excite => teaching::excite(&root)?,

@@ -4,6 +4,8 @@
 pub mod mim;
 pub mod multisine;
 pub mod nim;
+pub(crate) mod plot;
+pub mod sweep;
 pub mod teaching;
 
 /// Formats an optional number, `–` where absent (the paper's mark for "not identifiable").

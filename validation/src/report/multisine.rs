@@ -17,6 +17,7 @@ use crate::estimator::time_domain::{Derivatives, InverseDynamicsLs};
 use crate::estimator::{Parameter, RunEstimator};
 use crate::fourier::last_periods;
 use crate::regressor::KnownGeometry;
+use crate::report::plot::log_chart;
 use crate::report::{parallel, register_font};
 
 /// The paper's RMSE (its eqs. 70–71) for `m1`, `m2` (kg) under `d = 0.1·rand()`.
@@ -603,7 +604,7 @@ impl MultisineReport {
         log_chart(
             &left,
             "m2 error vs torque scale",
-            "torque scale (× paper)",
+            ("torque scale (× paper)", "kg"),
             &scales,
             (1e-5, 1e3),
             curves,
@@ -627,7 +628,7 @@ impl MultisineReport {
         log_chart(
             &right,
             "m2 RMSE vs noise σ (Gaussian)",
-            "σ (rad)",
+            ("σ (rad)", "kg"),
             levels,
             (1e-6, 1e2),
             curves,
@@ -643,54 +644,4 @@ impl MultisineReport {
         std::fs::write(dir.join("multisine.csv"), self.csv()).map_err(|e| e.to_string())?;
         self.plot(&dir.join("multisine.png"))
     }
-}
-
-type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
-
-/// A labelled curve of a panel.
-type Curve = (String, ShapeStyle, Vec<(f64, f64)>);
-
-/// One log–log panel: labelled curves (values clamped to the lower y bound) and a legend.
-fn log_chart(
-    area: &Area,
-    caption: &str,
-    x_desc: &str,
-    xs: &[f64],
-    (ymin, ymax): (f64, f64),
-    curves: Vec<Curve>,
-) -> Result<(), Box<dyn std::error::Error>> {
-    let (xmin, xmax) = (
-        xs.iter().copied().fold(f64::MAX, f64::min),
-        xs.iter().copied().fold(0.0, f64::max),
-    );
-    let mut chart = ChartBuilder::on(area)
-        .caption(caption, ("sans-serif", 22))
-        .margin(15)
-        .x_label_area_size(45)
-        .y_label_area_size(70)
-        .build_cartesian_2d(
-            (xmin * 0.8..xmax * 1.25).log_scale(),
-            (ymin..ymax).log_scale(),
-        )?;
-    chart
-        .configure_mesh()
-        .x_desc(x_desc)
-        .y_desc("kg")
-        .label_style(("sans-serif", 15))
-        .draw()?;
-    for (label, style, points) in curves {
-        let points = points.into_iter().map(|(x, y)| (x, y.max(ymin)));
-        chart
-            .draw_series(LineSeries::new(points, style))?
-            .label(label)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 13))
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()?;
-    Ok(())
 }

@@ -2,4 +2,83 @@
 //! render study results; they compute nothing themselves.
 
 pub mod estimate;
+pub mod file;
 pub mod stats;
+pub mod sweep;
+
+use std::path::{Path, PathBuf};
+
+/// An I/O error on `path`, as a message naming it.
+pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> String + '_ {
+    move |e| format!("{}: {e}", path.display())
+}
+
+/// Runs a study into the directory `out`: every scenario's block is computed (or, after an
+/// interruption, read back from the work directory `.<out>.partial`), then the whole result is
+/// written (`sweep.json`, and the report files `render` writes) and the work directory renamed
+/// to `out`, replacing it: `out` is complete or absent.
+pub fn run_into(
+    study: &file::Study,
+    out: &Path,
+    progress: Option<&indicatif::ProgressBar>,
+    render: &dyn Fn(&sweep::SweepResult, &Path) -> Result<(), String>,
+) -> Result<sweep::SweepResult, String> {
+    let name = out
+        .file_name()
+        .map_or("sweep".into(), |n| n.to_string_lossy().into_owned());
+    let parent = out
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or(PathBuf::from("."), Path::to_owned);
+    let work = parent.join(format!(".{name}.partial"));
+    std::fs::create_dir_all(&work).map_err(crate::study::io_error(&work))?;
+    let mut result = sweep::SweepResult {
+        study: study.name.clone(),
+        seeds: study.seeds,
+        ..Default::default()
+    };
+    let tick = || {
+        if let Some(pb) = progress {
+            pb.inc(1);
+        }
+    };
+    for (k, scenario) in study.scenarios.iter().enumerate() {
+        let block_path = work.join(format!("block-{k}.json"));
+        let block: sweep::SweepResult = match std::fs::read_to_string(&block_path) {
+            Ok(text) => {
+                let per_block: usize =
+                    study.sweeps.iter().map(|(_, l)| l.len()).sum::<usize>() * study.seeds;
+                if let Some(pb) = progress {
+                    pb.inc(per_block as u64);
+                }
+                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", block_path.display()))?
+            }
+            Err(_) => {
+                let block =
+                    sweep::scenario_block(study, scenario, &tick).map_err(|e| e.to_string())?;
+                let tmp = block_path.with_extension("tmp");
+                std::fs::write(&tmp, serde_json::to_string(&block).expect("serializes"))
+                    .map_err(crate::study::io_error(&tmp))?;
+                std::fs::rename(&tmp, &block_path).map_err(crate::study::io_error(&block_path))?;
+                block
+            }
+        };
+        result.rows.extend(block.rows);
+        result.skipped.extend(block.skipped);
+    }
+    let json = work.join("sweep.json");
+    std::fs::write(
+        &json,
+        serde_json::to_string_pretty(&result).expect("serializes"),
+    )
+    .map_err(crate::study::io_error(&json))?;
+    render(&result, &work)?;
+    for k in 0..study.scenarios.len() {
+        let _ = std::fs::remove_file(work.join(format!("block-{k}.json")));
+    }
+    if out.exists() {
+        std::fs::remove_dir_all(out).map_err(crate::study::io_error(out))?;
+    }
+    std::fs::rename(&work, out).map_err(crate::study::io_error(out))?;
+    Ok(result)
+}

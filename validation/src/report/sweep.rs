@@ -1,0 +1,235 @@
+//! The `sweep` report: pure functions from a [`SweepResult`] (as serialized in `sweep.json`) to
+//! `sweep.csv`, `sweep.md` and `sweep.png`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::plot::{Curve, log_chart};
+use super::{csv_num, register_font};
+use crate::study::file::SensorFamily;
+use crate::study::sweep::{SweepResult, SweepRow};
+
+/// `scenario,method,sensor,level,parameter,truth,mean,bias,std,rmse,crb,runs`.
+pub fn csv(result: &SweepResult) -> String {
+    let mut out =
+        String::from("scenario,method,sensor,level,parameter,truth,mean,bias,std,rmse,crb,runs\n");
+    for r in &result.rows {
+        let s = &r.summary;
+        let _ = writeln!(
+            out,
+            "{},{},{},{:e},{},{:e},{:e},{:e},{:e},{:e},{},{}",
+            r.scenario,
+            r.method,
+            r.sensor.name(),
+            r.level,
+            r.parameter,
+            s.truth,
+            s.mean,
+            s.bias,
+            s.std,
+            s.rmse,
+            csv_num(r.crb),
+            s.runs
+        );
+    }
+    out
+}
+
+/// The efficiency of one method at one level: RMSE / CRB over the parameters whose bias is
+/// below their standard deviation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Efficiency {
+    /// Largest ratio.
+    pub max: f64,
+    /// Median ratio.
+    pub median: f64,
+    /// Parameters counted.
+    pub counted: usize,
+    /// Parameters with a bound left out because their bias exceeds their standard deviation.
+    pub biased: usize,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
+}
+
+/// `level (bits) → rows`.
+type PerLevel<'a> = BTreeMap<u64, Vec<&'a SweepRow>>;
+
+/// `(scenario, sensor, method) → level → rows`.
+type Groups<'a> = BTreeMap<(String, SensorFamily, String), PerLevel<'a>>;
+
+fn groups(result: &SweepResult) -> Groups<'_> {
+    let mut g: Groups = BTreeMap::new();
+    for r in &result.rows {
+        g.entry((r.scenario.clone(), r.sensor, r.method.clone()))
+            .or_default()
+            .entry(r.level.to_bits())
+            .or_default()
+            .push(r);
+    }
+    g
+}
+
+/// RMSE / CRB of a method's parameters at one level.
+pub fn efficiency(rows: &[&SweepRow]) -> Option<Efficiency> {
+    let bounded: Vec<&&SweepRow> = rows
+        .iter()
+        .filter(|r| r.crb.is_some_and(|c| c > 0.0))
+        .collect();
+    let unbiased: Vec<f64> = bounded
+        .iter()
+        .filter(|r| r.summary.bias.abs() < r.summary.std)
+        .map(|r| r.summary.rmse / r.crb.expect("bounded"))
+        .collect();
+    if unbiased.is_empty() {
+        return None;
+    }
+    Some(Efficiency {
+        max: unbiased.iter().copied().fold(0.0, f64::max),
+        median: median(unbiased.clone()),
+        counted: unbiased.len(),
+        biased: bounded.len() - unbiased.len(),
+    })
+}
+
+/// Median over parameters of `RMSE / |truth|`.
+fn relative_rmse(rows: &[&SweepRow]) -> f64 {
+    median(
+        rows.iter()
+            .filter(|r| r.summary.truth != 0.0)
+            .map(|r| r.summary.rmse / r.summary.truth.abs())
+            .collect(),
+    )
+}
+
+/// The Markdown report.
+pub fn markdown(result: &SweepResult) -> String {
+    let mut md = format!(
+        "# Noise sweep `{}`\n\n{} Monte-Carlo seeds per level. A level is the relative noise: every channel of the swept \
+         sensor on body i has white noise of σ = level × RMS of that body's clean signal. `rel. RMSE` is the median over \
+         parameters of RMSE/|truth|; `RMSE/CRB` is over the parameters whose |bias| is below their standard deviation \
+         (max, median; the parameters left out for bias in brackets). The Cramér–Rao bound is that of the whole arm's MIM \
+         parameters under the stated force/torque noise, from the clean regressor (`estimator::mim_gls`).\n",
+        result.study, result.seeds
+    );
+    let g = groups(result);
+    let mut sections: BTreeMap<(String, SensorFamily), Vec<(&String, &PerLevel)>> = BTreeMap::new();
+    for ((scenario, sensor, method), levels) in &g {
+        sections
+            .entry((scenario.clone(), *sensor))
+            .or_default()
+            .push((method, levels));
+    }
+    for ((scenario, sensor), methods) in &sections {
+        let _ = writeln!(md, "\n## `{scenario}`, sensor `{}`\n", sensor.name());
+        let _ = write!(md, "| level |");
+        for (m, _) in methods {
+            let _ = write!(md, " {m}: rel. RMSE | {m}: RMSE/CRB |");
+        }
+        let _ = write!(md, "\n|---:|");
+        for _ in methods {
+            let _ = write!(md, "---:|---:|");
+        }
+        md.push('\n');
+        let levels: Vec<u64> = methods[0].1.keys().copied().collect();
+        for bits in levels {
+            let _ = write!(md, "| {:.2e} |", f64::from_bits(bits));
+            for (_, per_level) in methods {
+                let rows = per_level.get(&bits).map(Vec::as_slice).unwrap_or(&[]);
+                let eff = efficiency(rows).map_or("–".into(), |e| {
+                    format!("{:.2}, {:.2} [{}]", e.max, e.median, e.biased)
+                });
+                let _ = write!(md, " {:.2e} | {eff} |", relative_rmse(rows));
+            }
+            md.push('\n');
+        }
+    }
+    if !result.skipped.is_empty() {
+        md.push_str("\n## Not applicable\n\n");
+        for (scenario, method, reason) in &result.skipped {
+            let _ = writeln!(md, "- `{method}` on `{scenario}`: {reason}");
+        }
+    }
+    md
+}
+
+/// Log–log panels of the relative RMSE vs noise level per method, one per (scenario, sensor),
+/// with the bound's relative value where there is one.
+pub fn plot(result: &SweepResult, path: &Path) -> Result<(), String> {
+    register_font();
+    let g = groups(result);
+    let mut panels: BTreeMap<(String, SensorFamily), Vec<Curve>> = BTreeMap::new();
+    let palette = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
+    let mut xs = Vec::new();
+    for (i, ((scenario, sensor, method), levels)) in g.iter().enumerate() {
+        let color = palette[i % palette.len()];
+        let pts: Vec<(f64, f64)> = levels
+            .iter()
+            .map(|(b, rows)| (f64::from_bits(*b), relative_rmse(rows)))
+            .collect();
+        xs.extend(pts.iter().map(|p| p.0));
+        let panel = panels.entry((scenario.clone(), *sensor)).or_default();
+        panel.push((method.clone(), color.stroke_width(2), pts));
+        let crb: Vec<(f64, f64)> = levels
+            .iter()
+            .filter_map(|(b, rows)| {
+                let v: Vec<f64> = rows
+                    .iter()
+                    .filter_map(|r| r.crb.map(|c| c / r.summary.truth.abs()))
+                    .collect();
+                (!v.is_empty()).then(|| (f64::from_bits(*b), median(v)))
+            })
+            .collect();
+        if !crb.is_empty() && !panel.iter().any(|c| c.0 == "Cramér–Rao bound") {
+            panel.push((
+                "Cramér–Rao bound".into(),
+                BLACK.mix(0.5).stroke_width(1),
+                crb,
+            ));
+        }
+    }
+    let n = panels.len().max(1);
+    let root = BitMapBackend::new(path, (700 * n as u32, 560)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    for (area, ((scenario, sensor), curves)) in root.split_evenly((1, n)).iter().zip(panels) {
+        let caption = format!("{scenario}: {} noise", sensor.name());
+        let (lo, hi) = curves
+            .iter()
+            .flat_map(|c| c.2.iter().map(|p| p.1))
+            .filter(|v| *v > 0.0 && v.is_finite())
+            .fold((f64::MAX, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
+        let range = if lo < hi {
+            (lo / 3.0, hi * 3.0)
+        } else {
+            (1e-8, 1.0)
+        };
+        log_chart(
+            area,
+            &caption,
+            ("noise level (σ / RMS)", "median RMSE / |truth|"),
+            &xs,
+            range,
+            curves,
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    root.present().map_err(|e| e.to_string())
+}
+
+/// Writes `sweep.csv`, `sweep.md`, `sweep.png` into `dir`.
+pub fn write(result: &SweepResult, dir: &Path) -> Result<(), String> {
+    let csv_path = dir.join("sweep.csv");
+    std::fs::write(&csv_path, csv(result)).map_err(crate::study::io_error(&csv_path))?;
+    let md_path = dir.join("sweep.md");
+    std::fs::write(&md_path, markdown(result)).map_err(crate::study::io_error(&md_path))?;
+    plot(result, &dir.join("sweep.png"))
+}

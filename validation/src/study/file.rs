@@ -1,0 +1,204 @@
+//! Study files (`studies/*.toml`): which scenarios, which sensor noise to sweep over which
+//! levels, how many Monte-Carlo seeds, which estimators.
+//!
+//! ```toml
+//! name = "mim_noise"
+//! scenarios = ["../scenarios/paper_rail.toml"]   # relative to the study file
+//! seeds = 100                                     # Monte-Carlo seeds per level
+//! estimators = ["mim_stacked", "mim_gls"]         # names of the registry
+//! nim_models = "../generated/models/nim"          # optional: NIM models, if nim is listed
+//!
+//! [[sweep]]
+//! sensor = "force_torque"                         # force_torque | imu
+//! levels = { from = 1e-4, to = 1e-1, count = 7 }  # log-spaced (or a list: [1e-4, 1e-3, …])
+//! ```
+//!
+//! A level is a relative standard deviation: at level `L`, every channel of the swept sensor
+//! on body `i` has white noise of `σ = L · RMS` of that body's clean signal over the run
+//! (force and moment for `force_torque`; angular velocity and the specific force at the
+//! centroid for `imu`), its three axes alike. Every error names the file and the field.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// A study file as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StudyFile {
+    name: String,
+    scenarios: Vec<PathBuf>,
+    seeds: usize,
+    estimators: Vec<String>,
+    #[serde(default)]
+    nim_models: Option<PathBuf>,
+    sweep: Vec<SweepSection>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SweepSection {
+    sensor: SensorFamily,
+    levels: Levels,
+}
+
+/// The sensor a sweep varies.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, serde::Serialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum SensorFamily {
+    /// A 6-axis force/torque sensor at every joint (white noise, child body's frame).
+    ForceTorque,
+    /// A link IMU on every body at its centroid (gyroscope and accelerometer, white noise).
+    Imu,
+}
+
+impl SensorFamily {
+    /// Its name in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            SensorFamily::ForceTorque => "force_torque",
+            SensorFamily::Imu => "imu",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+enum Levels {
+    List(Vec<f64>),
+    Range { from: f64, to: f64, count: usize },
+}
+
+/// A checked study.
+#[derive(Clone, Debug)]
+pub struct Study {
+    /// Its name.
+    pub name: String,
+    /// Scenario files (resolved against the study file's folder).
+    pub scenarios: Vec<PathBuf>,
+    /// Monte-Carlo seeds per level.
+    pub seeds: usize,
+    /// Estimator names.
+    pub estimators: Vec<String>,
+    /// NIM models' directory (resolved), if given.
+    pub nim_models: Option<PathBuf>,
+    /// The sweeps: a sensor and its levels.
+    pub sweeps: Vec<(SensorFamily, Vec<f64>)>,
+}
+
+/// A study file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StudyError {
+    /// Unreadable.
+    #[error("study file `{path}`: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// Not TOML of the schema (the message names the key and line).
+    #[error("study file `{path}`: {message}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message.
+        message: String,
+    },
+    /// A value out of range.
+    #[error("study file `{path}`: field `{field}`: {expected}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// The field.
+        field: String,
+        /// What was expected.
+        expected: String,
+    },
+}
+
+impl Study {
+    /// Reads and checks a study file; `known` are the registry's estimator names.
+    pub fn from_path(path: &Path, known: &[&str]) -> Result<Study, StudyError> {
+        let text = std::fs::read_to_string(path).map_err(|source| StudyError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
+        let file: StudyFile = toml::from_str(&text).map_err(|e| StudyError::Parse {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
+        let invalid = |field: &str, expected: String| StudyError::Invalid {
+            path: path.to_owned(),
+            field: field.into(),
+            expected,
+        };
+        let dir = path.parent().unwrap_or(Path::new("."));
+        if file.seeds == 0 {
+            return Err(invalid("seeds", "expected at least 1 seed".into()));
+        }
+        if file.scenarios.is_empty() {
+            return Err(invalid(
+                "scenarios",
+                "expected at least one scenario".into(),
+            ));
+        }
+        for (k, s) in file.scenarios.iter().enumerate() {
+            if !dir.join(s).exists() {
+                return Err(invalid(
+                    &format!("scenarios[{k}]"),
+                    format!(
+                        "expected an existing scenario file, got {}",
+                        dir.join(s).display()
+                    ),
+                ));
+            }
+        }
+        for (k, e) in file.estimators.iter().enumerate() {
+            if !known.contains(&e.as_str()) {
+                return Err(invalid(
+                    &format!("estimators[{k}]"),
+                    format!("expected one of {known:?}, got {e:?}"),
+                ));
+            }
+        }
+        let mut sweeps = Vec::new();
+        for (k, s) in file.sweep.iter().enumerate() {
+            let levels = match &s.levels {
+                Levels::List(v) => v.clone(),
+                Levels::Range { from, to, count } => {
+                    if !(*from > 0.0 && to > from && *count >= 2) {
+                        return Err(invalid(
+                            &format!("sweep[{k}].levels"),
+                            format!(
+                                "expected 0 < from < to and count ≥ 2, got {from}, {to}, {count}"
+                            ),
+                        ));
+                    }
+                    let r = (to / from).ln() / (*count - 1) as f64;
+                    (0..*count).map(|i| from * (r * i as f64).exp()).collect()
+                }
+            };
+            if levels.len() < 5 || levels.iter().any(|l| !(l.is_finite() && *l > 0.0)) {
+                return Err(invalid(
+                    &format!("sweep[{k}].levels"),
+                    format!("expected at least 5 positive levels, got {levels:?}"),
+                ));
+            }
+            sweeps.push((s.sensor, levels));
+        }
+        if sweeps.is_empty() {
+            return Err(invalid("sweep", "expected at least one [[sweep]]".into()));
+        }
+        Ok(Study {
+            name: file.name,
+            scenarios: file.scenarios.iter().map(|s| dir.join(s)).collect(),
+            seeds: file.seeds,
+            estimators: file.estimators,
+            nim_models: file.nim_models.map(|m| dir.join(m)),
+            sweeps,
+        })
+    }
+}

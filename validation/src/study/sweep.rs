@@ -1,0 +1,239 @@
+//! The Monte-Carlo engine of `sweep`: each scenario simulated once, re-noised per (sensor
+//! level, seed) without re-simulating ([`sim::measurement::measure`]), every listed estimator
+//! run on every noisy copy in parallel (rayon; results are collected in job order, so the
+//! output does not depend on the thread count), summarized per level and parameter, with the
+//! Cramér–Rao bound where the model is linear in its parameters with noise on its outputs
+//! (MIM under force/torque sensor noise: [`crate::estimator::mim_gls`]).
+
+use std::collections::BTreeMap;
+
+use nalgebra::Vector3;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use sim::measurement::{MeasurementModel, measure};
+use sim::recording::{BodyGroup, Recording};
+use sim::sensor::{AxisErrors, Sensor};
+
+use super::file::{SensorFamily, Study};
+use super::stats::Summary;
+use crate::dataset::{Run, Stated};
+use crate::estimate::{Estimator, Experiment, Options, ParamId, registry};
+use crate::estimator::mim::PARAMETERS;
+use crate::estimator::mim_gls::{WrenchNoise, information};
+
+/// One line of `sweep.csv`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepRow {
+    /// Scenario (run id).
+    pub scenario: String,
+    /// Estimator.
+    pub method: String,
+    /// Swept sensor.
+    pub sensor: SensorFamily,
+    /// Relative noise level.
+    pub level: f64,
+    /// Parameter name.
+    pub parameter: String,
+    /// Statistics over the seeds.
+    pub summary: Summary,
+    /// Cramér–Rao bound (standard deviation) where it applies.
+    pub crb: Option<f64>,
+}
+
+/// A whole sweep, as serialized to `sweep.json`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SweepResult {
+    /// The study's name.
+    pub study: String,
+    /// Seeds per level.
+    pub seeds: usize,
+    /// Every (scenario, method, sensor, level, parameter).
+    pub rows: Vec<SweepRow>,
+    /// `(scenario, method, reason)` of estimators that did not apply.
+    pub skipped: Vec<(String, String, String)>,
+}
+
+/// A study that could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    /// A scenario file.
+    #[error(transparent)]
+    Scenario(#[from] sim::scenario::ScenarioError),
+    /// Reading back a simulated run.
+    #[error(transparent)]
+    Dataset(#[from] crate::dataset::ReadError),
+}
+
+/// RMS over the run and the three axes of a body's group series.
+fn rms(series: &[Vector3<f64>]) -> f64 {
+    (series.iter().map(|v| v.norm_squared()).sum::<f64>() / (3 * series.len()).max(1) as f64).sqrt()
+}
+
+/// The specific force at the centroid, body frame (what a centroid accelerometer reads).
+fn specific_force(rec: &Recording, b: usize) -> Vec<Vector3<f64>> {
+    (0..rec.samples())
+        .map(|k| {
+            let r = rec.body(k, b);
+            r.quat.inverse() * (r.acc - sim::gravity_vector())
+        })
+        .collect()
+}
+
+/// The swept sensor at `level`: one entry per body, `σ = level · RMS` of its clean signals.
+pub fn sensors(family: SensorFamily, level: f64, rec: &Recording) -> Vec<Sensor> {
+    (1..=rec.n_bodies)
+        .map(|b| {
+            let sigma = |s: &[Vector3<f64>]| AxisErrors::white([level * rms(s); 3]);
+            let bodies = Some(vec![b as u8]);
+            match family {
+                SensorFamily::ForceTorque => Sensor::ForceTorque {
+                    bodies,
+                    force: sigma(&rec.body_series(BodyGroup::F, b)),
+                    torque: sigma(&rec.body_series(BodyGroup::N, b)),
+                },
+                SensorFamily::Imu => Sensor::Imu {
+                    bodies,
+                    mount: [0.0; 3],
+                    gyro: sigma(&rec.body_series(BodyGroup::Omega, b)),
+                    accel: sigma(&specific_force(rec, b)),
+                },
+            }
+        })
+        .collect()
+}
+
+/// The run as the swept sensors measure it with `seed`, stating them.
+fn noisy_run(clean: &sim::Run, sensors: &[Sensor], seed: u64) -> Result<Run, SweepError> {
+    let model = MeasurementModel {
+        noise: &[],
+        sensors,
+        seed,
+    };
+    let m = measure(&clean.recording, &model);
+    let mut recording = clean.recording.clone();
+    (recording.measured, recording.measured_bodies) = (m.joints, m.bodies);
+    let sim_run = sim::Run {
+        recording,
+        manifest: clean.manifest.clone(),
+    };
+    let mut run = crate::dataset::from_simulated(&sim_run, std::path::Path::new("."))?;
+    let stated = Stated {
+        sensors: sensors.to_vec(),
+        noise: vec![],
+    };
+    run.measurements.stated = stated.clone();
+    run.clean.stated = stated;
+    Ok(run)
+}
+
+/// The Cramér–Rao bound of the MIM parameters under the force/torque sensors `sensors`, from
+/// the clean regressor.
+fn mim_bound(clean: &Run, sensors: &[Sensor]) -> BTreeMap<ParamId, f64> {
+    let mut data = clean.clean.clone();
+    data.stated = Stated {
+        sensors: sensors.to_vec(),
+        noise: vec![],
+    };
+    let Ok(noise) = WrenchNoise::stated(&data) else {
+        return BTreeMap::new();
+    };
+    information(&data, &noise)
+        .bound()
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            let id = crate::estimate::body_param((i / 6 + 1) as u8, PARAMETERS[i % 6]);
+            s.map(|s| (id, s))
+        })
+        .collect()
+}
+
+/// Estimates of one noisy copy: `(method, parameter) → (truth, estimate)`.
+type Draw = Vec<((String, String), (f64, f64))>;
+
+fn draw(estimators: &[Box<dyn Estimator>], run: &Run) -> Draw {
+    let experiment = Experiment::single(&run.measurements);
+    let mut out = Vec::new();
+    for e in estimators.iter().filter(|e| e.applies(&experiment).is_ok()) {
+        let Ok(est) = e.estimate(&experiment) else {
+            continue;
+        };
+        for row in crate::score::rows(&run.manifest.run_id, e.name(), &est, &run.manifest.model) {
+            if let (Some(t), Some(v)) = (row.truth, row.estimate) {
+                out.push(((row.method, row.parameter), (t, v)));
+            }
+        }
+    }
+    out
+}
+
+/// Runs the sweeps of `study` on one scenario; `tick` is called after each (level, seed).
+pub fn scenario_block(
+    study: &Study,
+    path: &std::path::Path,
+    tick: &(dyn Fn() + Sync),
+) -> Result<SweepResult, SweepError> {
+    let scenario = sim::scenario::Scenario::from_path(path)?;
+    let clean = sim::simulate(&scenario, None);
+    let name = clean.manifest.run_id.clone();
+    let options = Options {
+        nim_models: study.nim_models.clone(),
+    };
+    let estimators: Vec<Box<dyn Estimator>> = registry(&options)
+        .into_iter()
+        .filter(|e| study.estimators.iter().any(|n| n == e.name()))
+        .collect();
+    let mut result = SweepResult {
+        study: study.name.clone(),
+        seeds: study.seeds,
+        ..Default::default()
+    };
+    let probe = noisy_run(
+        &clean,
+        &sensors(study.sweeps[0].0, study.sweeps[0].1[0], &clean.recording),
+        0,
+    )?;
+    for e in &estimators {
+        if let Err(reason) = e.applies(&Experiment::single(&probe.measurements)) {
+            result
+                .skipped
+                .push((name.clone(), e.name().into(), reason.0));
+        }
+    }
+    let clean_run = crate::dataset::from_simulated(&clean, std::path::Path::new("."))?;
+    for &(family, ref levels) in &study.sweeps {
+        for &level in levels {
+            let sensors = sensors(family, level, &clean.recording);
+            let bound = match family {
+                SensorFamily::ForceTorque => mim_bound(&clean_run, &sensors),
+                SensorFamily::Imu => BTreeMap::new(),
+            };
+            let draws: Vec<Draw> = (0..study.seeds as u64)
+                .into_par_iter()
+                .map(|seed| {
+                    let d = noisy_run(&clean, &sensors, seed).map(|run| draw(&estimators, &run));
+                    tick();
+                    d
+                })
+                .collect::<Result<_, _>>()?;
+            let mut pairs: BTreeMap<(String, String), Vec<(f64, f64)>> = BTreeMap::new();
+            for (key, tv) in draws.into_iter().flatten() {
+                pairs.entry(key).or_default().push(tv);
+            }
+            for ((method, parameter), p) in pairs {
+                let id: Option<ParamId> = parameter.parse().ok();
+                let crb = id.and_then(|id| bound.get(&id).copied());
+                result.rows.push(SweepRow {
+                    scenario: name.clone(),
+                    method,
+                    sensor: family,
+                    level,
+                    parameter,
+                    summary: Summary::of(&p).expect("at least one draw"),
+                    crb,
+                });
+            }
+        }
+    }
+    Ok(result)
+}
