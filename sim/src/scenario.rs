@@ -489,7 +489,9 @@ impl Scenario {
     }
 
     /// The scenario of arm `index` of the file's population: the drawn arm and its drives, the
-    /// file's time, solver, noise, damping and friction; named `<name>/arm=<index>`. `Err` names
+    /// file's time, solver, noise, sensors, damping and friction; named `<name>/arm=<index>`.
+    /// Its seed (the noise streams') is the file's mixed with the index, so arms do not share
+    /// noise realizations. `Err` names
     /// the population field whose draw is unusable (a revolute profile leaving (−π, π)).
     pub fn population_arm(&self, index: usize) -> Result<Scenario, ScenarioError> {
         let origin = self.origin();
@@ -497,6 +499,7 @@ impl Scenario {
         let arm = p.arm(p.seed.unwrap_or(self.file.seed), index);
         let mut s = self.clone();
         s.file.name = format!("{}/arm={index:05}", self.file.name);
+        s.file.seed = self.file.seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         s.chain = arm.chain;
         for (d, drive) in s.drives.iter_mut().zip(arm.drives) {
             d.drive = drive;

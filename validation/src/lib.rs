@@ -8,11 +8,13 @@
 
 pub mod consistency;
 pub mod dataset;
+pub mod encoder;
 pub mod estimate;
 pub mod estimator;
 pub mod excitation;
 pub mod experiment;
 pub mod fourier;
+pub mod geometry;
 pub mod identification;
 pub mod nim;
 pub mod paper;

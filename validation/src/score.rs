@@ -123,15 +123,14 @@ impl Row {
     }
 }
 
-/// Scores an estimator's output against the truth of the arm (`model`: the run's manifest
-/// model), one row per estimated parameter.
+/// Scores an estimator's output against the truth of the arm
+/// ([`crate::param::truth_table`] of the run's manifest model), one row per estimated parameter.
 pub fn rows(
     run: &str,
     method: &str,
     estimates: &crate::estimate::Estimates,
-    model: &sim::model::Chain,
+    truth: &std::collections::BTreeMap<crate::param::ParamId, f64>,
 ) -> Vec<Row> {
-    let truth = crate::param::truth_table(model);
     estimates
         .values
         .iter()

@@ -35,6 +35,7 @@ fn registry_lists_every_estimator_of_the_project() {
             "mim_stacked",
             "mim_arm",
             "mim_gls",
+            "mim_encoders",
             "frequency_paper",
             "frequency_linearized",
             "time_domain",
@@ -46,6 +47,7 @@ fn registry_lists_every_estimator_of_the_project() {
             "two_step",
             "adaptive",
             "nim",
+            "nim_encoders",
         ]
     );
 }
@@ -178,4 +180,51 @@ fn estimate_command_scores_a_users_own_scenario_and_explains_the_rest() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no estimator `mim_magic`"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn encoder_only_kinematics_agree_with_the_recorded_bodies_and_mim_runs_on_them() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = std::fs::read_to_string(root.join("scenarios/arm6_fourier.toml")).unwrap();
+    let scenario = sim::scenario::Scenario::from_toml(&text, "arm6_fourier.toml").unwrap();
+    let run =
+        validation::dataset::from_simulated(&sim::simulate(&scenario, None), &tmp("enc")).unwrap();
+    let view = validation::encoder::reconstruct(&run.clean);
+    for (b, (rec, enc)) in run.clean.bodies.iter().zip(&view.bodies).enumerate() {
+        let n = run.clean.samples();
+        for k in 0..n {
+            // Poses to rounding; rates and accelerations to the discrete world's O(dt)
+            // difference and the differentiator's truncation: O(h⁴) inside, O(h³) at the two
+            // samples of each end (one-sided stencils).
+            let tol = if (2..n - 2).contains(&k) { 1e-3 } else { 3e-2 };
+            assert!(
+                (rec.pos[k] - enc.pos[k]).norm() < 1e-6,
+                "B{} pos at {k}",
+                b + 1
+            );
+            let dw = (rec.omega[k] - enc.omega[k]).norm() / (1.0 + rec.omega[k].norm());
+            let da = (rec.acc[k] - enc.acc[k]).norm() / (1.0 + rec.acc[k].norm());
+            assert!(
+                dw < tol && da < tol,
+                "B{} at {k}: ω {dw:e}, r̈ {da:e}",
+                b + 1
+            );
+        }
+    }
+    let ex = Experiment::single(&run.measurements);
+    let enc = validation::estimate::encoders::MimEncoders
+        .estimate(&ex)
+        .unwrap();
+    let stacked = validation::estimate::mim::Stacked.estimate(&ex).unwrap();
+    let truth = validation::param::truth_table(&run.manifest.model);
+    for (id, e) in &enc.values {
+        assert_eq!(e.identifiable(), stacked.values[id].identifiable(), "{id}");
+        if let Some(v) = e.value {
+            assert!(
+                ((v - truth[id]) / truth[id]).abs() < 1e-3,
+                "{id}: {v} vs {}",
+                truth[id]
+            );
+        }
+    }
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod nim;
+mod nim_noise;
 mod teaching;
 
 use clap::{Parser, Subcommand};
@@ -211,26 +212,52 @@ fn multisine(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> 
     Ok(())
 }
 
-/// The MIM noise study (`studies/mim_noise.toml`) into generated/studies/mim_noise, its report
-/// copied to generated/report/mim_noise.md, .csv, .png.
+/// The MIM noise study (`studies/mim_noise.toml`) and NIM beside it (`studies/nim_noise.toml`,
+/// with models trained here on a clean and on a noise-augmented population), into
+/// generated/studies/, the merged report as generated/report/mim_noise.md, .csv, .png.
 fn mim_noise(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    use validation::study::{file::Study, run_into, sweep::SweepResult};
     let t0 = Instant::now();
     let names: Vec<&'static str> = validation::estimate::registry(&Default::default())
         .iter()
         .map(|e| e.name())
         .collect();
-    let study =
-        validation::study::file::Study::from_path(&root.join("studies/mim_noise.toml"), &names)?;
-    let dir = out.join("studies").join("mim_noise");
-    validation::study::run_into(&study, &dir, None, &validation::report::sweep::write)?;
+    let none = |_: &SweepResult, _: &Path| Ok(());
+    let studies = out.join("studies");
+    let mim = Study::from_path(&root.join("studies/mim_noise.toml"), &names)?;
+    let mut merged = run_into(&mim, &studies.join("mim_noise"), None, &none)?;
+    println!("MIM sweep in {:.1} s", t0.elapsed().as_secs_f64());
+    let nim_study = Study::from_path(&root.join("studies/nim_noise.toml"), &names)?;
+    for (label, models) in nim_noise::models(root, out)? {
+        let study = Study {
+            nim_models: Some(models.clone()),
+            ..nim_study.clone()
+        };
+        let part = run_into(
+            &study,
+            &studies.join(format!("nim_noise_{label}")),
+            None,
+            &none,
+        )?;
+        merged.rows.extend(part.rows.into_iter().map(|mut r| {
+            r.method = r.method.replacen("nim", &format!("nim_{label}"), 1);
+            r
+        }));
+        merged.notes.push(format!(
+            "`nim_{label}*`: NIM models {} ({}); {} seeds per level.",
+            models.display(),
+            nim_noise::describe(label),
+            study.seeds
+        ));
+    }
     let report = out.join("report");
     std::fs::create_dir_all(&report)?;
-    for ext in ["md", "csv", "png"] {
-        std::fs::copy(
-            dir.join(format!("sweep.{ext}")),
-            report.join(format!("mim_noise.{ext}")),
-        )?;
-    }
+    // The serialized result the report is rendered from.
+    std::fs::write(
+        report.join("mim_noise.json"),
+        serde_json::to_string_pretty(&merged)?,
+    )?;
+    validation::report::sweep::write_as(&merged, &report, "mim_noise")?;
     println!(
         "wrote {}/mim_noise.md, .csv, .png in {:.1} s",
         report.display(),

@@ -27,7 +27,7 @@ pub struct StudySize {
 }
 
 /// Generates (or resumes) a population with `arms` arms from `text` into `dir`.
-fn population(
+pub(crate) fn population(
     text: &str,
     origin: &Path,
     arms: usize,

@@ -1,7 +1,8 @@
 //! The frequency-domain paper's estimators ([`crate::estimator::frequency`]) on a run with
 //! multisine torques: the published per-joint fit, and the corrected linearized model. Both take
 //! the excitation (fundamental, harmonics) from the run's design and the geometry from its
-//! kinematics; nothing about masses, moments or damping is assumed known (the paper's study,
+//! kinematics and centroids ([`crate::geometry`], the paper's assumption); nothing about
+//! masses, moments or damping is assumed known (the paper's study,
 //! which assumes `J` and `c` known, is [`crate::report::multisine`]).
 
 use super::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
@@ -15,7 +16,8 @@ pub(crate) fn multisine_run<'a>(
     experiment: &Experiment<'a>,
 ) -> Result<(&'a Measurements, Excitation, KnownGeometry), NotApplicable> {
     let data = super::single(experiment)?;
-    let geometry = KnownGeometry::from_model(&data.geometry).map_err(|_| {
+    let chain = crate::geometry::with_known_centroids(data);
+    let geometry = KnownGeometry::from_model(&chain).map_err(|_| {
         NotApplicable::new(
             "needs a fixed-base planar arm whose joints turn about their bodies' e2 axes",
         )

@@ -10,6 +10,7 @@
 //! each file here binds one family to this API. Adding an estimator is one new file here and one
 //! line in [`registry`].
 
+pub mod encoders;
 pub mod frequency;
 pub mod mim;
 pub mod nim;
@@ -105,6 +106,7 @@ pub fn registry(options: &Options) -> Vec<Box<dyn Estimator>> {
         Box::new(mim::Stacked),
         Box::new(mim::WholeArm),
         Box::new(mim::WholeArmGls),
+        Box::new(encoders::MimEncoders),
         Box::new(frequency::Paper),
         Box::new(frequency::Linearized),
         Box::new(time_domain::TimeDomain::recorded()),
@@ -116,6 +118,7 @@ pub fn registry(options: &Options) -> Vec<Box<dyn Estimator>> {
         Box::new(teaching::Teaching::two_step()),
         Box::new(teaching::Teaching::adaptive()),
         Box::new(nim::Nim::new(options.nim_models.clone())),
+        Box::new(nim::Nim::encoders(options.nim_models.clone())),
     ]
 }
 

@@ -17,6 +17,9 @@ type Model = crate::nim::Nim<BurnMlp>;
 /// NIM with its models' directory (loaded on first use).
 pub struct Nim {
     dir: Option<PathBuf>,
+    /// Inputs from the encoder-only kinematics ([`crate::encoder`]) instead of the sensed body
+    /// columns.
+    encoders: bool,
     models: OnceLock<Result<Vec<Mutex<Model>>, String>>,
 }
 
@@ -25,7 +28,16 @@ impl Nim {
     pub fn new(dir: Option<PathBuf>) -> Self {
         Nim {
             dir,
+            encoders: false,
             models: OnceLock::new(),
+        }
+    }
+
+    /// NIM on the encoder-only kinematics, with models from `dir`.
+    pub fn encoders(dir: Option<PathBuf>) -> Self {
+        Nim {
+            encoders: true,
+            ..Self::new(dir)
         }
     }
 
@@ -60,7 +72,7 @@ impl Nim {
 
 impl Estimator for Nim {
     fn name(&self) -> &'static str {
-        "nim"
+        if self.encoders { "nim_encoders" } else { "nim" }
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
@@ -78,11 +90,17 @@ impl Estimator for Nim {
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         let err = |e: NotApplicable| EstimateError {
-            estimator: "nim".into(),
+            estimator: self.name().into(),
             message: e.0,
         };
         self.applies(experiment).map_err(err)?;
-        let data = super::single(experiment).map_err(err)?;
+        let view;
+        let data = if self.encoders {
+            view = super::encoders::encoder_view(experiment).map_err(err)?;
+            &view
+        } else {
+            super::single(experiment).map_err(err)?
+        };
         let samples: Vec<usize> = (0..data.samples()).collect();
         let mut out = Estimates::default();
         for (i, model) in self.models().map_err(err)?.iter().enumerate() {

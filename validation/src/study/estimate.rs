@@ -31,6 +31,7 @@ pub fn run_all(estimators: &[Box<dyn Estimator>], runs: &[(Role, &Run)]) -> Outc
         .map(|(_, run)| *run)
         .expect("at least one run");
     let id = experiment.id();
+    let truth = crate::param::truth_table(&truth_run.manifest.model);
     let mut out = Outcome::default();
     for e in estimators {
         if let Err(reason) = e.applies(&experiment) {
@@ -38,12 +39,9 @@ pub fn run_all(estimators: &[Box<dyn Estimator>], runs: &[(Role, &Run)]) -> Outc
             continue;
         }
         match e.estimate(&experiment) {
-            Ok(est) => out.rows.extend(crate::score::rows(
-                &id,
-                e.name(),
-                &est,
-                &truth_run.manifest.model,
-            )),
+            Ok(est) => out
+                .rows
+                .extend(crate::score::rows(&id, e.name(), &est, &truth)),
             Err(err) => out
                 .skipped
                 .push((e.name().into(), format!("failed: {}", err.message))),

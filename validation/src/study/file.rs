@@ -9,14 +9,16 @@
 //! nim_models = "../generated/models/nim"          # optional: NIM models, if nim is listed
 //!
 //! [[sweep]]
-//! sensor = "force_torque"                         # force_torque | imu
+//! sensor = "force_torque"                         # force_torque | imu | encoder
 //! levels = { from = 1e-4, to = 1e-1, count = 7 }  # log-spaced (or a list: [1e-4, 1e-3, …])
 //! ```
 //!
 //! A level is a relative standard deviation: at level `L`, every channel of the swept sensor
 //! on body `i` has white noise of `σ = L · RMS` of that body's clean signal over the run
 //! (force and moment for `force_torque`; angular velocity and the specific force at the
-//! centroid for `imu`), its three axes alike. Every error names the file and the field.
+//! centroid for `imu`), its three axes alike. For `encoder` a level is the resolution of every
+//! joint's encoder in rad (m on the rail), absolute: a held joint has no RMS to scale by. Every
+//! error names the file and the field.
 
 use std::path::{Path, PathBuf};
 
@@ -52,6 +54,8 @@ pub enum SensorFamily {
     ForceTorque,
     /// A link IMU on every body at its centroid (gyroscope and accelerometer, white noise).
     Imu,
+    /// Joint encoders of a given resolution on every joint (quantization only).
+    Encoder,
 }
 
 impl SensorFamily {
@@ -60,6 +64,7 @@ impl SensorFamily {
         match self {
             SensorFamily::ForceTorque => "force_torque",
             SensorFamily::Imu => "imu",
+            SensorFamily::Encoder => "encoder",
         }
     }
 }

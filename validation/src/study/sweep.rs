@@ -51,6 +51,9 @@ pub struct SweepResult {
     pub rows: Vec<SweepRow>,
     /// `(scenario, method, reason)` of estimators that did not apply.
     pub skipped: Vec<(String, String, String)>,
+    /// Statements about how the result was made (models used, seeds of merged parts).
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 /// A study that could not run.
@@ -79,8 +82,16 @@ fn specific_force(rec: &Recording, b: usize) -> Vec<Vector3<f64>> {
         .collect()
 }
 
-/// The swept sensor at `level`: one entry per body, `σ = level · RMS` of its clean signals.
+/// The swept sensor at `level`: one entry per body, `σ = level · RMS` of its clean signals
+/// (for encoders: one entry for every joint, resolution `level`).
 pub fn sensors(family: SensorFamily, level: f64, rec: &Recording) -> Vec<Sensor> {
+    if family == SensorFamily::Encoder {
+        return vec![Sensor::Encoder {
+            joints: None,
+            resolution: level,
+            sigma: 0.0,
+        }];
+    }
     (1..=rec.n_bodies)
         .map(|b| {
             let sigma = |s: &[Vector3<f64>]| AxisErrors::white([level * rms(s); 3]);
@@ -91,6 +102,7 @@ pub fn sensors(family: SensorFamily, level: f64, rec: &Recording) -> Vec<Sensor>
                     force: sigma(&rec.body_series(BodyGroup::F, b)),
                     torque: sigma(&rec.body_series(BodyGroup::N, b)),
                 },
+                SensorFamily::Encoder => unreachable!("handled above"),
                 SensorFamily::Imu => Sensor::Imu {
                     bodies,
                     mount: [0.0; 3],
@@ -151,14 +163,14 @@ fn mim_bound(clean: &Run, sensors: &[Sensor]) -> BTreeMap<ParamId, f64> {
 /// Estimates of one noisy copy: `(method, parameter) → (truth, estimate)`.
 type Draw = Vec<((String, String), (f64, f64))>;
 
-fn draw(estimators: &[Box<dyn Estimator>], run: &Run) -> Draw {
+fn draw(estimators: &[Box<dyn Estimator>], run: &Run, truth: &BTreeMap<ParamId, f64>) -> Draw {
     let experiment = Experiment::single(&run.measurements);
     let mut out = Vec::new();
     for e in estimators.iter().filter(|e| e.applies(&experiment).is_ok()) {
         let Ok(est) = e.estimate(&experiment) else {
             continue;
         };
-        for row in crate::score::rows(&run.manifest.run_id, e.name(), &est, &run.manifest.model) {
+        for row in crate::score::rows(&run.manifest.run_id, e.name(), &est, truth) {
             if let (Some(t), Some(v)) = (row.truth, row.estimate) {
                 out.push(((row.method, row.parameter), (t, v)));
             }
@@ -201,17 +213,19 @@ pub fn scenario_block(
         }
     }
     let clean_run = crate::dataset::from_simulated(&clean, std::path::Path::new("."))?;
+    let truth = crate::param::truth_table(&clean.manifest.model);
     for &(family, ref levels) in &study.sweeps {
         for &level in levels {
             let sensors = sensors(family, level, &clean.recording);
             let bound = match family {
                 SensorFamily::ForceTorque => mim_bound(&clean_run, &sensors),
-                SensorFamily::Imu => BTreeMap::new(),
+                SensorFamily::Imu | SensorFamily::Encoder => BTreeMap::new(),
             };
             let draws: Vec<Draw> = (0..study.seeds as u64)
                 .into_par_iter()
                 .map(|seed| {
-                    let d = noisy_run(&clean, &sensors, seed).map(|run| draw(&estimators, &run));
+                    let d = noisy_run(&clean, &sensors, seed)
+                        .map(|run| draw(&estimators, &run, &truth));
                     tick();
                     d
                 })
