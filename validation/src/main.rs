@@ -92,7 +92,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 .map(|e| e.name())
                 .collect();
             let study = validation::study::file::Study::from_path(&study, &names)?;
-            let jobs: usize = study.sweeps.iter().map(|(_, l)| l.len()).sum::<usize>()
+            let jobs: usize = study.sweeps.iter().map(|s| s.levels.len()).sum::<usize>()
                 * study.seeds
                 * study.scenarios.len();
             let pb = indicatif::ProgressBar::new(jobs as u64);

@@ -87,6 +87,10 @@ pub fn arm_truth(arm: &sim::model::Chain) -> std::collections::BTreeMap<String, 
     out
 }
 
+/// True values below this magnitude count as zero for relative errors (SI units; no parameter
+/// of a physical arm is that small unless it vanishes by symmetry).
+pub const ZERO: f64 = 1e-10;
+
 /// One scored parameter of the estimation API ([`crate::estimate`]).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Row {
@@ -111,9 +115,10 @@ impl Row {
         Some(self.estimate? - self.truth?)
     }
 
-    /// `(estimate − truth) / truth` (`None` where the truth is 0).
+    /// `(estimate − truth) / truth` (`None` where the truth is zero: below
+    /// [`ZERO`] in magnitude, e.g. a base parameter that vanishes by symmetry, computed as 1e-14).
     pub fn rel_error(&self) -> Option<f64> {
-        let t = self.truth.filter(|t| *t != 0.0)?;
+        let t = self.truth.filter(|t| t.abs() >= ZERO)?;
         Some(self.abs_error()? / t)
     }
 

@@ -46,6 +46,7 @@ fn registry_lists_every_estimator_of_the_project() {
             "idim_tls",
             "two_step",
             "adaptive",
+            "idim_single",
             "nim",
             "nim_encoders",
         ]

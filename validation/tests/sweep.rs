@@ -19,7 +19,7 @@ fn names() -> Vec<&'static str> {
         .collect()
 }
 
-const GOOD: &str = "name = \"small\"\nscenarios = [\"rail.toml\"]\nseeds = 12\nestimators = [\"mim_stacked\", \"mim_gls\"]\n\n[[sweep]]\nsensor = \"force_torque\"\nlevels = { from = 1e-3, to = 1e-1, count = 5 }\n";
+const GOOD: &str = "name = \"small\"\nscenarios = [\"rail.toml\"]\nseeds = 12\nestimators = [\"mim_stacked\", \"mim_gls\"]\n\n[[sweep]]\nsensor = \"force_torque\"\nlevels = { from = 1e-3, to = 1e-1, count = 5 }\n\n[[sweep]]\nsensor = \"joint_torque\"\nlevels = [1e-3, 3e-3, 1e-2, 3e-2, 1e-1]\nestimators = [\"idim_single\"]\n";
 
 fn write_study(d: &std::path::Path, text: &str) -> PathBuf {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -46,6 +46,10 @@ fn a_study_file_with_a_bad_field_is_rejected_with_file_and_field() {
         (GOOD.replace("seeds = 12", "seeds = 0"), "seeds"),
         (GOOD.replace("force_torque", "barometer"), "barometer"),
         (GOOD.replace("seeds = 12", "seeds = 12\nspeed = 2"), "speed"),
+        (
+            GOOD.replace("[\"idim_single\"]", "[\"idim_magic\"]"),
+            "sweep[1].estimators[0]",
+        ),
     ] {
         let path = write_study(&d, &bad);
         let err = Study::from_path(&path, &names()).unwrap_err().to_string();
@@ -77,11 +81,16 @@ fn sweep_is_reproducible_and_the_efficient_mim_sits_on_the_bound() {
         validation::report::sweep::markdown(&json),
         std::fs::read_to_string(d.join("a/sweep.md")).unwrap()
     );
-    // GLS under the stated F/T noise is unbiased with covariance F⁻¹: its RMSE over 12 seeds
-    // lies within the chi-square spread of the bound (12 draws: 0.45…1.6 × CRB at 4 σ).
-    let gls: Vec<_> = a.rows.iter().filter(|r| r.method == "mim_gls").collect();
-    assert!(!gls.is_empty());
-    for r in &gls {
+    // GLS under the stated F/T noise (and IDIM weighted by the stated torque noise) is
+    // unbiased with covariance F⁻¹: its RMSE over 12 seeds lies within the chi-square spread of
+    // the bound (12 draws: 0.45…1.6 × CRB at 4 σ).
+    let efficient: Vec<_> = a
+        .rows
+        .iter()
+        .filter(|r| r.method == "mim_gls" || (r.method == "idim_single" && r.level >= 1e-2))
+        .collect();
+    assert!(efficient.iter().any(|r| r.method == "idim_single"));
+    for r in &efficient {
         let ratio = r.summary.rmse / r.crb.expect("bound");
         assert!(
             (0.45..1.6).contains(&ratio),

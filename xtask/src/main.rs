@@ -132,36 +132,21 @@ fn progress(len: usize, name: &str) -> ProgressBar {
 /// Torque scales of the multisine study (× the paper's amplitudes).
 const TORQUE_SCALES: [f64; 7] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0];
 
-/// Simulates scenarios into run directories, on all cores.
+/// Simulates scenarios into run directories, on all cores (rayon); the first error, if any.
 pub(crate) fn simulate_all(
     scenarios: &[Scenario],
     dirs: &[PathBuf],
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let errors = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(scenario) = scenarios.get(i) else {
-                        break;
-                    };
-                    let result = sim::simulate(scenario, None);
-                    if let Err(e) =
-                        sim::dataset::write_run(&dirs[i], &result.recording, &result.manifest, true)
-                    {
-                        errors.lock().expect("errors").push(e.to_string());
-                    }
-                }
-            });
-        }
-    });
-    match errors.into_inner().expect("errors").into_iter().next() {
-        Some(e) => Err(e.into()),
-        None => Ok(()),
-    }
+    use rayon::prelude::*;
+    scenarios
+        .par_iter()
+        .zip(dirs)
+        .map(|(scenario, dir)| {
+            let result = sim::simulate(scenario, None);
+            sim::dataset::write_run(dir, &result.recording, &result.manifest, true)
+        })
+        .collect::<Result<Vec<()>, _>>()?;
+    Ok(())
 }
 
 /// The multisine part of `reproduce`: one clean run per torque scale (in parallel), then the

@@ -36,11 +36,12 @@ pub fn models(
     struct Sensors {
         sensor: Vec<sim::sensor::Sensor>,
     }
-    let sensors = validation::study::sweep::sensors(
+    let sensors = validation::study::sweep::measurement(
         validation::study::file::SensorFamily::ForceTorque,
         LEVEL,
         &clean.recording,
-    );
+    )
+    .sensors;
     let augmented = format!("{text}\n{}", toml::to_string(&Sensors { sensor: sensors })?);
     let pops = out.join("populations");
     let mut out_models = Vec::new();

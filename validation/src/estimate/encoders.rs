@@ -5,6 +5,9 @@
 use super::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 use crate::encoder::reconstruct;
 
+/// What the encoder path needs its samples for.
+const DIFFERENTIATOR: &str = "the five-point differentiator of the joint angles";
+
 /// MIM stacked body by body on the encoder-only kinematics.
 #[derive(Clone, Copy, Debug)]
 pub struct MimEncoders;
@@ -13,13 +16,7 @@ pub struct MimEncoders;
 pub(crate) fn encoder_view(
     experiment: &Experiment,
 ) -> Result<crate::dataset::Measurements, NotApplicable> {
-    let data = super::single(experiment)?;
-    if data.samples() < 5 {
-        return Err(NotApplicable::new(
-            "needs at least 5 samples (the five-point differentiator of the joint angles)",
-        ));
-    }
-    Ok(reconstruct(data))
+    super::enough_samples(experiment, 5, DIFFERENTIATOR).map(reconstruct)
 }
 
 impl Estimator for MimEncoders {
@@ -28,20 +25,11 @@ impl Estimator for MimEncoders {
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
-        let data = super::single(experiment)?;
-        if data.samples() < 5 {
-            return Err(NotApplicable::new(
-                "needs at least 5 samples (the five-point differentiator of the joint angles)",
-            ));
-        }
-        Ok(())
+        super::enough_samples(experiment, 5, DIFFERENTIATOR).map(|_| ())
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
-        let view = encoder_view(experiment).map_err(|e| EstimateError {
-            estimator: self.name().into(),
-            message: e.0,
-        })?;
+        let view = encoder_view(experiment).map_err(|e| e.into_error(self.name()))?;
         super::mim::Stacked.estimate(&Experiment::single(&view))
     }
 }

@@ -26,13 +26,6 @@ pub(crate) fn multisine_run<'a>(
     Ok((data, excitation, geometry))
 }
 
-fn err(name: &str, message: String) -> EstimateError {
-    EstimateError {
-        estimator: name.into(),
-        message,
-    }
-}
-
 /// The paper's per-joint second-order fit, as published (masses only, two links).
 #[derive(Clone, Copy, Debug)]
 pub struct Paper;
@@ -54,7 +47,7 @@ impl Estimator for Paper {
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         let (data, excitation, geometry) =
-            multisine_run(experiment).map_err(|e| err(self.name(), e.0))?;
+            multisine_run(experiment).map_err(|e| e.into_error(self.name()))?;
         let method = PaperFrequency {
             geometry,
             excitation,
@@ -79,7 +72,7 @@ impl Estimator for Linearized {
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         let (data, excitation, geometry) =
-            multisine_run(experiment).map_err(|e| err(self.name(), e.0))?;
+            multisine_run(experiment).map_err(|e| e.into_error(self.name()))?;
         let method = LinearizedFrequency {
             geometry,
             excitation,

@@ -8,8 +8,6 @@
 //! variants (their rows mix N and N·m, so it is a rough figure); GLS's is its exact covariance
 //! `F⁻¹` under the stated noise.
 
-use nalgebra::DVector;
-
 use super::{Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId};
 use crate::dataset::Measurements;
 use crate::estimator::RunEstimator as _;
@@ -30,10 +28,7 @@ fn run<'a>(experiment: &Experiment<'a>) -> Result<&'a Measurements, NotApplicabl
 }
 
 fn not_applicable(name: &str, e: NotApplicable) -> EstimateError {
-    EstimateError {
-        estimator: name.into(),
-        message: e.0,
-    }
+    e.into_error(name)
 }
 
 /// Per-body solve over `samples`, with OLS standard deviations.
@@ -127,19 +122,7 @@ impl Estimator for WholeArm {
             .estimate(data)
             .map_err(|e| not_applicable(self.name(), NotApplicable(e.message)))?;
         // One residual variance for the whole system.
-        let n = data.bodies.len();
-        let blocks: Vec<_> = (0..n)
-            .map(|b| stacked(data, b, 0..data.samples()))
-            .collect();
-        let rows: usize = blocks.iter().map(|(y, _)| y.nrows()).sum();
-        let mut y = nalgebra::DMatrix::zeros(rows, 6 * n);
-        let mut z = DVector::zeros(rows);
-        let mut r = 0;
-        for (b, (yb, zb)) in blocks.iter().enumerate() {
-            y.view_mut((r, 6 * b), yb.shape()).copy_from(yb);
-            z.rows_mut(r, zb.len()).copy_from(zb);
-            r += yb.nrows();
-        }
+        let (y, z) = algo::whole_arm_system(data);
         let x: Vec<Option<f64>> = body.iter().map(|e| e.value).collect();
         let std = ols_std(&y, &z, &x);
         let mut out = Estimates::default();

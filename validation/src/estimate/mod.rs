@@ -12,6 +12,7 @@
 
 pub mod encoders;
 pub mod frequency;
+pub mod idim_single;
 pub mod mim;
 pub mod nim;
 pub mod teaching;
@@ -78,6 +79,29 @@ impl NotApplicable {
     pub fn new(reason: impl Into<String>) -> Self {
         NotApplicable(reason.into())
     }
+
+    /// The error of estimator `name` called where it does not apply.
+    pub fn into_error(self, name: &str) -> EstimateError {
+        EstimateError {
+            estimator: name.into(),
+            message: self.0,
+        }
+    }
+}
+
+/// At least `n` samples in the single run, or why the method (`what` needs them) does not apply.
+pub(crate) fn enough_samples<'a>(
+    experiment: &Experiment<'a>,
+    n: usize,
+    what: &str,
+) -> Result<&'a crate::dataset::Measurements, NotApplicable> {
+    let data = single(experiment)?;
+    if data.samples() < n {
+        return Err(NotApplicable::new(format!(
+            "needs at least {n} samples ({what})"
+        )));
+    }
+    Ok(data)
 }
 
 /// An estimator of inertial (and friction) parameters.
@@ -117,6 +141,7 @@ pub fn registry(options: &Options) -> Vec<Box<dyn Estimator>> {
         Box::new(teaching::Teaching::idim_tls()),
         Box::new(teaching::Teaching::two_step()),
         Box::new(teaching::Teaching::adaptive()),
+        Box::new(idim_single::IdimSingle),
         Box::new(nim::Nim::new(options.nim_models.clone())),
         Box::new(nim::Nim::encoders(options.nim_models.clone())),
     ]

@@ -89,10 +89,7 @@ impl Estimator for Nim {
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
-        let err = |e: NotApplicable| EstimateError {
-            estimator: self.name().into(),
-            message: e.0,
-        };
+        let err = |e: NotApplicable| e.into_error(self.name());
         self.applies(experiment).map_err(err)?;
         let view;
         let data = if self.encoders {

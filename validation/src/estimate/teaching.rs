@@ -127,10 +127,7 @@ impl Estimator for Teaching {
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
-        let (sweeps, excitation) = self.runs(experiment).map_err(|e| EstimateError {
-            estimator: self.name.into(),
-            message: e.0,
-        })?;
+        let (sweeps, excitation) = self.runs(experiment).map_err(|e| e.into_error(self.name))?;
         let (derivatives, filter) = derivatives(excitation);
         let ex = id::Experiment::new(sweeps, excitation, derivatives, filter);
         let identified = self.method.identify(&ex)?;

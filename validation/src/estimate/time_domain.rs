@@ -45,10 +45,7 @@ impl Estimator for TimeDomain {
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         let (data, excitation, geometry) =
-            super::frequency::multisine_run(experiment).map_err(|e| EstimateError {
-                estimator: self.name().into(),
-                message: e.0,
-            })?;
+            super::frequency::multisine_run(experiment).map_err(|e| e.into_error(self.name()))?;
         // Harmonics of the fundamental up to the Nyquist frequency; the noise floor is
         // estimated over the middle three fifths of that band.
         let h = data.t[1] - data.t[0];

@@ -128,6 +128,25 @@ pub fn stacked(
     (y, z)
 }
 
+/// The block-diagonal system of every body over every sample (eqs. 19–20): `(Y, Z)` with the
+/// parameters of body `b` in columns `6b..6b+6`.
+pub fn whole_arm_system(data: &Measurements) -> (DMatrix<f64>, DVector<f64>) {
+    let n = data.bodies.len();
+    let blocks: Vec<_> = (0..n)
+        .map(|b| stacked(data, b, 0..data.samples()))
+        .collect();
+    let rows: usize = blocks.iter().map(|(y, _)| y.nrows()).sum();
+    let mut y = DMatrix::zeros(rows, 6 * n);
+    let mut z = DVector::zeros(rows);
+    let mut r = 0;
+    for (b, (yb, zb)) in blocks.iter().enumerate() {
+        y.view_mut((r, 6 * b), yb.shape()).copy_from(yb);
+        z.rows_mut(r, zb.len()).copy_from(zb);
+        r += yb.nrows();
+    }
+    (y, z)
+}
+
 fn estimates(b: usize, values: &[Option<f64>]) -> impl Iterator<Item = Estimate> + '_ {
     PARAMETERS.iter().zip(values).map(move |(p, v)| Estimate {
         body: (b + 1) as u8,
@@ -241,18 +260,7 @@ impl RunEstimator for MimWholeArm {
     fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
         check(&self.name(), data)?;
         let n = data.bodies.len();
-        let blocks: Vec<_> = (0..n)
-            .map(|b| stacked(data, b, 0..data.samples()))
-            .collect();
-        let rows: usize = blocks.iter().map(|(y, _)| y.nrows()).sum();
-        let mut y = DMatrix::zeros(rows, 6 * n);
-        let mut z = DVector::zeros(rows);
-        let mut r = 0;
-        for (b, (yb, zb)) in blocks.iter().enumerate() {
-            y.view_mut((r, 6 * b), yb.shape()).copy_from(yb);
-            z.rows_mut(r, zb.len()).copy_from(zb);
-            r += yb.nrows();
-        }
+        let (y, z) = whole_arm_system(data);
         let x = solve_identifiable(&y, &z, self.tolerance);
         Ok((0..n)
             .flat_map(|b| estimates(b, &x[6 * b..6 * b + 6]).collect::<Vec<_>>())

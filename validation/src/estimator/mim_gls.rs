@@ -46,7 +46,8 @@ pub struct WrenchNoise {
     joints: Vec<JointNoise>,
 }
 
-fn law_variance(laws: &[Noise]) -> f64 {
+/// The variance a sequence of noise laws adds (biases are not noise: 0).
+pub(crate) fn law_variance(laws: &[Noise]) -> f64 {
     laws.iter()
         .map(|l| match *l {
             Noise::Gaussian { sigma } => sigma * sigma,

@@ -24,31 +24,6 @@ pub(crate) fn csv_num(v: Option<f64>) -> String {
     }
 }
 
-/// Runs `jobs` on all cores.
-pub(crate) fn parallel<T: Send, R: Send>(jobs: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(jobs.len().max(1));
-    let queue = std::sync::Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>());
-    let results = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| {
-                loop {
-                    let Some((i, job)) = queue.lock().expect("queue").pop() else {
-                        break;
-                    };
-                    let r = f(job);
-                    results.lock().expect("results").push((i, r));
-                }
-            });
-        }
-    });
-    let mut results = results.into_inner().expect("results");
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, r)| r).collect()
-}
-
 /// Registers the committed DejaVu Sans (its licence beside it in `validation/assets/`) as
 /// plotters' `sans-serif`: no system font library is needed.
 pub(crate) fn register_font() {

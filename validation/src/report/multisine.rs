@@ -18,7 +18,8 @@ use crate::estimator::{Parameter, RunEstimator};
 use crate::fourier::last_periods;
 use crate::regressor::KnownGeometry;
 use crate::report::plot::log_chart;
-use crate::report::{parallel, register_font};
+use crate::report::register_font;
+use rayon::prelude::*;
 
 /// The paper's RMSE (its eqs. 70–71) for `m1`, `m2` (kg) under `d = 0.1·rand()`.
 pub const PAPER_RMSE: [f64; 2] = [1.0568, 1.5420];
@@ -250,17 +251,21 @@ impl MultisineReport {
             .enumerate()
             .flat_map(|(c, case)| (0..case.seeds as u64).map(move |s| (c, s)))
             .collect();
-        let results = parallel(jobs.clone(), |(c, seed)| {
-            let case = &cases[c];
-            let data = measurements(
-                &runs[case.run].run,
-                case.model.as_deref().map(|m| (m, seed)),
-            );
-            all_methods[case.run]
-                .iter()
-                .map(|method| masses(method.as_ref(), &data))
-                .collect::<Vec<_>>()
-        });
+        let results = jobs
+            .clone()
+            .into_par_iter()
+            .map(|(c, seed)| {
+                let case = &cases[c];
+                let data = measurements(
+                    &runs[case.run].run,
+                    case.model.as_deref().map(|m| (m, seed)),
+                );
+                all_methods[case.run]
+                    .iter()
+                    .map(|method| masses(method.as_ref(), &data))
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>();
 
         let mut rows = Vec::new();
         for (c, case) in cases.iter().enumerate() {

@@ -105,7 +105,7 @@ pub fn efficiency(rows: &[&SweepRow]) -> Option<Efficiency> {
 fn relative_rmse(rows: &[&SweepRow]) -> f64 {
     median(
         rows.iter()
-            .filter(|r| r.summary.truth != 0.0)
+            .filter(|r| r.summary.truth.abs() >= crate::score::ZERO)
             .map(|r| r.summary.rmse / r.summary.truth.abs())
             .collect(),
     )
@@ -152,7 +152,13 @@ pub fn markdown(result: &SweepResult) -> String {
                 let eff = efficiency(rows).map_or("–".into(), |e| {
                     format!("{:.2}, {:.2} [{}]", e.max, e.median, e.biased)
                 });
-                let _ = write!(md, " {:.2e} | {eff} |", relative_rmse(rows));
+                let rel = relative_rmse(rows);
+                let rel = if rel.is_finite() {
+                    format!("{rel:.2e}")
+                } else {
+                    "–".into()
+                };
+                let _ = write!(md, " {rel} | {eff} |");
             }
             md.push('\n');
         }

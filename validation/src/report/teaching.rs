@@ -20,8 +20,9 @@ use crate::dataset::{Measurements, Run};
 use crate::identification::{
     Derivatives, Experiment, MIN_SPEED, friction_sweep, periodic_samples, registry, torque_nrms,
 };
-use crate::report::{csv_num, parallel, register_font};
+use crate::report::{csv_num, register_font};
 use crate::standard_regressor::BaseParameters;
+use rayon::prelude::*;
 
 /// A measurement noise level (BIRDy's levels).
 #[derive(Clone, Copy, Debug)]
@@ -264,18 +265,21 @@ impl TeachingReport {
         };
         for (l, level) in LEVELS.iter().enumerate() {
             let jobs: Vec<u64> = (0..config.seeds as u64).collect();
-            let outcomes = parallel(jobs, |seed| {
-                let seed = 1000 * (l as u64 + 1) + seed;
-                let noisy = |m: &Measurements| measurements(m, Some((*level, seed)));
-                let s: Vec<Measurements> = sweeps.iter().map(noisy).collect();
-                identify_all(
-                    &s,
-                    &noisy(&excitation),
-                    &noisy(&validation),
-                    derivatives,
-                    Some(config.filter),
-                )
-            });
+            let outcomes = jobs
+                .into_par_iter()
+                .map(|seed| {
+                    let seed = 1000 * (l as u64 + 1) + seed;
+                    let noisy = |m: &Measurements| measurements(m, Some((*level, seed)));
+                    let s: Vec<Measurements> = sweeps.iter().map(noisy).collect();
+                    identify_all(
+                        &s,
+                        &noisy(&excitation),
+                        &noisy(&validation),
+                        derivatives,
+                        Some(config.filter),
+                    )
+                })
+                .collect::<Vec<_>>();
             for (k, outcome) in outcomes.into_iter().enumerate() {
                 let outcome = outcome?;
                 if k == 0 {

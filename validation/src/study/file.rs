@@ -9,14 +9,16 @@
 //! nim_models = "../generated/models/nim"          # optional: NIM models, if nim is listed
 //!
 //! [[sweep]]
-//! sensor = "force_torque"                         # force_torque | imu | encoder
+//! sensor = "force_torque"                         # force_torque | imu | encoder | joint_torque
 //! levels = { from = 1e-4, to = 1e-1, count = 7 }  # log-spaced (or a list: [1e-4, 1e-3, …])
+//! estimators = ["mim_gls"]                        # optional: this sweep's own list
 //! ```
 //!
 //! A level is a relative standard deviation: at level `L`, every channel of the swept sensor
 //! on body `i` has white noise of `σ = L · RMS` of that body's clean signal over the run
 //! (force and moment for `force_torque`; angular velocity and the specific force at the
-//! centroid for `imu`), its three axes alike. For `encoder` a level is the resolution of every
+//! centroid for `imu`), its three axes alike; for `joint_torque`, Gaussian noise on every joint's
+//! `tau` of `σ = L · RMS` of that joint's torque. For `encoder` a level is the resolution of every
 //! joint's encoder in rad (m on the rail), absolute: a held joint has no RMS to scale by. Every
 //! error names the file and the field.
 
@@ -42,6 +44,8 @@ struct StudyFile {
 struct SweepSection {
     sensor: SensorFamily,
     levels: Levels,
+    #[serde(default)]
+    estimators: Option<Vec<String>>,
 }
 
 /// The sensor a sweep varies.
@@ -56,6 +60,8 @@ pub enum SensorFamily {
     Imu,
     /// Joint encoders of a given resolution on every joint (quantization only).
     Encoder,
+    /// Gaussian noise on every joint's measured torque `tau`.
+    JointTorque,
 }
 
 impl SensorFamily {
@@ -65,6 +71,7 @@ impl SensorFamily {
             SensorFamily::ForceTorque => "force_torque",
             SensorFamily::Imu => "imu",
             SensorFamily::Encoder => "encoder",
+            SensorFamily::JointTorque => "joint_torque",
         }
     }
 }
@@ -89,8 +96,19 @@ pub struct Study {
     pub estimators: Vec<String>,
     /// NIM models' directory (resolved), if given.
     pub nim_models: Option<PathBuf>,
-    /// The sweeps: a sensor and its levels.
-    pub sweeps: Vec<(SensorFamily, Vec<f64>)>,
+    /// The sweeps.
+    pub sweeps: Vec<Sweep>,
+}
+
+/// One sweep of a study.
+#[derive(Clone, Debug)]
+pub struct Sweep {
+    /// The swept sensor.
+    pub sensor: SensorFamily,
+    /// Its levels.
+    pub levels: Vec<f64>,
+    /// The estimators run in it.
+    pub estimators: Vec<String>,
 }
 
 /// A study file that cannot be used.
@@ -161,14 +179,18 @@ impl Study {
                 ));
             }
         }
-        for (k, e) in file.estimators.iter().enumerate() {
-            if !known.contains(&e.as_str()) {
-                return Err(invalid(
-                    &format!("estimators[{k}]"),
-                    format!("expected one of {known:?}, got {e:?}"),
-                ));
+        let check = |field: &str, list: &[String]| {
+            for (k, e) in list.iter().enumerate() {
+                if !known.contains(&e.as_str()) {
+                    return Err(invalid(
+                        &format!("{field}[{k}]"),
+                        format!("expected one of {known:?}, got {e:?}"),
+                    ));
+                }
             }
-        }
+            Ok(())
+        };
+        check("estimators", &file.estimators)?;
         let mut sweeps = Vec::new();
         for (k, s) in file.sweep.iter().enumerate() {
             let levels = match &s.levels {
@@ -192,7 +214,16 @@ impl Study {
                     format!("expected at least 5 positive levels, got {levels:?}"),
                 ));
             }
-            sweeps.push((s.sensor, levels));
+            let estimators = s
+                .estimators
+                .clone()
+                .unwrap_or_else(|| file.estimators.clone());
+            check(&format!("sweep[{k}].estimators"), &estimators)?;
+            sweeps.push(Sweep {
+                sensor: s.sensor,
+                levels,
+                estimators,
+            });
         }
         if sweeps.is_empty() {
             return Err(invalid("sweep", "expected at least one [[sweep]]".into()));

@@ -47,7 +47,7 @@ pub fn run_into(
         let block: sweep::SweepResult = match std::fs::read_to_string(&block_path) {
             Ok(text) => {
                 let per_block: usize =
-                    study.sweeps.iter().map(|(_, l)| l.len()).sum::<usize>() * study.seeds;
+                    study.sweeps.iter().map(|s| s.levels.len()).sum::<usize>() * study.seeds;
                 if let Some(pb) = progress {
                     pb.inc(per_block as u64);
                 }

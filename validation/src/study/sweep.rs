@@ -83,42 +83,53 @@ fn specific_force(rec: &Recording, b: usize) -> Vec<Vector3<f64>> {
 }
 
 /// The swept sensor at `level`: one entry per body, `σ = level · RMS` of its clean signals
-/// (for encoders: one entry for every joint, resolution `level`).
-pub fn sensors(family: SensorFamily, level: f64, rec: &Recording) -> Vec<Sensor> {
-    if family == SensorFamily::Encoder {
-        return vec![Sensor::Encoder {
+/// (encoders: one entry for every joint, resolution `level`; joint torques: a Gaussian law per
+/// joint, `σ = level · RMS` of its torque).
+pub fn measurement(family: SensorFamily, level: f64, rec: &Recording) -> Stated {
+    let per_body = |f: &dyn Fn(usize) -> Sensor| (1..=rec.n_bodies).map(f).collect();
+    let sigma = |s: &[Vector3<f64>]| AxisErrors::white([level * rms(s); 3]);
+    let sensors = match family {
+        SensorFamily::Encoder => vec![Sensor::Encoder {
             joints: None,
             resolution: level,
             sigma: 0.0,
-        }];
-    }
-    (1..=rec.n_bodies)
-        .map(|b| {
-            let sigma = |s: &[Vector3<f64>]| AxisErrors::white([level * rms(s); 3]);
-            let bodies = Some(vec![b as u8]);
-            match family {
-                SensorFamily::ForceTorque => Sensor::ForceTorque {
-                    bodies,
-                    force: sigma(&rec.body_series(BodyGroup::F, b)),
-                    torque: sigma(&rec.body_series(BodyGroup::N, b)),
-                },
-                SensorFamily::Encoder => unreachable!("handled above"),
-                SensorFamily::Imu => Sensor::Imu {
-                    bodies,
-                    mount: [0.0; 3],
-                    gyro: sigma(&rec.body_series(BodyGroup::Omega, b)),
-                    accel: sigma(&specific_force(rec, b)),
-                },
-            }
-        })
-        .collect()
+        }],
+        SensorFamily::JointTorque => vec![],
+        SensorFamily::ForceTorque => per_body(&|b| Sensor::ForceTorque {
+            bodies: Some(vec![b as u8]),
+            force: sigma(&rec.body_series(BodyGroup::F, b)),
+            torque: sigma(&rec.body_series(BodyGroup::N, b)),
+        }),
+        SensorFamily::Imu => per_body(&|b| Sensor::Imu {
+            bodies: Some(vec![b as u8]),
+            mount: [0.0; 3],
+            gyro: sigma(&rec.body_series(BodyGroup::Omega, b)),
+            accel: sigma(&specific_force(rec, b)),
+        }),
+    };
+    let noise = match family {
+        SensorFamily::JointTorque => (0..rec.joint_ids.len())
+            .map(|k| {
+                let tau = rec.joint_series("tau", k);
+                let rms = (tau.iter().map(|t| t * t).sum::<f64>() / tau.len().max(1) as f64).sqrt();
+                sim::noise::ColumnNoise {
+                    column: "tau".into(),
+                    joints: Some(vec![rec.joint_ids[k]]),
+                    bodies: None,
+                    model: vec![sim::noise::Noise::Gaussian { sigma: level * rms }],
+                }
+            })
+            .collect(),
+        _ => vec![],
+    };
+    Stated { sensors, noise }
 }
 
-/// The run as the swept sensors measure it with `seed`, stating them.
-fn noisy_run(clean: &sim::Run, sensors: &[Sensor], seed: u64) -> Result<Run, SweepError> {
+/// The run as `stated` measures it with `seed`, stating it.
+fn noisy_run(clean: &sim::Run, stated: &Stated, seed: u64) -> Result<Run, SweepError> {
     let model = MeasurementModel {
-        noise: &[],
-        sensors,
+        noise: &stated.noise,
+        sensors: &stated.sensors,
         seed,
     };
     let m = measure(&clean.recording, &model);
@@ -129,41 +140,50 @@ fn noisy_run(clean: &sim::Run, sensors: &[Sensor], seed: u64) -> Result<Run, Swe
         manifest: clean.manifest.clone(),
     };
     let mut run = crate::dataset::from_simulated(&sim_run, std::path::Path::new("."))?;
-    let stated = Stated {
-        sensors: sensors.to_vec(),
-        noise: vec![],
-    };
     run.measurements.stated = stated.clone();
-    run.clean.stated = stated;
+    run.clean.stated = stated.clone();
     Ok(run)
 }
 
-/// The Cramér–Rao bound of the MIM parameters under the force/torque sensors `sensors`, from
-/// the clean regressor.
-fn mim_bound(clean: &Run, sensors: &[Sensor]) -> BTreeMap<ParamId, f64> {
+/// The Cramér–Rao bound of the parameters that are linear in noisy outputs under `stated`,
+/// from the clean regressor: MIM's under force/torque sensors, IDIM's base parameters under
+/// joint-torque noise.
+fn bound(family: SensorFamily, clean: &Run, stated: &Stated) -> BTreeMap<ParamId, f64> {
     let mut data = clean.clean.clone();
-    data.stated = Stated {
-        sensors: sensors.to_vec(),
-        noise: vec![],
-    };
-    let Ok(noise) = WrenchNoise::stated(&data) else {
-        return BTreeMap::new();
-    };
-    information(&data, &noise)
-        .bound()
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, s)| {
-            let id = crate::estimate::body_param((i / 6 + 1) as u8, PARAMETERS[i % 6]);
-            s.map(|s| (id, s))
-        })
-        .collect()
+    data.stated = stated.clone();
+    match family {
+        SensorFamily::ForceTorque => {
+            let Ok(noise) = WrenchNoise::stated(&data) else {
+                return BTreeMap::new();
+            };
+            information(&data, &noise)
+                .bound()
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, s)| {
+                    let id = crate::estimate::body_param((i / 6 + 1) as u8, PARAMETERS[i % 6]);
+                    s.map(|s| (id, s))
+                })
+                .collect()
+        }
+        SensorFamily::JointTorque => {
+            let Some(sigmas) = crate::estimate::idim_single::stated_sigmas(&data) else {
+                return BTreeMap::new();
+            };
+            crate::estimate::idim_single::bound(&data, &sigmas)
+                .into_iter()
+                .enumerate()
+                .filter_map(|(k, s)| s.map(|s| (ParamId::Base(k + 1), s)))
+                .collect()
+        }
+        SensorFamily::Imu | SensorFamily::Encoder => BTreeMap::new(),
+    }
 }
 
 /// Estimates of one noisy copy: `(method, parameter) → (truth, estimate)`.
 type Draw = Vec<((String, String), (f64, f64))>;
 
-fn draw(estimators: &[Box<dyn Estimator>], run: &Run, truth: &BTreeMap<ParamId, f64>) -> Draw {
+fn draw(estimators: &[&dyn Estimator], run: &Run, truth: &BTreeMap<ParamId, f64>) -> Draw {
     let experiment = Experiment::single(&run.measurements);
     let mut out = Vec::new();
     for e in estimators.iter().filter(|e| e.applies(&experiment).is_ok()) {
@@ -188,44 +208,43 @@ pub fn scenario_block(
     let scenario = sim::scenario::Scenario::from_path(path)?;
     let clean = sim::simulate(&scenario, None);
     let name = clean.manifest.run_id.clone();
-    let options = Options {
+    let registered = registry(&Options {
         nim_models: study.nim_models.clone(),
-    };
-    let estimators: Vec<Box<dyn Estimator>> = registry(&options)
-        .into_iter()
-        .filter(|e| study.estimators.iter().any(|n| n == e.name()))
-        .collect();
+    });
     let mut result = SweepResult {
         study: study.name.clone(),
         seeds: study.seeds,
         ..Default::default()
     };
-    let probe = noisy_run(
-        &clean,
-        &sensors(study.sweeps[0].0, study.sweeps[0].1[0], &clean.recording),
-        0,
-    )?;
-    for e in &estimators {
-        if let Err(reason) = e.applies(&Experiment::single(&probe.measurements)) {
-            result
-                .skipped
-                .push((name.clone(), e.name().into(), reason.0));
-        }
-    }
     let clean_run = crate::dataset::from_simulated(&clean, std::path::Path::new("."))?;
     let truth = crate::param::truth_table(&clean.manifest.model);
-    for &(family, ref levels) in &study.sweeps {
-        for &level in levels {
-            let sensors = sensors(family, level, &clean.recording);
-            let bound = match family {
-                SensorFamily::ForceTorque => mim_bound(&clean_run, &sensors),
-                SensorFamily::Imu | SensorFamily::Encoder => BTreeMap::new(),
-            };
+    for sweep in &study.sweeps {
+        let estimators: Vec<&dyn Estimator> = registered
+            .iter()
+            .filter(|e| sweep.estimators.iter().any(|n| n == e.name()))
+            .map(|e| e.as_ref())
+            .collect();
+        let probe = noisy_run(
+            &clean,
+            &measurement(sweep.sensor, sweep.levels[0], &clean.recording),
+            0,
+        )?;
+        for e in &estimators {
+            if let Err(reason) = e.applies(&Experiment::single(&probe.measurements)) {
+                let entry = (name.clone(), e.name().to_string(), reason.0);
+                if !result.skipped.contains(&entry) {
+                    result.skipped.push(entry);
+                }
+            }
+        }
+        for &level in &sweep.levels {
+            let stated = measurement(sweep.sensor, level, &clean.recording);
+            let bound = bound(sweep.sensor, &clean_run, &stated);
             let draws: Vec<Draw> = (0..study.seeds as u64)
                 .into_par_iter()
                 .map(|seed| {
-                    let d = noisy_run(&clean, &sensors, seed)
-                        .map(|run| draw(&estimators, &run, &truth));
+                    let d =
+                        noisy_run(&clean, &stated, seed).map(|run| draw(&estimators, &run, &truth));
                     tick();
                     d
                 })
@@ -240,7 +259,7 @@ pub fn scenario_block(
                 result.rows.push(SweepRow {
                     scenario: name.clone(),
                     method,
-                    sensor: family,
+                    sensor: sweep.sensor,
                     level,
                     parameter,
                     summary: Summary::of(&p).expect("at least one draw"),

@@ -1,0 +1,161 @@
+//! IDIM on one run: the base inertial parameters of the whole arm (the teaching paper's base
+//! regressor, [`crate::standard_regressor`], no friction model) from the measured joint
+//! torques, stacked over every sample, by least squares weighted by the run's stated torque
+//! noise where it states one (then the estimate is efficient and its covariance is the
+//! Cramér–Rao bound [`information`] gives), else ordinary least squares.
+//!
+//! `q̇, q̈` are the recorded columns where `q` is not measured (ideal encoders and
+//! differentiation), else the five-point differences of the measured angles
+//! ([`crate::encoder::differentiate`]). A base parameter the motion does not excite (its
+//! scaled information below 1e-10 of the largest, or a component in that null space) is
+//! reported as not identifiable.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::{Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId};
+use crate::dataset::Measurements;
+use crate::estimator::lsq::{ols_std, solve_scaled};
+use crate::identification::idim::FullRegressor;
+
+/// Relative threshold of the scaled regressor's singular values.
+const TOLERANCE: f64 = 1e-5;
+
+/// The stated standard deviation of every joint's torque noise (`[[noise]]` on `tau`), if
+/// every joint has one.
+pub fn stated_sigmas(data: &Measurements) -> Option<Vec<f64>> {
+    data.joints
+        .iter()
+        .map(|j| {
+            let var: f64 = data
+                .stated
+                .noise
+                .iter()
+                .filter(|n| {
+                    n.column == "tau" && n.joints.as_ref().is_none_or(|js| js.contains(&j.id))
+                })
+                .map(|n| crate::estimator::mim_gls::law_variance(&n.model))
+                .sum();
+            (var > 0.0).then(|| var.sqrt())
+        })
+        .collect()
+}
+
+/// The stacked system `(W, τ)` of a run, rows divided by `sigmas` where given.
+pub fn system(data: &Measurements, sigmas: Option<&[f64]>) -> (DMatrix<f64>, DVector<f64>) {
+    let h = data.t[1] - data.t[0];
+    let measured_q = data.joints.iter().any(|j| j.measured.contains_key("q"));
+    let rates: Vec<(Vec<f64>, Vec<f64>)> = data
+        .joints
+        .iter()
+        .map(|j| {
+            if measured_q {
+                crate::encoder::differentiate(&j.q, h)
+            } else {
+                (j.qd.clone(), j.qdd.clone())
+            }
+        })
+        .collect();
+    let nj = data.joints.len();
+    let full = FullRegressor::new(&data.geometry, vec![None; nj]);
+    let n = data.samples();
+    let mut w = DMatrix::zeros(n * nj, full.len());
+    let mut tau = DVector::zeros(n * nj);
+    for k in 0..n {
+        let q: Vec<f64> = data.joints.iter().map(|j| j.q[k]).collect();
+        let qd: Vec<f64> = rates.iter().map(|r| r.0[k]).collect();
+        let qdd: Vec<f64> = rates.iter().map(|r| r.1[k]).collect();
+        let rows = full.rows(&q, &qd, &qdd);
+        for j in 0..nj {
+            let s = sigmas.map_or(1.0, |s| s[j]);
+            for c in 0..full.len() {
+                w[(k * nj + j, c)] = rows[(j, c)] / s;
+            }
+            tau[k * nj + j] = data.joints[j].tau[k] / s;
+        }
+    }
+    (w, tau)
+}
+
+/// The covariance of the truncated least-squares solution of `W x = τ + e` with unit white `e`
+/// (rows already weighted): with columns scaled to unit norm (`D`), SVD `W D⁻¹ = U Σ Vᵀ`, the
+/// directions kept by [`solve_scaled`]'s threshold give `D⁻¹ V_k Σ_k⁻² V_kᵀ D⁻¹`. The truncated
+/// solve estimates exactly the combinations in those directions, so this is both its covariance
+/// and the Cramér–Rao bound of what it estimates.
+fn truncated_covariance(w: &DMatrix<f64>) -> DMatrix<f64> {
+    let norms: Vec<f64> = w.column_iter().map(|c| c.norm()).collect();
+    let mut scaled = w.clone();
+    for (j, n) in norms.iter().enumerate() {
+        if *n > 0.0 {
+            scaled.column_mut(j).scale_mut(1.0 / n);
+        }
+    }
+    let svd = scaled.svd(false, true);
+    let v_t = svd.v_t.expect("V");
+    let sigma_max = svd.singular_values.max();
+    let p = w.ncols();
+    let mut cov = DMatrix::zeros(p, p);
+    for (i, s) in svd.singular_values.iter().enumerate() {
+        if *s > TOLERANCE * sigma_max {
+            let v = v_t.row(i).transpose();
+            cov += (&v * v.transpose()) / (s * s);
+        }
+    }
+    DMatrix::from_fn(p, p, |r, c| {
+        let d = norms[r] * norms[c];
+        if d > 0.0 { cov[(r, c)] / d } else { 0.0 }
+    })
+}
+
+/// The Cramér–Rao bound of the base parameters under the stated torque noise (per-joint
+/// `sigmas`), from the run's regressor: `None` where not identifiable.
+pub fn bound(data: &Measurements, sigmas: &[f64]) -> Vec<Option<f64>> {
+    let (w, tau) = system(data, Some(sigmas));
+    let x = solve_scaled(&w, &tau, TOLERANCE);
+    let cov = truncated_covariance(&w);
+    (0..x.len())
+        .map(|i| x[i].map(|_| cov[(i, i)].max(0.0).sqrt()))
+        .collect()
+}
+
+/// IDIM on a single run.
+#[derive(Clone, Copy, Debug)]
+pub struct IdimSingle;
+
+impl Estimator for IdimSingle {
+    fn name(&self) -> &'static str {
+        "idim_single"
+    }
+
+    fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
+        super::enough_samples(
+            experiment,
+            5,
+            "the five-point differentiator of measured angles",
+        )
+        .map(|_| ())
+    }
+
+    fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
+        let data = super::enough_samples(experiment, 5, "the five-point differentiator")
+            .map_err(|e| e.into_error(self.name()))?;
+        let sigmas = stated_sigmas(data);
+        let (w, tau) = system(data, sigmas.as_deref());
+        let x = solve_scaled(&w, &tau, TOLERANCE);
+        let std = match &sigmas {
+            // Weighted rows have unit variance: the covariance is (WᵀW)⁻¹.
+            Some(s) => bound(data, s),
+            None => ols_std(&w, &tau, &x),
+        };
+        let mut out = Estimates::default();
+        for (k, (value, std)) in x.into_iter().zip(std).enumerate() {
+            out.values.insert(
+                ParamId::Base(k + 1),
+                Estimate {
+                    value,
+                    std: value.and(std),
+                },
+            );
+        }
+        Ok(out)
+    }
+}
