@@ -249,17 +249,11 @@ fn measure_body_group(
     let n = rec.n_bodies;
     let per_body: Vec<Vec<Vector3<f64>>> = (1..=n)
         .map(|b| {
-            let imu = model
-                .sensors
-                .iter()
-                .find(|s| s.covers_body(b as u8) && matches!(s, Sensor::Imu { .. }));
             let view = BodyView {
                 quat: (0..rec.samples()).map(|k| rec.body(k, b).quat).collect(),
-                clean: match (group, imu) {
-                    (BodyGroup::ImuSf, Some(Sensor::Imu { mount, .. })) => {
-                        specific_force(rec, clock, b, *mount)
-                    }
-                    (BodyGroup::ImuSf, _) => specific_force(rec, clock, b, [0.0; 3]),
+                clean: match group {
+                    // Without an IMU on the body: the specific force at its centroid, clean.
+                    BodyGroup::ImuSf => specific_force(rec, clock, b, [0.0; 3]),
                     _ => clock.sample_vectors(&rec.body_series(group, b)),
                 },
             };
@@ -304,21 +298,15 @@ fn read_sensors(
                     *v = gyro.read(*v, || StandardNormal.sample(&mut rng));
                 }
             }
-            (Sensor::Imu { accel, .. }, BodyGroup::ImuSf) => {
-                let mut rng = stream(model.seed, "imu/accel", id);
-                for v in x.iter_mut() {
-                    *v = accel.read(*v, || StandardNormal.sample(&mut rng));
-                }
+            (Sensor::Imu { mount, accel, .. }, BodyGroup::ImuSf) => {
+                x = accelerometer(rec, model, clock, b, *mount, accel);
             }
             (Sensor::Imu { mount, accel, .. }, BodyGroup::Acc) => {
                 let d = Vector3::from(*mount);
-                let sf = specific_force(rec, clock, b, *mount);
                 let w = clock.sample_vectors(&rec.body_series(BodyGroup::Omega, b));
                 let wd = clock.sample_vectors(&rec.body_series(BodyGroup::OmegaDot, b));
-                // The same stream as the `imu_sf` channel: one accelerometer, one reading.
-                let mut rng = stream(model.seed, "imu/accel", id);
-                for k in 0..x.len() {
-                    let read = accel.read(sf[k], || StandardNormal.sample(&mut rng));
+                let readings = accelerometer(rec, model, clock, b, *mount, accel);
+                for (k, read) in readings.iter().enumerate() {
                     x[k] =
                         view.quat[k] * (read - lever(&w[k], &wd[k], &d)) + crate::gravity_vector();
                 }
@@ -327,6 +315,23 @@ fn read_sensors(
         }
     }
     x
+}
+
+/// The readings of the accelerometer of an IMU on body `b`, mounted at `mount`: its specific
+/// force, body frame, with its errors (one stream: `imu_sf` and `acc` are the same reading).
+fn accelerometer(
+    rec: &Recording,
+    model: &MeasurementModel,
+    clock: &Clock,
+    b: usize,
+    mount: [f64; 3],
+    accel: &crate::sensor::AxisErrors,
+) -> Vec<Vector3<f64>> {
+    let mut rng = stream(model.seed, "imu/accel", b as u8);
+    specific_force(rec, clock, b, mount)
+        .into_iter()
+        .map(|sf| accel.read(sf, || StandardNormal.sample(&mut rng)))
+        .collect()
 }
 
 /// The `[[noise]]` laws of the entries naming `group` and body `b`, per component.

@@ -101,3 +101,38 @@ fn sweep_is_reproducible_and_the_efficient_mim_sits_on_the_bound() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn an_interrupted_sweep_resumes_from_its_blocks_and_ignores_another_studys() {
+    let d = dir("resume");
+    let study = Study::from_path(&write_study(&d, GOOD), &names()).unwrap();
+    let none = |_: &validation::study::sweep::SweepResult, _: &std::path::Path| Ok(());
+    let whole = validation::study::run_into(&study, &d.join("first"), None, &none).unwrap();
+    // A work directory as an interruption after the first (only) scenario leaves it, with a
+    // marked block: the resumed run must take the block as it is.
+    let work = d.join(".second.partial");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(work.join("study.txt"), format!("{study:?}")).unwrap();
+    let mut marked = whole.clone();
+    marked.rows[0].summary.mean = 12345.0;
+    std::fs::write(
+        work.join("block-0.json"),
+        serde_json::to_string(&marked).unwrap(),
+    )
+    .unwrap();
+    let resumed = validation::study::run_into(&study, &d.join("second"), None, &none).unwrap();
+    assert_eq!(resumed.rows[0].summary.mean, 12345.0);
+    assert!(!work.exists());
+    // Left by another study: discarded, the result computed afresh.
+    let work = d.join(".third.partial");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(work.join("study.txt"), "another study").unwrap();
+    std::fs::write(
+        work.join("block-0.json"),
+        serde_json::to_string(&marked).unwrap(),
+    )
+    .unwrap();
+    let fresh = validation::study::run_into(&study, &d.join("third"), None, &none).unwrap();
+    assert_eq!(fresh, whole);
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use sim::scenario::Scenario;
 
 /// Arms of each training population, and Adam steps per body network (the small study's).
-const ARMS: usize = 100;
+const ARMS: usize = 80;
 const STEPS: usize = 3000;
 /// The augmentation's relative force/torque noise.
 const LEVEL: f64 = 1e-2;

@@ -111,7 +111,12 @@ fn truncated_covariance(w: &DMatrix<f64>) -> DMatrix<f64> {
 pub fn bound(data: &Measurements, sigmas: &[f64]) -> Vec<Option<f64>> {
     let (w, tau) = system(data, Some(sigmas));
     let x = solve_scaled(&w, &tau, TOLERANCE);
-    let cov = truncated_covariance(&w);
+    standard_deviations(&w, &x)
+}
+
+/// `sqrt` of the diagonal of [`truncated_covariance`] for the identifiable entries of `x`.
+fn standard_deviations(w: &DMatrix<f64>, x: &[Option<f64>]) -> Vec<Option<f64>> {
+    let cov = truncated_covariance(w);
     (0..x.len())
         .map(|i| x[i].map(|_| cov[(i, i)].max(0.0).sqrt()))
         .collect()
@@ -142,8 +147,8 @@ impl Estimator for IdimSingle {
         let (w, tau) = system(data, sigmas.as_deref());
         let x = solve_scaled(&w, &tau, TOLERANCE);
         let std = match &sigmas {
-            // Weighted rows have unit variance: the covariance is (WᵀW)⁻¹.
-            Some(s) => bound(data, s),
+            // Weighted rows have unit variance: the covariance is the bound's.
+            Some(_) => standard_deviations(&w, &x),
             None => ols_std(&w, &tau, &x),
         };
         let mut out = Estimates::default();

@@ -33,6 +33,8 @@ pub(crate) fn log_chart(
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc(y_desc)
+        .x_label_formatter(&|v| format!("{v:.0e}"))
+        .y_label_formatter(&|v| format!("{v:.0e}"))
         .label_style(("sans-serif", 15))
         .draw()?;
     for (label, style, points) in curves {

@@ -271,21 +271,39 @@ fn comparison(result: &SweepResult) -> String {
     md
 }
 
-/// Log–log panels of the relative RMSE vs noise level per method, one per (scenario, sensor),
-/// with the bound's relative value where there is one.
+/// Log–log panels of the relative RMSE vs noise level per method, one per (scenario, sensor):
+/// a row per scenario, a column per sensor, with the bound's relative value where there is one.
 pub fn plot(result: &SweepResult, path: &Path) -> Result<(), String> {
     register_font();
     let g = groups(result);
     let mut panels: BTreeMap<(String, SensorFamily), Vec<Curve>> = BTreeMap::new();
-    let palette = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
-    let mut xs = Vec::new();
-    for (i, ((scenario, sensor, method), levels)) in g.iter().enumerate() {
+    let mut levels_of: BTreeMap<(String, SensorFamily), Vec<f64>> = BTreeMap::new();
+    let palette = [
+        RED,
+        BLUE,
+        GREEN,
+        MAGENTA,
+        CYAN,
+        BLACK,
+        RGBColor(255, 140, 0),
+        RGBColor(128, 0, 128),
+    ];
+    // One color per method, the same in every panel.
+    let mut methods: Vec<&String> = g.keys().map(|k| &k.2).collect();
+    methods.sort();
+    methods.dedup();
+    for ((scenario, sensor, method), levels) in &g {
+        let i = methods.iter().position(|m| *m == method).expect("listed");
         let color = palette[i % palette.len()];
+        levels_of
+            .entry((scenario.clone(), *sensor))
+            .or_default()
+            .extend(levels.keys().map(|b| f64::from_bits(*b)));
         let pts: Vec<(f64, f64)> = levels
             .iter()
             .map(|(b, rows)| (f64::from_bits(*b), relative_rmse(rows)))
+            .filter(|p| p.1.is_finite())
             .collect();
-        xs.extend(pts.iter().map(|p| p.0));
         let panel = panels.entry((scenario.clone(), *sensor)).or_default();
         panel.push((method.clone(), color.stroke_width(2), pts));
         let crb: Vec<(f64, f64)> = levels
@@ -293,6 +311,7 @@ pub fn plot(result: &SweepResult, path: &Path) -> Result<(), String> {
             .filter_map(|(b, rows)| {
                 let v: Vec<f64> = rows
                     .iter()
+                    .filter(|r| r.summary.truth.abs() >= crate::score::ZERO)
                     .filter_map(|r| r.crb.map(|c| c / r.summary.truth.abs()))
                     .collect();
                 (!v.is_empty()).then(|| (f64::from_bits(*b), median(v)))
@@ -306,11 +325,22 @@ pub fn plot(result: &SweepResult, path: &Path) -> Result<(), String> {
             ));
         }
     }
-    let n = panels.len().max(1);
-    let root = BitMapBackend::new(path, (700 * n as u32, 560)).into_drawing_area();
+    let mut scenarios: Vec<&String> = panels.keys().map(|k| &k.0).collect();
+    scenarios.dedup();
+    let mut sensors: Vec<SensorFamily> = panels.keys().map(|k| k.1).collect();
+    sensors.sort();
+    sensors.dedup();
+    let (rows, cols) = (scenarios.len().max(1), sensors.len().max(1));
+    let root = BitMapBackend::new(path, (640 * cols as u32, 480 * rows as u32)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
-    for (area, ((scenario, sensor), curves)) in root.split_evenly((1, n)).iter().zip(panels) {
-        let caption = format!("{scenario}: {} noise", sensor.name());
+    let areas = root.split_evenly((rows, cols));
+    for ((scenario, sensor), curves) in &panels {
+        let r = scenarios
+            .iter()
+            .position(|s| *s == scenario)
+            .expect("listed");
+        let c = sensors.iter().position(|s| s == sensor).expect("listed");
+        let xs = &levels_of[&(scenario.clone(), *sensor)];
         let (lo, hi) = curves
             .iter()
             .flat_map(|c| c.2.iter().map(|p| p.1))
@@ -321,13 +351,26 @@ pub fn plot(result: &SweepResult, path: &Path) -> Result<(), String> {
         } else {
             (1e-8, 1.0)
         };
+        let empty = curves.iter().all(|c| c.2.is_empty());
+        let caption = if empty {
+            format!(
+                "{scenario}: {} noise (no parameter with a nonzero truth)",
+                sensor.name()
+            )
+        } else {
+            format!("{scenario}: {} noise", sensor.name())
+        };
+        let x_desc = match sensor {
+            SensorFamily::Encoder => "encoder resolution (rad)",
+            _ => "noise level (σ / RMS)",
+        };
         log_chart(
-            area,
+            &areas[r * cols + c],
             &caption,
-            ("noise level (σ / RMS)", "median RMSE / |truth|"),
-            &xs,
+            (x_desc, "median RMSE / |truth|"),
+            xs,
             range,
-            curves,
+            curves.clone(),
         )
         .map_err(|e| e.to_string())?;
     }

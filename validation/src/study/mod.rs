@@ -31,7 +31,17 @@ pub fn run_into(
         .filter(|p| !p.as_os_str().is_empty())
         .map_or(PathBuf::from("."), Path::to_owned);
     let work = parent.join(format!(".{name}.partial"));
-    std::fs::create_dir_all(&work).map_err(crate::study::io_error(&work))?;
+    // Blocks are reused only by the same study (its settings, fingerprinted); a work directory
+    // left by another is discarded.
+    let fingerprint = format!("{study:?}");
+    let stamp = work.join("study.txt");
+    if work.exists()
+        && std::fs::read_to_string(&stamp).ok().as_deref() != Some(fingerprint.as_str())
+    {
+        std::fs::remove_dir_all(&work).map_err(io_error(&work))?;
+    }
+    std::fs::create_dir_all(&work).map_err(io_error(&work))?;
+    std::fs::write(&stamp, &fingerprint).map_err(io_error(&stamp))?;
     let mut result = sweep::SweepResult {
         study: study.name.clone(),
         seeds: study.seeds,
@@ -58,8 +68,8 @@ pub fn run_into(
                     sweep::scenario_block(study, scenario, &tick).map_err(|e| e.to_string())?;
                 let tmp = block_path.with_extension("tmp");
                 std::fs::write(&tmp, serde_json::to_string(&block).expect("serializes"))
-                    .map_err(crate::study::io_error(&tmp))?;
-                std::fs::rename(&tmp, &block_path).map_err(crate::study::io_error(&block_path))?;
+                    .map_err(io_error(&tmp))?;
+                std::fs::rename(&tmp, &block_path).map_err(io_error(&block_path))?;
                 block
             }
         };
@@ -71,14 +81,15 @@ pub fn run_into(
         &json,
         serde_json::to_string_pretty(&result).expect("serializes"),
     )
-    .map_err(crate::study::io_error(&json))?;
+    .map_err(io_error(&json))?;
     render(&result, &work)?;
     for k in 0..study.scenarios.len() {
         let _ = std::fs::remove_file(work.join(format!("block-{k}.json")));
     }
+    let _ = std::fs::remove_file(&stamp);
     if out.exists() {
-        std::fs::remove_dir_all(out).map_err(crate::study::io_error(out))?;
+        std::fs::remove_dir_all(out).map_err(io_error(out))?;
     }
-    std::fs::rename(&work, out).map_err(crate::study::io_error(out))?;
+    std::fs::rename(&work, out).map_err(io_error(out))?;
     Ok(result)
 }
