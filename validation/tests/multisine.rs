@@ -190,3 +190,32 @@ fn measured_angles_carry_the_scenarios_noise_reproducibly() {
         assert_eq!(&again, noisy);
     }
 }
+
+#[test]
+fn the_report_renders_the_serialized_study_result() {
+    use validation::study::multisine::{MultisineStudy, ScaleRun, StudyConfig};
+    let runs = [ScaleRun {
+        scale: 0.05,
+        run: run().clone(),
+    }];
+    let config = StudyConfig {
+        seeds: 2,
+        sweep_seeds: 2,
+        sweep_levels: vec![1e-3],
+        sweep_scales: vec![0.05],
+        periods: 2,
+    };
+    let study = MultisineStudy::new(&runs, config).unwrap();
+    let json = serde_json::to_string(&study).unwrap();
+    let back: MultisineStudy = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.markdown(), study.markdown());
+    assert_eq!(back.csv(), study.csv());
+    // Qualified parameter names, one row per method, noise and mass.
+    assert!(
+        study
+            .csv()
+            .lines()
+            .skip(1)
+            .all(|l| l.contains(",B1.m,") || l.contains(",B2.m,"))
+    );
+}

@@ -185,7 +185,7 @@ fn multisine(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> 
                 .map(|run| validation::report::multisine::ScaleRun { scale, run })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let report = validation::report::multisine::MultisineReport::new(&runs, Default::default())?;
+    let report = validation::study::multisine::MultisineStudy::new(&runs, Default::default())?;
     report.write(&out.join("report"))?;
     if let Some((method, m1, m2)) = report.best_at_paper_noise() {
         println!(

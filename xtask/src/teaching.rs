@@ -138,7 +138,7 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
         excitation,
         validation: validation_run,
     };
-    let report = validation::report::teaching::TeachingReport::new(&study, Default::default())?;
+    let report = validation::study::teaching::TeachingStudy::new(&study, Default::default())?;
     let dir = out.join("report");
     report.write(&dir)?;
     let pct = |m: &str, n: &str| report.nrms(m, n).map_or(f64::NAN, |v| 100.0 * v);

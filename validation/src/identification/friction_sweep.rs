@@ -38,7 +38,7 @@ const VELOCITY_WINDOW: f64 = 1.0;
 const SIGN: f64 = 1e-12;
 
 /// The paper's friction model of one joint, identified.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct JointFriction {
     /// Gear ratio `R` of the ripple terms.
     pub gear_ratio: f64,

@@ -1,342 +1,20 @@
 //! `generated/report/multisine.md`, `multisine.csv` and `multisine.png`: the frequency-domain
 //! paper's study on `link2`, its claim checked, and the amplitude/noise trade-off.
 //!
-//! One clean run per torque scale; noise is added to the recorded angles per seed
-//! ([`sim::noise::noisy`]), never re-simulated. Every estimator sees the same measurements: the
-//! last [`StudyConfig::periods`] whole periods of the run.
+//! Pure rendering of a [`MultisineStudy`] (computed by [`crate::study::multisine`]).
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use plotters::prelude::*;
-use sim::noise::Noise;
 
-use crate::dataset::{Measurements, Run};
-use crate::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
-use crate::estimator::time_domain::{Derivatives, InverseDynamicsLs};
-use crate::estimator::{Parameter, RunEstimator};
-use crate::fourier::last_periods;
-use crate::regressor::KnownGeometry;
 use crate::report::plot::log_chart;
 use crate::report::register_font;
-use rayon::prelude::*;
+pub use crate::study::multisine::{
+    MultisineStudy, PAPER_RMSE, Row, ScaleChecks, ScaleRun, StudyConfig, paper_noise,
+};
 
-/// The paper's RMSE (its eqs. 70–71) for `m1`, `m2` (kg) under `d = 0.1·rand()`.
-pub const PAPER_RMSE: [f64; 2] = [1.0568, 1.5420];
-
-/// The paper's noise: uniform on `[0, 0.1)` rad on the measured angles.
-pub fn paper_noise() -> Vec<Noise> {
-    vec![Noise::PaperUniform { amplitude: 0.1 }]
-}
-
-/// Sizes of the study.
-#[derive(Clone, Debug)]
-pub struct StudyConfig {
-    /// Monte-Carlo seeds at the paper's noise, per torque scale.
-    pub seeds: usize,
-    /// Seeds per level of the noise sweep.
-    pub sweep_seeds: usize,
-    /// Gaussian σ levels of the noise sweep (rad).
-    pub sweep_levels: Vec<f64>,
-    /// Torque scales at which the noise sweep runs.
-    pub sweep_scales: Vec<f64>,
-    /// Steady periods used by every estimator.
-    pub periods: usize,
-}
-
-impl Default for StudyConfig {
-    fn default() -> Self {
-        StudyConfig {
-            seeds: 100,
-            sweep_seeds: 30,
-            sweep_levels: vec![1e-4, 1e-3, 1e-2, 3e-2, 1e-1],
-            sweep_scales: vec![0.1, 1.0],
-            periods: 2,
-        }
-    }
-}
-
-/// One clean run at a torque scale.
-pub struct ScaleRun {
-    /// Torque scale (× the paper's amplitudes).
-    pub scale: f64,
-    /// The run.
-    pub run: Run,
-}
-
-/// One row of `multisine.csv`.
-#[derive(Clone, Debug)]
-pub struct Row {
-    /// RunEstimator.
-    pub method: String,
-    /// `none`, `paper_uniform` or `gaussian`.
-    pub noise: String,
-    /// Amplitude `a` (paper) or σ (gaussian), rad; 0 without noise.
-    pub noise_level: f64,
-    /// Torque scale.
-    pub torque_scale: f64,
-    /// `m1` or `m2`.
-    pub parameter: &'static str,
-    /// True value (kg).
-    pub truth: f64,
-    /// Mean estimate over runs.
-    pub mean_estimate: f64,
-    /// `mean − truth`.
-    pub bias: f64,
-    /// Root-mean-square error over runs.
-    pub rmse: f64,
-    /// Standard deviation over runs.
-    pub std: f64,
-    /// Runs that produced an estimate.
-    pub runs: usize,
-    /// Largest half peak-to-peak joint angle in the steady window (rad).
-    pub motion_amplitude: f64,
-}
-
-/// One Monte-Carlo case: a torque scale (index into the runs), a noise model and its seeds.
-struct Case {
-    run: usize,
-    noise: &'static str,
-    level: f64,
-    model: Option<Vec<Noise>>,
-    seeds: usize,
-}
-
-/// Per torque scale: the run's own checks.
-#[derive(Clone, Debug)]
-pub struct ScaleChecks {
-    /// Torque scale.
-    pub scale: f64,
-    /// Largest half peak-to-peak angle, per joint (rad).
-    pub amplitude: Vec<f64>,
-    /// RNEA residual of the run (relative), the time-domain method's floor.
-    pub rnea_residual: f64,
-    /// Steady-state check (relative period-to-period difference).
-    pub steady: Option<f64>,
-}
-
-/// The whole study.
-pub struct MultisineReport {
-    /// All rows.
-    pub rows: Vec<Row>,
-    /// Per-scale checks.
-    pub scales: Vec<ScaleChecks>,
-    /// Its configuration.
-    pub config: StudyConfig,
-}
-
-fn methods(geometry: &KnownGeometry, periods: usize) -> Vec<Box<dyn RunEstimator + Sync>> {
-    let excitation = Excitation::paper(periods);
-    vec![
-        Box::new(PaperFrequency {
-            geometry: geometry.clone(),
-            excitation: excitation.clone(),
-        }),
-        Box::new(LinearizedFrequency {
-            geometry: geometry.clone(),
-            excitation: excitation.clone(),
-        }),
-        Box::new(InverseDynamicsLs {
-            geometry: geometry.clone(),
-            excitation: excitation.clone(),
-            derivatives: Derivatives::Recorded,
-            stride: 5,
-        }),
-        Box::new(InverseDynamicsLs {
-            geometry: geometry.clone(),
-            excitation,
-            derivatives: Derivatives::Fourier {
-                harmonics: 300,
-                noise_band: (1000, 4000),
-                offsets: true,
-            },
-            stride: 10,
-        }),
-    ]
-}
-
-/// The run's measurements with the angles re-noised (`None`: clean, no measured column).
-fn measurements(run: &Run, noise: Option<(&[Noise], u64)>) -> Measurements {
-    let mut m = run.clean.clone();
-    for j in &mut m.joints {
-        j.measured.clear();
-        if let Some((model, seed)) = noise {
-            j.measured
-                .insert("q".into(), sim::noise::noisy(&j.q, model, seed, "q", j.id));
-        }
-    }
-    m
-}
-
-/// `[m1, m2]` estimates of one method on one set of measurements.
-fn masses(method: &dyn RunEstimator, data: &Measurements) -> [Option<f64>; 2] {
-    let Ok(est) = method.estimate(data) else {
-        return [None, None];
-    };
-    let get = |b: u8| {
-        est.iter()
-            .find(|e| e.body == b && e.parameter == Parameter::Mass)
-            .and_then(|e| e.value)
-    };
-    [get(1), get(2)]
-}
-
-impl MultisineReport {
-    /// Runs the study on clean runs, one per torque scale.
-    pub fn new(runs: &[ScaleRun], config: StudyConfig) -> Result<Self, String> {
-        let mut scales = Vec::new();
-        let mut cases: Vec<Case> = Vec::new();
-        for (i, sr) in runs.iter().enumerate() {
-            let m = &sr.run.clean;
-            let w = last_periods(&m.t, 100.0, config.periods)?;
-            let amplitude = m
-                .joints
-                .iter()
-                .map(|j| {
-                    let q = &j.q[w.start..w.start + w.len];
-                    (q.iter().copied().fold(f64::MIN, f64::max)
-                        - q.iter().copied().fold(f64::MAX, f64::min))
-                        / 2.0
-                })
-                .collect();
-            let c = &sr.run.manifest.checks;
-            scales.push(ScaleChecks {
-                scale: sr.scale,
-                amplitude,
-                rnea_residual: c.rnea_max_rel_residual,
-                steady: c.steady_state.as_ref().map(|s| s.relative),
-            });
-            cases.push(Case {
-                run: i,
-                noise: "none",
-                level: 0.0,
-                model: None,
-                seeds: 1,
-            });
-            cases.push(Case {
-                run: i,
-                noise: "paper_uniform",
-                level: 0.1,
-                model: Some(paper_noise()),
-                seeds: config.seeds,
-            });
-            if config
-                .sweep_scales
-                .iter()
-                .any(|s| (s - sr.scale).abs() < 1e-12)
-            {
-                for &sigma in &config.sweep_levels {
-                    cases.push(Case {
-                        run: i,
-                        noise: "gaussian",
-                        level: sigma,
-                        model: Some(vec![Noise::Gaussian { sigma }]),
-                        seeds: config.sweep_seeds,
-                    });
-                }
-            }
-        }
-        let geometries: Vec<KnownGeometry> = runs
-            .iter()
-            .map(|sr| KnownGeometry::masses_unknown(&sr.run.manifest.model))
-            .collect::<Result<_, _>>()?;
-        let all_methods: Vec<Vec<Box<dyn RunEstimator + Sync>>> = geometries
-            .iter()
-            .map(|g| methods(g, config.periods))
-            .collect();
-
-        // Every (case, seed) is one job returning every method's [m1, m2].
-        let jobs: Vec<(usize, u64)> = cases
-            .iter()
-            .enumerate()
-            .flat_map(|(c, case)| (0..case.seeds as u64).map(move |s| (c, s)))
-            .collect();
-        let results = jobs
-            .clone()
-            .into_par_iter()
-            .map(|(c, seed)| {
-                let case = &cases[c];
-                let data = measurements(
-                    &runs[case.run].run,
-                    case.model.as_deref().map(|m| (m, seed)),
-                );
-                all_methods[case.run]
-                    .iter()
-                    .map(|method| masses(method.as_ref(), &data))
-                    .collect::<Vec<_>>()
-            })
-            .collect::<Vec<_>>();
-
-        let mut rows = Vec::new();
-        for (c, case) in cases.iter().enumerate() {
-            let (i, noise, level) = (&case.run, case.noise, &case.level);
-            let sr = &runs[*i];
-            let per_case: Vec<&Vec<[Option<f64>; 2]>> = jobs
-                .iter()
-                .zip(&results)
-                .filter(|((jc, _), _)| *jc == c)
-                .map(|(_, r)| r)
-                .collect();
-            for (k, method) in all_methods[*i].iter().enumerate() {
-                for (b, name) in ["m1", "m2"].iter().enumerate() {
-                    let truth = sr.run.truth.bodies[b].mass;
-                    let values: Vec<f64> = per_case
-                        .iter()
-                        .filter_map(|r| r[k][b])
-                        .filter(|v| v.is_finite())
-                        .collect();
-                    if values.is_empty() {
-                        continue;
-                    }
-                    let n = values.len() as f64;
-                    let mean = values.iter().sum::<f64>() / n;
-                    let rmse = (values.iter().map(|v| (v - truth).powi(2)).sum::<f64>() / n).sqrt();
-                    let std = if values.len() > 1 {
-                        (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
-                    } else {
-                        0.0
-                    };
-                    rows.push(Row {
-                        method: method.name(),
-                        noise: noise.to_string(),
-                        noise_level: *level,
-                        torque_scale: sr.scale,
-                        parameter: name,
-                        truth,
-                        mean_estimate: mean,
-                        bias: mean - truth,
-                        rmse,
-                        std,
-                        runs: values.len(),
-                        motion_amplitude: scales[*i].amplitude.iter().copied().fold(0.0, f64::max),
-                    });
-                }
-            }
-        }
-        Ok(MultisineReport {
-            rows,
-            scales,
-            config,
-        })
-    }
-
-    fn row(
-        &self,
-        method: &str,
-        noise: &str,
-        level: f64,
-        scale: f64,
-        parameter: &str,
-    ) -> Option<&Row> {
-        self.rows.iter().find(|r| {
-            r.method == method
-                && r.noise == noise
-                && (r.noise_level - level).abs() < 1e-15
-                && (r.torque_scale - scale).abs() < 1e-12
-                && r.parameter == parameter
-        })
-    }
-
+impl MultisineStudy {
     /// The CSV table.
     pub fn csv(&self) -> String {
         let mut out = String::from(
@@ -361,27 +39,6 @@ impl MultisineReport {
             );
         }
         out
-    }
-
-    /// The best method at the paper's scale and noise: smallest worse-of-two RMSE.
-    pub fn best_at_paper_noise(&self) -> Option<(String, f64, f64)> {
-        let mut best: Option<(String, f64, f64)> = None;
-        for m in [
-            "frequency_paper",
-            "frequency_linearized",
-            "time_domain_fourier",
-        ] {
-            if let (Some(a), Some(b)) = (
-                self.row(m, "paper_uniform", 0.1, 1.0, "m1"),
-                self.row(m, "paper_uniform", 0.1, 1.0, "m2"),
-            ) && best
-                .as_ref()
-                .is_none_or(|(_, x, y)| a.rmse.max(b.rmse) < x.max(*y))
-            {
-                best = Some((m.to_string(), a.rmse, b.rmse));
-            }
-        }
-        best
     }
 
     /// The Markdown report.
@@ -444,8 +101,8 @@ impl MultisineReport {
             "time_domain_fourier",
         ] {
             let (a, b) = (
-                self.row(m, "paper_uniform", 0.1, 1.0, "m1"),
-                self.row(m, "paper_uniform", 0.1, 1.0, "m2"),
+                self.row(m, "paper_uniform", 0.1, 1.0, "B1.m"),
+                self.row(m, "paper_uniform", 0.1, 1.0, "B2.m"),
             );
             let _ = writeln!(
                 md,
@@ -497,18 +154,18 @@ impl MultisineReport {
                 s.amplitude[0],
                 s.amplitude[1],
                 s.rnea_residual,
-                rel("frequency_linearized", "m1"),
-                rel("frequency_linearized", "m2"),
-                rel("time_domain", "m1"),
-                rel("time_domain", "m2"),
-                rel("frequency_paper", "m1"),
-                rel("frequency_paper", "m2"),
-                rmse("frequency_linearized", "m1"),
-                rmse("frequency_linearized", "m2"),
-                rmse("time_domain_fourier", "m1"),
-                rmse("time_domain_fourier", "m2"),
-                rmse("frequency_paper", "m1"),
-                rmse("frequency_paper", "m2"),
+                rel("frequency_linearized", "B1.m"),
+                rel("frequency_linearized", "B2.m"),
+                rel("time_domain", "B1.m"),
+                rel("time_domain", "B2.m"),
+                rel("frequency_paper", "B1.m"),
+                rel("frequency_paper", "B2.m"),
+                rmse("frequency_linearized", "B1.m"),
+                rmse("frequency_linearized", "B2.m"),
+                rmse("time_domain_fourier", "B1.m"),
+                rmse("time_domain_fourier", "B2.m"),
+                rmse("frequency_paper", "B1.m"),
+                rmse("frequency_paper", "B2.m"),
             );
         }
         let _ = writeln!(
@@ -531,10 +188,10 @@ impl MultisineReport {
                 let _ = writeln!(
                     md,
                     "| {scale} | {sigma:e} | {} / {} | {} / {} |",
-                    r("frequency_linearized", "m1"),
-                    r("frequency_linearized", "m2"),
-                    r("time_domain_fourier", "m1"),
-                    r("time_domain_fourier", "m2")
+                    r("frequency_linearized", "B1.m"),
+                    r("frequency_linearized", "B2.m"),
+                    r("time_domain_fourier", "B1.m"),
+                    r("time_domain_fourier", "B2.m")
                 );
             }
         }
@@ -592,7 +249,7 @@ impl MultisineReport {
             let pick = |noise: &str, level: f64, f: fn(&Row) -> f64| -> Vec<(f64, f64)> {
                 scales
                     .iter()
-                    .filter_map(|&s| self.row(m, noise, level, s, "m2").map(|r| (s, f(r))))
+                    .filter_map(|&s| self.row(m, noise, level, s, "B2.m").map(|r| (s, f(r))))
                     .collect()
             };
             curves.push((
@@ -622,7 +279,10 @@ impl MultisineReport {
             for (m, color) in &colors[..2] {
                 let pts = levels
                     .iter()
-                    .filter_map(|&l| self.row(m, "gaussian", l, scale, "m2").map(|r| (l, r.rmse)))
+                    .filter_map(|&l| {
+                        self.row(m, "gaussian", l, scale, "B2.m")
+                            .map(|r| (l, r.rmse))
+                    })
                     .collect();
                 let style = color
                     .mix(if scale >= 1.0 { 1.0 } else { 0.5 })
@@ -644,7 +304,14 @@ impl MultisineReport {
 
     /// Writes `multisine.md`, `multisine.csv` and `multisine.png` into `dir`.
     pub fn write(&self, dir: &Path) -> Result<(), String> {
-        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(dir).map_err(crate::study::io_error(dir))?;
+        // The serialized result every file below is rendered from.
+        let json = dir.join("multisine.json");
+        std::fs::write(
+            &json,
+            serde_json::to_string_pretty(self).expect("serializes"),
+        )
+        .map_err(crate::study::io_error(&json))?;
         std::fs::write(dir.join("multisine.md"), self.markdown()).map_err(|e| e.to_string())?;
         std::fs::write(dir.join("multisine.csv"), self.csv()).map_err(|e| e.to_string())?;
         self.plot(&dir.join("multisine.png"))

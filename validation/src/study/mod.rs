@@ -3,8 +3,10 @@
 
 pub mod estimate;
 pub mod file;
+pub mod multisine;
 pub mod stats;
 pub mod sweep;
+pub mod teaching;
 
 use std::path::{Path, PathBuf};
 
