@@ -182,7 +182,7 @@ fn multisine(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> 
         .zip(&dirs)
         .map(|(&scale, d)| {
             validation::dataset::read_run(d)
-                .map(|run| validation::report::multisine::ScaleRun { scale, run })
+                .map(|run| validation::study::multisine::ScaleRun { scale, run })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let report = validation::study::multisine::MultisineStudy::new(&runs, Default::default())?;

@@ -133,7 +133,7 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
         .collect::<Result<Vec<_>, _>>()?;
     let validation_run = runs.pop().expect("validation");
     let excitation = runs.pop().expect("excitation");
-    let study = validation::report::teaching::TeachingRuns {
+    let study = validation::study::teaching::TeachingRuns {
         sweeps: runs,
         excitation,
         validation: validation_run,

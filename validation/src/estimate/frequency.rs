@@ -3,7 +3,7 @@
 //! the excitation (fundamental, harmonics) from the run's design and the geometry from its
 //! kinematics and centroids ([`crate::geometry`], the paper's assumption); nothing about
 //! masses, moments or damping is assumed known (the paper's study,
-//! which assumes `J` and `c` known, is [`crate::report::multisine`]).
+//! which assumes `J` and `c` known, is [`crate::study::multisine`]).
 
 use super::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 use crate::dataset::Measurements;

@@ -2,7 +2,7 @@
 //! regressor, [`crate::standard_regressor`], no friction model) from the measured joint
 //! torques, stacked over every sample, by least squares weighted by the run's stated torque
 //! noise where it states one (then the estimate is efficient and its covariance is the
-//! Cramér–Rao bound [`information`] gives), else ordinary least squares.
+//! Cramér–Rao bound [`bound`] gives), else ordinary least squares.
 //!
 //! `q̇, q̈` are the recorded columns where `q` is not measured (ideal encoders and
 //! differentiation), else the five-point differences of the measured angles
