@@ -44,15 +44,38 @@ pub fn models(
     .sensors;
     let augmented = format!("{text}\n{}", toml::to_string(&Sensors { sensor: sensors })?);
     let pops = out.join("populations");
-    let mut out_models = Vec::new();
+    let mut sets = Vec::new();
     for (label, scenario, dir) in [
         ("clean", text, pops.join("population_rail_nim_clean")),
         ("ft", augmented, pops.join("population_rail_nim_ft")),
     ] {
         crate::nim::population(&scenario, &path, ARMS, &dir)?;
-        let models = out.join("models").join(format!("nim_{label}"));
-        crate::nim::train_cli(&dir, &models, STEPS, "centroidal")?;
-        out_models.push((label, models));
+        sets.push((label, dir, out.join("models").join(format!("nim_{label}"))));
     }
-    Ok(out_models)
+    // NIM training runs on one core; the two sets train side by side as two `nim-train`
+    // processes (not threads: burn seeds its device globally, so threads could race).
+    let exe = std::env::current_exe()?;
+    let children: Vec<_> = sets
+        .iter()
+        .map(|(_, pop, models)| {
+            std::process::Command::new(&exe)
+                .arg("nim-train")
+                .arg("--population")
+                .arg(pop)
+                .arg("--model-dir")
+                .arg(models)
+                .args(["--steps", &STEPS.to_string(), "--inputs", "centroidal"])
+                .spawn()
+        })
+        .collect::<Result<_, _>>()?;
+    for (child, (label, _, _)) in children.into_iter().zip(&sets) {
+        let status = child.wait_with_output()?.status;
+        if !status.success() {
+            return Err(format!("training the `{label}` NIM models failed ({status})").into());
+        }
+    }
+    Ok(sets
+        .into_iter()
+        .map(|(label, _, models)| (label, models))
+        .collect())
 }
