@@ -93,7 +93,7 @@ fn joint_columns<'a>(rec: &Recording, model: &'a MeasurementModel) -> Vec<&'a st
 
 /// The body groups with measured copies, in order of first mention (sensors add theirs).
 fn body_groups(rec: &Recording, model: &MeasurementModel) -> Vec<BodyGroup> {
-    let mut out: Vec<BodyGroup> = model
+    let mut mentioned: Vec<BodyGroup> = model
         .noise
         .iter()
         .filter_map(|s| BodyGroup::from_name(&s.column))
@@ -101,19 +101,19 @@ fn body_groups(rec: &Recording, model: &MeasurementModel) -> Vec<BodyGroup> {
     for sensor in model.sensors {
         let covers = (1..=rec.n_bodies as u8).any(|b| sensor.covers_body(b));
         match sensor {
-            Sensor::ForceTorque { .. } if covers => out.extend([BodyGroup::F, BodyGroup::N]),
+            Sensor::ForceTorque { .. } if covers => mentioned.extend([BodyGroup::F, BodyGroup::N]),
             Sensor::Imu { .. } if covers => {
-                out.extend([BodyGroup::Omega, BodyGroup::ImuSf, BodyGroup::Acc]);
+                mentioned.extend([BodyGroup::Omega, BodyGroup::ImuSf, BodyGroup::Acc]);
             }
             _ => {}
         }
     }
-    let mut seen = Vec::new();
-    out.retain(|g| {
-        let new = !seen.contains(g);
-        seen.push(*g);
-        new
-    });
+    let mut out = Vec::new();
+    for g in mentioned {
+        if !out.contains(&g) {
+            out.push(g);
+        }
+    }
     out
 }
 
@@ -215,10 +215,9 @@ fn measure_joint_column(
         .collect()
 }
 
-/// The clean series a sensor sees on body `b`, as its clock samples it.
-struct BodyView {
-    quat: Vec<UnitQuaternion<f64>>,
-    clean: Vec<Vector3<f64>>,
+/// Body `b`'s orientation at every sample (the frame of its sensors).
+fn orientations(rec: &Recording, b: usize) -> Vec<UnitQuaternion<f64>> {
+    (0..rec.samples()).map(|k| rec.body(k, b).quat).collect()
 }
 
 fn specific_force(rec: &Recording, clock: &Clock, b: usize, mount: [f64; 3]) -> Vec<Vector3<f64>> {
@@ -249,15 +248,12 @@ fn measure_body_group(
     let n = rec.n_bodies;
     let per_body: Vec<Vec<Vector3<f64>>> = (1..=n)
         .map(|b| {
-            let view = BodyView {
-                quat: (0..rec.samples()).map(|k| rec.body(k, b).quat).collect(),
-                clean: match group {
-                    // Without an IMU on the body: the specific force at its centroid, clean.
-                    BodyGroup::ImuSf => specific_force(rec, clock, b, [0.0; 3]),
-                    _ => clock.sample_vectors(&rec.body_series(group, b)),
-                },
+            let clean = match group {
+                // Without an IMU on the body: the specific force at its centroid, clean.
+                BodyGroup::ImuSf => specific_force(rec, clock, b, [0.0; 3]),
+                _ => clock.sample_vectors(&rec.body_series(group, b)),
             };
-            let x = read_sensors(rec, model, clock, group, b, view);
+            let x = read_sensors(rec, model, clock, group, b, clean);
             apply_laws(model, group, b as u8, x)
         })
         .collect();
@@ -276,9 +272,9 @@ fn read_sensors(
     clock: &Clock,
     group: BodyGroup,
     b: usize,
-    view: BodyView,
+    clean: Vec<Vector3<f64>>,
 ) -> Vec<Vector3<f64>> {
-    let mut x = view.clean;
+    let mut x = clean;
     let id = b as u8;
     for sensor in model.sensors.iter().filter(|s| s.covers_body(id)) {
         match (sensor, group) {
@@ -288,7 +284,7 @@ fn read_sensors(
                     _ => (torque, "ft/n"),
                 };
                 let mut rng = stream(model.seed, name, id);
-                for (v, r) in x.iter_mut().zip(&view.quat) {
+                for (v, r) in x.iter_mut().zip(&orientations(rec, b)) {
                     *v = r * errors.read(r.inverse() * *v, || StandardNormal.sample(&mut rng));
                 }
             }
@@ -306,9 +302,9 @@ fn read_sensors(
                 let w = clock.sample_vectors(&rec.body_series(BodyGroup::Omega, b));
                 let wd = clock.sample_vectors(&rec.body_series(BodyGroup::OmegaDot, b));
                 let readings = accelerometer(rec, model, clock, b, *mount, accel);
+                let r = orientations(rec, b);
                 for (k, read) in readings.iter().enumerate() {
-                    x[k] =
-                        view.quat[k] * (read - lever(&w[k], &wd[k], &d)) + crate::gravity_vector();
+                    x[k] = r[k] * (read - lever(&w[k], &wd[k], &d)) + crate::gravity_vector();
                 }
             }
             _ => {}

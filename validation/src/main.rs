@@ -142,7 +142,9 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     .collect::<Result<_, _>>()?;
                 let refs: Vec<(Role, &validation::dataset::Run)> =
                     read.iter().map(|(r, run)| (*r, run)).collect();
-                let outcome = validation::study::estimate::run_all(&estimators, &refs);
+                let chosen: Vec<&dyn validation::estimate::Estimator> =
+                    estimators.iter().map(|e| e.as_ref()).collect();
+                let outcome = validation::study::estimate::run_all(&chosen, &refs);
                 output::print_outcome(&outcome);
                 rows.extend(outcome.rows);
             }

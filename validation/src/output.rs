@@ -89,4 +89,7 @@ pub fn print_outcome(outcome: &Outcome) {
     for (method, reason) in &outcome.skipped {
         println!("  skipped {method}: {reason}");
     }
+    for (method, error) in &outcome.failed {
+        println!("  failed {method}: {error}");
+    }
 }

@@ -10,7 +10,6 @@
 
 use super::{Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId};
 use crate::dataset::Measurements;
-use crate::estimator::RunEstimator as _;
 use crate::estimator::lsq::{ols_std, solve_identifiable};
 use crate::estimator::mim::{self as algo, DEFAULT_TOLERANCE, PARAMETERS, stacked};
 use crate::estimator::mim_gls::{WrenchNoise, information};
@@ -25,10 +24,6 @@ fn run<'a>(experiment: &Experiment<'a>) -> Result<&'a Measurements, NotApplicabl
         return Err(NotApplicable::new("needs at least one body and one sample"));
     }
     Ok(data)
-}
-
-fn not_applicable(name: &str, e: NotApplicable) -> EstimateError {
-    e.into_error(name)
 }
 
 /// Per-body solve over `samples`, with OLS standard deviations.
@@ -76,8 +71,8 @@ impl Estimator for SingleInstant {
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         self.applies(experiment)
-            .map_err(|e| not_applicable(self.name(), e))?;
-        let data = run(experiment).map_err(|e| not_applicable(self.name(), e))?;
+            .map_err(|e| e.into_error(self.name()))?;
+        let data = run(experiment).map_err(|e| e.into_error(self.name()))?;
         let k = data.sample_at(self.0.time).expect("checked");
         Ok(per_body(data, &[k]))
     }
@@ -97,7 +92,7 @@ impl Estimator for Stacked {
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
-        let data = run(experiment).map_err(|e| not_applicable(self.name(), e))?;
+        let data = run(experiment).map_err(|e| e.into_error(self.name()))?;
         Ok(per_body(data, &(0..data.samples()).collect::<Vec<_>>()))
     }
 }
@@ -117,23 +112,15 @@ impl Estimator for WholeArm {
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
-        let data = run(experiment).map_err(|e| not_applicable(self.name(), e))?;
-        let body = algo::MimWholeArm::default()
-            .estimate(data)
-            .map_err(|e| not_applicable(self.name(), NotApplicable(e.message)))?;
-        // One residual variance for the whole system.
+        let data = run(experiment).map_err(|e| e.into_error(self.name()))?;
+        // The system of `algo::MimWholeArm`, assembled once for the solve and its residual.
         let (y, z) = algo::whole_arm_system(data);
-        let x: Vec<Option<f64>> = body.iter().map(|e| e.value).collect();
+        let x = solve_identifiable(&y, &z, DEFAULT_TOLERANCE);
         let std = ols_std(&y, &z, &x);
         let mut out = Estimates::default();
-        for (i, e) in body.iter().enumerate() {
-            out.values.insert(
-                super::body_param(e.body, e.parameter),
-                Estimate {
-                    value: e.value,
-                    std: std[i],
-                },
-            );
+        for (i, (value, std)) in x.into_iter().zip(std).enumerate() {
+            out.values
+                .insert(param(i / 6, i % 6), Estimate { value, std });
         }
         Ok(out)
     }
@@ -155,9 +142,9 @@ impl Estimator for WholeArmGls {
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
-        let data = run(experiment).map_err(|e| not_applicable(self.name(), e))?;
+        let data = run(experiment).map_err(|e| e.into_error(self.name()))?;
         let noise =
-            WrenchNoise::stated(data).map_err(|e| not_applicable(self.name(), NotApplicable(e)))?;
+            WrenchNoise::stated(data).map_err(|e| NotApplicable(e).into_error(self.name()))?;
         let solved = information(data, &noise).solve();
         let mut out = Estimates::default();
         for (i, (value, std)) in solved.into_iter().enumerate() {

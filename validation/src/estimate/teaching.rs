@@ -4,8 +4,8 @@
 //!
 //! How `q̇, q̈` are obtained is the estimator's choice, made from what the excitation run
 //! measures: with its recorded clean columns where `q` is not measured (ideal sensors), else a
-//! 200-harmonic Fourier series of the measured angles with parallel filtering of the equations
-//! to 50 harmonics (the settings of [`crate::study::teaching`]).
+//! Fourier series of the measured angles with parallel filtering of the equations, with the
+//! settings of [`crate::study::teaching::StudyConfig`] (200 and 50 harmonics).
 
 use std::collections::BTreeMap;
 

@@ -164,7 +164,7 @@ pub fn markdown(result: &SweepResult) -> String {
         }
     }
     if !result.skipped.is_empty() {
-        md.push_str("\n## Not applicable\n\n");
+        md.push_str("\n## Not applicable, or failed\n\n");
         for (scenario, method, reason) in &result.skipped {
             let _ = writeln!(md, "- `{method}` on `{scenario}`: {reason}");
         }

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::stats::Summary;
 use crate::dataset::Run;
-use crate::estimate::{Estimator, Experiment, Role};
+use crate::estimate::{Estimator, Experiment, ParamId, Role};
 use crate::score::Row;
 
 /// What `estimate` found for one experiment.
@@ -12,13 +12,15 @@ use crate::score::Row;
 pub struct Outcome {
     /// Scored parameters.
     pub rows: Vec<Row>,
-    /// `(method, reason)` of the estimators that do not apply or failed.
+    /// `(method, reason)` of the estimators that do not apply.
     pub skipped: Vec<(String, String)>,
+    /// `(method, error)` of the estimators that applied and failed.
+    pub failed: Vec<(String, String)>,
 }
 
 /// Runs `estimators` on the experiment of `runs` (roles given), scored against the truth of
 /// the excitation run's arm (else the first run's).
-pub fn run_all(estimators: &[Box<dyn Estimator>], runs: &[(Role, &Run)]) -> Outcome {
+pub fn run_all(estimators: &[&dyn Estimator], runs: &[(Role, &Run)]) -> Outcome {
     let experiment = Experiment::new(
         runs.iter()
             .map(|(r, run)| (*r, &run.measurements))
@@ -30,21 +32,33 @@ pub fn run_all(estimators: &[Box<dyn Estimator>], runs: &[(Role, &Run)]) -> Outc
         .or(runs.first())
         .map(|(_, run)| *run)
         .expect("at least one run");
+    score_all(
+        estimators,
+        &experiment,
+        &crate::param::truth_table(&truth_run.manifest.model),
+    )
+}
+
+/// Every applicable estimator on one experiment, scored against `truth`
+/// ([`crate::param::truth_table`]); the others with their reasons, and those that fail with
+/// their errors.
+pub fn score_all(
+    estimators: &[&dyn Estimator],
+    experiment: &Experiment,
+    truth: &BTreeMap<ParamId, f64>,
+) -> Outcome {
     let id = experiment.id();
-    let truth = crate::param::truth_table(&truth_run.manifest.model);
     let mut out = Outcome::default();
     for e in estimators {
-        if let Err(reason) = e.applies(&experiment) {
+        if let Err(reason) = e.applies(experiment) {
             out.skipped.push((e.name().into(), reason.0));
             continue;
         }
-        match e.estimate(&experiment) {
+        match e.estimate(experiment) {
             Ok(est) => out
                 .rows
-                .extend(crate::score::rows(&id, e.name(), &est, &truth)),
-            Err(err) => out
-                .skipped
-                .push((e.name().into(), format!("failed: {}", err.message))),
+                .extend(crate::score::rows(&id, e.name(), &est, truth)),
+            Err(err) => out.failed.push((e.name().into(), err.message)),
         }
     }
     out

@@ -14,6 +14,7 @@ use sim::measurement::{MeasurementModel, measure};
 use sim::recording::{BodyGroup, Recording};
 use sim::sensor::{AxisErrors, Sensor};
 
+use super::estimate::{Outcome, score_all, summarize};
 use super::file::{SensorFamily, Study};
 use super::stats::Summary;
 use crate::dataset::{Run, Stated};
@@ -180,25 +181,6 @@ fn bound(family: SensorFamily, clean: &Run, stated: &Stated) -> BTreeMap<ParamId
     }
 }
 
-/// Estimates of one noisy copy: `(method, parameter) → (truth, estimate)`.
-type Draw = Vec<((String, String), (f64, f64))>;
-
-fn draw(estimators: &[&dyn Estimator], run: &Run, truth: &BTreeMap<ParamId, f64>) -> Draw {
-    let experiment = Experiment::single(&run.measurements);
-    let mut out = Vec::new();
-    for e in estimators.iter().filter(|e| e.applies(&experiment).is_ok()) {
-        let Ok(est) = e.estimate(&experiment) else {
-            continue;
-        };
-        for row in crate::score::rows(&run.manifest.run_id, e.name(), &est, truth) {
-            if let (Some(t), Some(v)) = (row.truth, row.estimate) {
-                out.push(((row.method, row.parameter), (t, v)));
-            }
-        }
-    }
-    out
-}
-
 /// Runs the sweeps of `study` on one scenario; `tick` is called after each (level, seed).
 pub fn scenario_block(
     study: &Study,
@@ -224,36 +206,37 @@ pub fn scenario_block(
             .filter(|e| sweep.estimators.iter().any(|n| n == e.name()))
             .map(|e| e.as_ref())
             .collect();
-        let probe = noisy_run(
-            &clean,
-            &measurement(sweep.sensor, sweep.levels[0], &clean.recording),
-            0,
-        )?;
-        for e in &estimators {
-            if let Err(reason) = e.applies(&Experiment::single(&probe.measurements)) {
-                let entry = (name.clone(), e.name().to_string(), reason.0);
+        for &level in &sweep.levels {
+            let stated = measurement(sweep.sensor, level, &clean.recording);
+            let bound = bound(sweep.sensor, &clean_run, &stated);
+            let outcomes: Vec<Outcome> = (0..study.seeds as u64)
+                .into_par_iter()
+                .map(|seed| {
+                    let o = noisy_run(&clean, &stated, seed).map(|run| {
+                        score_all(&estimators, &Experiment::single(&run.measurements), &truth)
+                    });
+                    tick();
+                    o
+                })
+                .collect::<Result<_, _>>()?;
+            // Estimators that do not apply are listed once; those that fail on a draw are
+            // reported with the level, not silently thinned out of the statistics.
+            let reasons = outcomes.iter().flat_map(|o| {
+                let skipped = o.skipped.iter().map(|(m, r)| (m.clone(), r.clone()));
+                let failed = o
+                    .failed
+                    .iter()
+                    .map(|(m, e)| (m.clone(), format!("failed at level {level:e}: {e}")));
+                skipped.chain(failed)
+            });
+            for (method, reason) in reasons {
+                let entry = (name.clone(), method, reason);
                 if !result.skipped.contains(&entry) {
                     result.skipped.push(entry);
                 }
             }
-        }
-        for &level in &sweep.levels {
-            let stated = measurement(sweep.sensor, level, &clean.recording);
-            let bound = bound(sweep.sensor, &clean_run, &stated);
-            let draws: Vec<Draw> = (0..study.seeds as u64)
-                .into_par_iter()
-                .map(|seed| {
-                    let d =
-                        noisy_run(&clean, &stated, seed).map(|run| draw(&estimators, &run, &truth));
-                    tick();
-                    d
-                })
-                .collect::<Result<_, _>>()?;
-            let mut pairs: BTreeMap<(String, String), Vec<(f64, f64)>> = BTreeMap::new();
-            for (key, tv) in draws.into_iter().flatten() {
-                pairs.entry(key).or_default().push(tv);
-            }
-            for ((method, parameter), p) in pairs {
+            let rows: Vec<crate::score::Row> = outcomes.into_iter().flat_map(|o| o.rows).collect();
+            for ((method, parameter), summary) in summarize(&rows) {
                 let id: Option<ParamId> = parameter.parse().ok();
                 let crb = id.and_then(|id| bound.get(&id).copied());
                 result.rows.push(SweepRow {
@@ -262,7 +245,7 @@ pub fn scenario_block(
                     sensor: sweep.sensor,
                     level,
                     parameter,
-                    summary: Summary::of(&p).expect("at least one draw"),
+                    summary,
                     crb,
                 });
             }
