@@ -1,7 +1,8 @@
 //! Checks of a recording that go into its manifest: agreement of the recorded joint forces with
 //! the continuous-time inverse dynamics, and tracking of the prescribed profiles.
 
-use crate::dataset::manifest::{Checks, SteadyState};
+pub use crate::dataset::manifest::Checks;
+use crate::dataset::manifest::SteadyState;
 use crate::drive::Drive;
 use crate::dynamics::rnea;
 use crate::model::Chain;
@@ -139,5 +140,6 @@ pub fn checks(scenario: &Scenario, rec: &Recording) -> Checks {
         max_tracking_error: tracking_error(scenario, rec),
         max_servo_tracking_error: servo_tracking_error(scenario, rec),
         steady_state: steady_state(scenario, rec),
+        rapier: None,
     }
 }

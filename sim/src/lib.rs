@@ -31,12 +31,15 @@
 //!   generalized friction/damping force, so that inverse dynamics gives
 //!   `RNEA(q, qd, qdd) = tau + tau_friction`. The motor current is `i = tau / K` with the
 //!   joint's drive gain `K` (the teaching paper's `τ = K·i`, its eq. 1).
-//! * **Discrete-time semantics**: Rapier integrates with symplectic Euler. A sample at
-//!   `t_n` holds the pose and velocities at `t_n`; accelerations are the velocity change over the
-//!   step that starts at `t_n`, divided by the step, `a_n = (v_{n+1} − v_n)/dt`; the joint
-//!   wrench is the impulse that the joint transmitted over that step, divided by `dt`. With
-//!   these definitions the per-body Newton–Euler equations hold exactly (to rounding) at every
-//!   sample, whatever the step; agreement with a continuous-time inverse dynamics is `O(dt)`.
+//! * **What a sample holds**: Rapier integrates the motion (symplectic Euler). A sample at `t`
+//!   holds Rapier's joint state `(q, q̇)` at `t`; every other column is evaluated from the
+//!   continuous-time equations of motion at that state ([`readout`]): prescribed joints'
+//!   accelerations from their profiles, the others' from the forward dynamics under the forces
+//!   applied over the step from `t`, body kinematics and joint wrenches from the forward
+//!   kinematics and the Newton–Euler backward pass. So `RNEA(q, q̇, q̈) = tau + tau_friction` and
+//!   every body's Newton–Euler equations hold to rounding at any step, as MuJoCo's sensors do;
+//!   the trajectory itself is Rapier's, accurate to the order of its integrator (the manifest's
+//!   `checks.rapier` states how far the engine's discrete world is from the readings).
 
 pub mod batch;
 pub mod checks;
@@ -52,6 +55,7 @@ pub mod noise;
 pub mod param;
 pub mod population;
 pub mod profile;
+pub mod readout;
 pub mod recording;
 pub mod scenario;
 pub mod sensor;
@@ -70,7 +74,11 @@ pub struct Run {
 
 /// Simulates a scenario and checks the result (see [`checks`]).
 pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::ProgressBar>) -> Run {
-    let (mut recording, integrator) = simulation::run(scenario, progress);
+    let simulation::Simulated {
+        mut recording,
+        integrator,
+        consistency,
+    } = simulation::run(scenario, progress);
     let measured = measurement::measure(&recording, &scenario.measurement_model());
     recording.measured = measured.joints;
     recording.measured_bodies = measured.bodies;
@@ -94,7 +102,11 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
                 "sensors": scenario.file.sensor,
             })
         }),
-        checks: checks::checks(scenario, &recording),
+        columns: readout::provenance(),
+        checks: checks::Checks {
+            rapier: Some(consistency),
+            ..checks::checks(scenario, &recording)
+        },
     };
     Run {
         recording,

@@ -12,8 +12,8 @@
 //! step = 2e-5               # integrator step, s; must divide sample_period
 //! sample_period = 0.02      # s; samples at t = k·sample_period, k = 0..=end/sample_period
 //!
-//! [solver]                  # optional: pgs_iterations (32), first_step_pgs_iterations
-//!                           # (100000), warmstart (true)
+//! [solver]                  # optional: pgs_iterations (4), Rapier's velocity-solver
+//!                           # iterations for constraints such as joint limits
 //!
 //! [[joint]]                 # one entry per joint: 0 = rail (if any), i = O_i
 //! id = 0
@@ -100,15 +100,10 @@ pub struct TimeSection {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SolverSection {
-    /// Projected Gauss–Seidel iterations per step (`num_internal_pgs_iterations`).
+    /// Projected Gauss–Seidel iterations per step (`num_internal_pgs_iterations`), for
+    /// velocity constraints such as joint limits (the shipped models have none).
     #[serde(default = "default_pgs")]
     pub pgs_iterations: usize,
-    /// PGS iterations of the very first step, which starts from zero impulses.
-    #[serde(default = "default_first_pgs")]
-    pub first_step_pgs_iterations: usize,
-    /// Start each step's joint solve from the previous step's impulses (`warmstart_joints`).
-    #[serde(default = "default_warmstart")]
-    pub warmstart: bool,
 }
 
 fn one() -> f64 {
@@ -116,23 +111,13 @@ fn one() -> f64 {
 }
 
 fn default_pgs() -> usize {
-    32
-}
-
-fn default_first_pgs() -> usize {
-    100_000
-}
-
-fn default_warmstart() -> bool {
-    true
+    4
 }
 
 impl Default for SolverSection {
     fn default() -> Self {
         Self {
             pgs_iterations: default_pgs(),
-            first_step_pgs_iterations: default_first_pgs(),
-            warmstart: default_warmstart(),
         }
     }
 }
@@ -302,13 +287,7 @@ impl Scenario {
                 "expected at most 2e9 integrator steps".into(),
             ));
         }
-        for (name, n) in [
-            ("solver.pgs_iterations", file.solver.pgs_iterations),
-            (
-                "solver.first_step_pgs_iterations",
-                file.solver.first_step_pgs_iterations,
-            ),
-        ] {
+        for (name, n) in [("solver.pgs_iterations", file.solver.pgs_iterations)] {
             if n == 0 || n > 100_000 {
                 return Err(invalid(name, format!("expected 1..=100000, got {n}")));
             }

@@ -3,11 +3,11 @@
 //! * [`newton_euler`]: every body's recorded motion and joint wrenches satisfy
 //!   `m (r̈ − g) = f_i − f_{i+1}` and `J ω̇ + ω × J ω = Aᵀ [n_i − n_{i+1} + (O_i − r) × f_i −
 //!   (O_{i+1} − r) × f_{i+1}]` (body frame) at every sample.
-//! * [`inverse_dynamics`]: the recorded joint forces against the independent continuous-time
-//!   recursive Newton–Euler inverse dynamics ([`sim::dynamics::rnea`]) evaluated on the recorded
-//!   `q, q̇, q̈` over the manifest's model.
-//! * [`motor_agreement`]: Rapier's own motor impulse against the recovered joint moment.
-//! * [`free_axis_moment`]: the recovered moment about an unactuated joint's free axis.
+//! * [`inverse_dynamics`]: the recorded joint forces against the continuous-time recursive
+//!   Newton–Euler inverse dynamics ([`sim::dynamics::rnea`], the implementation that evaluates
+//!   the readings: a self-check; the tests check the data against Pinocchio's, see
+//!   `validation/tests/pinocchio.rs`) on the recorded `q, q̇, q̈` over the manifest's model.
+//! * [`free_axis_moment`]: the recorded moment about an unactuated joint's free axis.
 
 use nalgebra::Vector3;
 
@@ -72,32 +72,6 @@ pub fn inverse_dynamics(run: &Run) -> Vec<f64> {
             applied: each(&|j| j.tau[k] + j.tau_friction[k]),
         }),
     )
-}
-
-/// For every motor-driven joint: `max_t |tau_motor + (tau + tau_friction)|` relative to
-/// `max_t |tau + tau_friction|`. Rapier reports the motor impulse as applied to the joint's
-/// first body (the parent), hence the sign.
-pub fn motor_agreement(run: &Run) -> Vec<(u8, f64)> {
-    run.clean
-        .joints
-        .iter()
-        .filter(|j| j.tau_motor.iter().all(|v| v.is_finite()))
-        .map(|j| {
-            let total: Vec<f64> = j
-                .tau
-                .iter()
-                .zip(&j.tau_friction)
-                .map(|(a, b)| a + b)
-                .collect();
-            let peak = total.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-            let err = j
-                .tau_motor
-                .iter()
-                .zip(&total)
-                .fold(0.0f64, |a, (m, t)| a.max((m + t).abs()));
-            (j.id, err / peak.max(f64::MIN_POSITIVE))
-        })
-        .collect()
 }
 
 /// For joint `id` (revolute): `max_t |n_i · a_i − (tau + tau_friction)|`, the moment the joint

@@ -38,6 +38,9 @@ pub struct Manifest {
     pub engine: BTreeMap<String, String>,
     /// Noise model of the measured columns (`null`: no measured columns).
     pub noise: Option<serde_json::Value>,
+    /// How each recorded column is obtained (column group → method), see [`crate::readout`].
+    #[serde(default)]
+    pub columns: BTreeMap<String, String>,
     /// Consistency checks computed when the run was written.
     pub checks: Checks,
 }
@@ -46,24 +49,14 @@ pub struct Manifest {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Integrator {
-    /// Symplectic (semi-implicit) Euler, Rapier's.
+    /// How Rapier integrates the motion ([`crate::simulation`]).
     pub method: String,
     /// Step (s).
     pub dt: f64,
     /// Rapier substeps per step.
     pub num_solver_iterations: usize,
-    /// PGS iterations per substep.
+    /// PGS iterations per substep (for velocity constraints; the shipped models have none).
     pub num_internal_pgs_iterations: usize,
-    /// PGS iterations of the first step (which starts from zero impulses).
-    pub first_step_pgs_iterations: usize,
-    /// Whether joint impulses warm-start the next step.
-    pub warmstart_joints: bool,
-    /// Stabilization iterations.
-    pub num_internal_stabilization_iterations: usize,
-    /// `dt² k` of the motors and `dt ω` of the joints' constraint springs.
-    pub constraint_rigidity: f64,
-    /// Steps simulated before `t = 0` along the prescribed profiles.
-    pub pre_roll_steps: usize,
     /// Integrator steps per output sample.
     pub steps_per_sample: usize,
 }
@@ -86,6 +79,32 @@ pub struct Checks {
     pub max_servo_tracking_error: Option<f64>,
     /// For periodic excitation: how far the last period repeats the one before.
     pub steady_state: Option<SteadyState>,
+    /// How far Rapier's discrete world is from the recorded readings (absent in runs written
+    /// before the readings were evaluated from the dynamics).
+    #[serde(default)]
+    pub rapier: Option<RapierConsistency>,
+}
+
+/// Rapier's discrete world against the recorded continuous-time readings
+/// ([`crate::readout`]), maxima over the run's samples: what the readings would have been had
+/// they been read from the engine's discrete velocity changes, and how far its bodies drift off
+/// the joint coordinates.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RapierConsistency {
+    /// Largest distance between a centroid as Rapier holds it and as the forward kinematics of
+    /// the recorded `q` places it (m): the joint constraints' drift.
+    pub max_centroid_drift: f64,
+    /// Largest rotation angle between a body's orientation in Rapier and by the forward
+    /// kinematics of `q` (rad).
+    pub max_rotation_drift: f64,
+    /// Largest `|(q̇_{n+1} − q̇_n)/dt − q̈|` over samples and joints, divided by the largest
+    /// `|q̈|` of the same joint kind: the discrete accelerations agree to first order in `dt`.
+    pub qdd_rel_difference: f64,
+    /// Largest difference between the joint wrenches recovered from Rapier's velocity changes
+    /// ([`crate::wrench::recover`]) and the recorded ones, divided by the largest recorded force
+    /// (forces) or moment (moments), the larger of the two: first order in `dt`.
+    pub wrench_rel_difference: f64,
 }
 
 /// Steady-state check of a periodically excited run: the last period against the one before.

@@ -1,0 +1,63 @@
+//! How far Rapier's discrete world is from the recorded readings, accumulated over a run.
+
+use ::nalgebra::{UnitQuaternion, Vector3};
+
+use crate::dataset::manifest::RapierConsistency;
+use crate::model::JointKind;
+use crate::wrench::JointWrench;
+
+/// Running maxima of the differences between Rapier's world and the readings, and of the
+/// readings themselves (for relative figures).
+#[derive(Clone, Debug, Default)]
+pub struct Meter {
+    centroid: f64,
+    angle: f64,
+    /// Per joint kind (revolute, prismatic): largest difference and largest reading.
+    qdd: [(f64, f64); 2],
+    force: (f64, f64),
+    moment: (f64, f64),
+}
+
+impl Meter {
+    /// A body's pose as Rapier holds it against the forward kinematics of the recorded `q`.
+    pub fn pose(
+        &mut self,
+        rapier_pos: &Vector3<f64>,
+        rapier_rot: &UnitQuaternion<f64>,
+        pos: &Vector3<f64>,
+        rot: &UnitQuaternion<f64>,
+    ) {
+        self.centroid = self.centroid.max((rapier_pos - pos).norm());
+        self.angle = self.angle.max(rapier_rot.angle_to(rot));
+    }
+
+    /// Rapier's discrete joint accelerations `(q̇_{n+1} − q̇_n)/dt` against the recorded ones.
+    pub fn accelerations(&mut self, kinds: &[JointKind], discrete: &[f64], recorded: &[f64]) {
+        for ((kind, d), r) in kinds.iter().zip(discrete).zip(recorded) {
+            let slot = &mut self.qdd[matches!(kind, JointKind::Prismatic) as usize];
+            slot.0 = slot.0.max((d - r).abs());
+            slot.1 = slot.1.max(r.abs());
+        }
+    }
+
+    /// The wrenches recovered from Rapier's velocity changes against the recorded ones.
+    pub fn wrenches(&mut self, discrete: &[JointWrench], recorded: &[JointWrench]) {
+        for (d, r) in discrete.iter().zip(recorded) {
+            self.force.0 = self.force.0.max((d.force - r.force).norm());
+            self.force.1 = self.force.1.max(r.force.norm());
+            self.moment.0 = self.moment.0.max((d.moment - r.moment).norm());
+            self.moment.1 = self.moment.1.max(r.moment.norm());
+        }
+    }
+
+    /// The figures for the manifest.
+    pub fn finish(&self) -> RapierConsistency {
+        let rel = |(diff, peak): (f64, f64)| if peak > 0.0 { diff / peak } else { diff };
+        RapierConsistency {
+            max_centroid_drift: self.centroid,
+            max_rotation_drift: self.angle,
+            qdd_rel_difference: rel(self.qdd[0]).max(rel(self.qdd[1])),
+            wrench_rel_difference: rel(self.force).max(rel(self.moment)),
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! The Rapier world built from a [`Chain`] and stepped through a [`Scenario`].
+//!
+//! Set-up (each choice measured, see the README's physics section):
+//! * one dynamic rigid body per link, no collider, exact mass properties
+//!   (`MassProperties::with_principal_inertia_frame` through `additional_mass_properties`),
+//!   never sleeping; the links form one Rapier **multibody** (reduced coordinates) rooted at a
+//!   fixed ground body, so the bodies are exactly where the joint coordinates put them (no
+//!   constraint drift); the rail, where there is one, is a prismatic joint to a massless
+//!   carriage body;
+//! * **prescribed joints** (profiles, the rail) are Rapier's *kinematic* multibody degrees of
+//!   freedom: every step their rate is set to `(q_ref(t_{n+1}) − q_n)/dt`, so Rapier lands
+//!   them on the profile at every step, whatever the step;
+//! * **torque-driven, servo and free joints** are dynamic degrees of freedom: Rapier's
+//!   multibody forward dynamics integrates them (semi-implicit Euler with its semi-implicit
+//!   Coriolis term) under gravity, the actuator and friction forces, applied as equal and
+//!   opposite loads on the joint's two bodies. Rapier's kinematic degrees of freedom do not
+//!   pass their accelerations on to the dynamic ones (their rates are set, not integrated), so
+//!   in runs that mix both each step adds the missing inertial coupling `−M_UK Δq̇_K / dt` as
+//!   a generalized force on the dynamic joints (`M` from [`dynamics::rnea`]);
+//! * Rapier's default multibody joint damping (0.1 on angular degrees of freedom) is removed:
+//!   damping is the scenario's, applied as a load.
+//!
+//! Each output sample reads Rapier's joint state and evaluates every other column from the
+//! continuous-time dynamics at it ([`crate::readout`]); the wrenches recovered from Rapier's
+//! velocity changes ([`crate::wrench`]) are kept as a cross-check in the manifest.
+
+use ::nalgebra::{Matrix3, UnitQuaternion, Vector3};
+use indicatif::ProgressBar;
+use rapier3d_f64::prelude::*;
+
+use crate::convert::{rot_from, vec_from};
+use crate::dataset::manifest::{Integrator, RapierConsistency};
+use crate::model::Chain;
+use crate::recording::Recording;
+use crate::scenario::{JointDrive, Scenario};
+
+mod build;
+mod consistency;
+mod sample;
+mod step;
+
+use consistency::Meter;
+
+/// Pose of one rigid body as Rapier holds it (world frame).
+#[derive(Clone, Copy, Debug)]
+struct State {
+    rot: UnitQuaternion<f64>,
+    pos: Vector3<f64>,
+}
+
+impl State {
+    fn of(rb: &RigidBody) -> State {
+        State {
+            rot: rot_from(*rb.rotation()),
+            pos: vec_from(rb.translation()),
+        }
+    }
+}
+
+/// Static description of a body as the simulation uses it.
+struct BodyInfo {
+    mass: f64,
+    inertia: Matrix3<f64>,
+    rot0: UnitQuaternion<f64>,
+    centroid0: Vector3<f64>,
+    /// Inner joint point, zero configuration.
+    anchor0: Vector3<f64>,
+}
+
+impl BodyInfo {
+    /// Displacement from the zero configuration: `x ↦ R R0ᵀ (x − c0) + c`.
+    fn displace(&self, s: &State, x0: &Vector3<f64>) -> Vector3<f64> {
+        s.rot * (self.rot0.inverse() * (x0 - self.centroid0)) + s.pos
+    }
+
+    fn joint_point(&self, s: &State) -> Vector3<f64> {
+        self.displace(s, &self.anchor0)
+    }
+}
+
+/// A running simulation.
+pub struct Simulation<'a> {
+    scenario: &'a Scenario,
+    world: PhysicsWorld,
+    /// The link bodies `1..n`.
+    bodies: Vec<RigidBodyHandle>,
+    /// Every joint's multibody joint, dataset order (the rail first where there is one).
+    joints: Vec<MultibodyJointHandle>,
+    /// Whether each joint (dataset order) is a kinematic degree of freedom (prescribed).
+    kinematic: Vec<bool>,
+    /// The index of each joint's free axis in Rapier's 6-vector of joint coordinates.
+    axis: Vec<usize>,
+    info: Vec<BodyInfo>,
+    /// `chain.joint_ids()` position of link 1's joint (1 with a rail, else 0).
+    offset: usize,
+    /// Steps taken.
+    step: usize,
+    /// The actuator force of each joint's servo or torque signal over the current step (0 for
+    /// prescribed and free joints).
+    applied: Vec<f64>,
+}
+
+/// A scenario simulated to completion.
+pub struct Simulated {
+    /// The recorded samples.
+    pub recording: Recording,
+    /// The integrator settings in force.
+    pub integrator: Integrator,
+    /// Rapier's discrete world against the recorded readings.
+    pub consistency: RapierConsistency,
+}
+
+/// Runs a scenario to completion.
+pub fn run(scenario: &Scenario, progress: Option<&ProgressBar>) -> Simulated {
+    let mut sim = Simulation::new(scenario);
+    let mut rec = sim.new_recording();
+    let mut meter = Meter::default();
+    let mut previous: Option<Vec<Vector3<f64>>> = None;
+    for k in 0..scenario.samples {
+        // Advance to the sample's step, then record over the step that starts there.
+        let target = k * scenario.steps_per_sample;
+        while sim.step < target {
+            sim.advance();
+        }
+        let (bodies, joints) = sim.sample(previous.as_ref(), &mut meter);
+        previous = Some(bodies.iter().map(|b| b.euler).collect());
+        rec.t.push(scenario.sample_time(k));
+        rec.bodies.extend(bodies);
+        rec.joints.extend(joints);
+        if let Some(pb) = progress {
+            pb.inc(1);
+        }
+    }
+    Simulated {
+        recording: rec,
+        integrator: sim.integrator(),
+        consistency: meter.finish(),
+    }
+}
+
+impl Simulation<'_> {
+    /// The integrator settings in force, as the manifest records them.
+    pub fn integrator(&self) -> Integrator {
+        let ip = &self.world.integration_parameters;
+        Integrator {
+            method: "rapier3d-f64 multibody (reduced coordinates), semi-implicit Euler; \
+                     prescribed joints as kinematic degrees of freedom"
+                .into(),
+            dt: ip.dt,
+            num_solver_iterations: ip.num_solver_iterations,
+            num_internal_pgs_iterations: ip.num_internal_pgs_iterations,
+            steps_per_sample: self.scenario.steps_per_sample,
+        }
+    }
+
+    fn chain(&self) -> &Chain {
+        &self.scenario.chain
+    }
+
+    fn new_recording(&self) -> Recording {
+        let chain = self.chain();
+        let n = self.scenario.samples;
+        Recording {
+            run_id: self.scenario.file.name.clone(),
+            t: Vec::with_capacity(n),
+            n_bodies: chain.len(),
+            joint_ids: chain.joint_ids(),
+            joint_kinds: chain.joint_kinds(),
+            bodies: Vec::with_capacity(n * chain.len()),
+            joints: Vec::with_capacity(n * (chain.len() + self.offset)),
+            measured: Vec::new(),
+            measured_bodies: Vec::new(),
+        }
+    }
+
+    fn states(&self) -> Vec<State> {
+        self.bodies
+            .iter()
+            .map(|h| State::of(&self.world.bodies[*h]))
+            .collect()
+    }
+
+    /// `(q, q̇)` of every joint in dataset order: Rapier's generalized coordinates and rates
+    /// (revolute angles accumulate, they are not wrapped).
+    fn joint_state(&self) -> (Vec<f64>, Vec<f64>) {
+        let (mut q, mut qd) = (
+            Vec::with_capacity(self.joints.len()),
+            Vec::with_capacity(self.joints.len()),
+        );
+        for (j, h) in self.joints.iter().enumerate() {
+            let (mb, id) = self.world.multibody_joints.get(*h).expect("joint");
+            let link = mb.link(id).expect("link");
+            q.push(link.joint.coords()[self.axis[j]]);
+            qd.push(mb.generalized_velocity()[link.assembly_id()]);
+        }
+        (q, qd)
+    }
+
+    /// Simulated time at the start of step `step` (s).
+    fn time(&self, step: usize) -> f64 {
+        step as f64 * self.scenario.dt()
+    }
+}
+
+/// The generalized friction force on a joint (`tau_friction`): viscous damping plus the joint's
+/// friction model, opposing the motion.
+fn joint_friction(drive: &JointDrive, q: f64, qd: f64) -> f64 {
+    -drive.damping * qd - drive.friction.as_ref().map_or(0.0, |f| f.magnitude(q, qd))
+}
