@@ -85,7 +85,7 @@ fn wrong_type_is_rejected() {
 
 #[test]
 fn step_that_does_not_divide_the_sample_period_is_rejected() {
-    let text = good_scenario().replace("step = 2e-5", "step = 3e-3");
+    let text = good_scenario().replace("step = 0.02", "step = 3e-3");
     assert_rejected("bad-step", &text, &["time.step", "divides"]);
 }
 

@@ -13,7 +13,7 @@ fn paper_rail(end: f64, step: f64) -> Scenario {
     .unwrap();
     let text = text
         .replace("end = 2.0", &format!("end = {end}"))
-        .replace("step = 2e-5", &format!("step = {step:e}"));
+        .replace("step = 0.02", &format!("step = {step:e}"));
     Scenario::from_toml(&text, "paper_rail (test)").unwrap()
 }
 

@@ -12,7 +12,6 @@ fn rail(extra: &str) -> String {
     std::fs::read_to_string(root.join("scenarios/paper_rail.toml"))
         .unwrap()
         .replace("end = 2.0", "end = 0.4")
-        .replace("step = 2e-5", "step = 1e-4")
         + extra
 }
 

@@ -13,9 +13,7 @@ use validation::nim::{Inputs, Nim, TrainConfig};
 
 fn paper_rail(name: &str) -> validation::dataset::Run {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/paper_rail.toml");
-    let text = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace("step = 2e-5", "step = 1e-4");
+    let text = std::fs::read_to_string(&path).unwrap();
     let s = Scenario::from_toml(&text, "paper_rail (test)").unwrap();
     let dir = std::env::temp_dir().join(format!("nim-test-{}-{name}", std::process::id()));
     let run = write_and_read(&sim::simulate(&s, None), &dir).unwrap();

@@ -46,7 +46,6 @@ fn in_memory_run_equals_the_run_read_from_disk_with_measured_columns() {
     let text = std::fs::read_to_string(root.join("scenarios/paper_rail.toml"))
         .unwrap()
         .replace("end = 2.0", "end = 0.1")
-        .replace("step = 2e-5", "step = 1e-4")
         + "\n[[noise]]\ncolumn = \"f\"\nbodies = [2]\nmodel = [{ type = \"gaussian\", sigma = 0.1 }]\n\
            [[noise]]\ncolumn = \"q\"\nmodel = [{ type = \"bias\", value = 0.01 }]\n\
            [[sensor]]\ntype = \"imu\"\nbodies = [3]\nmount = [0.1, 0.0, 0.0]\ngyro = { sigma = 1e-3 }\n";

@@ -25,8 +25,7 @@ fn write_study(d: &std::path::Path, text: &str) -> PathBuf {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let rail = std::fs::read_to_string(root.join("scenarios/paper_rail.toml"))
         .unwrap()
-        .replace("end = 2.0", "end = 0.4")
-        .replace("step = 2e-5", "step = 1e-4");
+        .replace("end = 2.0", "end = 0.4");
     std::fs::write(d.join("rail.toml"), rail).unwrap();
     let path = d.join("study.toml");
     std::fs::write(&path, text).unwrap();

@@ -1,0 +1,195 @@
+//! Every shipped scenario's data against an independent rigid-body library: the committed
+//! fixture `fixtures/pinocchio.json` holds, for the first 11 samples of each scenario, the joint
+//! states the project recorded and Pinocchio's generalized forces, joint wrenches, centroid
+//! positions and accelerations and body angular velocities and accelerations at those states
+//! (made by `fixtures/pinocchio_fixture.py`, which says how to rerun it). Here each scenario is
+//! simulated again at its shipped step, written to Parquet and read back, and its columns must
+//! agree with Pinocchio's to 1e-12 of each quantity's peak; its per-body Newton–Euler equations
+//! must close to 1e-12 from the files.
+
+use std::path::{Path, PathBuf};
+
+use nalgebra::Vector3;
+use serde::Deserialize;
+
+use validation::consistency;
+use validation::dataset::{Run, write_and_read};
+
+const TOLERANCE: f64 = 1e-12;
+const REGENERATE: &str =
+    "the fixture is stale: rerun validation/tests/fixtures/pinocchio_fixture.py";
+
+#[derive(Deserialize)]
+struct Fixture {
+    samples: usize,
+    runs: Vec<FixtureRun>,
+}
+
+/// Per sample: per joint (`q`, …, `tau_total`) or per body (3-vectors).
+#[derive(Deserialize)]
+struct FixtureRun {
+    scenario: String,
+    q: Vec<Vec<f64>>,
+    qd: Vec<Vec<f64>>,
+    qdd: Vec<Vec<f64>>,
+    tau_total: Vec<Vec<f64>>,
+    f: Vec<Vec<[f64; 3]>>,
+    n: Vec<Vec<[f64; 3]>>,
+    pos: Vec<Vec<[f64; 3]>>,
+    acc: Vec<Vec<[f64; 3]>>,
+    omega: Vec<Vec<[f64; 3]>>,
+    omega_dot: Vec<Vec<[f64; 3]>>,
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The scenario file with its first `end = …` line set to `(samples − 1)` sample periods, as the
+/// fixture script does.
+fn truncated(text: &str, samples: usize) -> String {
+    let period: f64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("sample_period = "))
+        .and_then(|v| v.split('#').next()?.trim().parse().ok())
+        .expect("sample_period");
+    let mut done = false;
+    text.lines()
+        .map(|l| {
+            if !done && l.starts_with("end = ") {
+                done = true;
+                format!("end = {}\n", (samples - 1) as f64 * period)
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect()
+}
+
+fn simulate(name: &str, samples: usize) -> Run {
+    let text = std::fs::read_to_string(root().join(format!("scenarios/{name}.toml"))).unwrap();
+    let scenario = sim::scenario::Scenario::from_toml(&truncated(&text, samples), name).unwrap();
+    let dir = std::env::temp_dir().join(format!("pinocchio-test-{}-{name}", std::process::id()));
+    let run = write_and_read(&sim::simulate(&scenario, None), &dir).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    run
+}
+
+/// Largest difference over `pairs` divided by the largest reference magnitude.
+fn relative(pairs: impl Iterator<Item = (f64, f64)>) -> f64 {
+    let (mut diff, mut peak) = (0.0f64, 0.0f64);
+    for (ours, theirs) in pairs {
+        diff = diff.max((ours - theirs).abs());
+        peak = peak.max(theirs.abs());
+    }
+    if peak > 0.0 { diff / peak } else { diff }
+}
+
+/// `(ours, theirs)` component pairs of a per-sample, per-body 3-vector quantity.
+fn vectors(
+    ours: impl Fn(usize, usize) -> Vector3<f64>,
+    theirs: &[Vec<[f64; 3]>],
+) -> Vec<(f64, f64)> {
+    let mut pairs = Vec::new();
+    for (k, bodies) in theirs.iter().enumerate() {
+        for (b, v) in bodies.iter().enumerate() {
+            let o = ours(k, b);
+            pairs.extend((0..3).map(|i| (o[i], v[i])));
+        }
+    }
+    pairs
+}
+
+fn check(run: &Run, fx: &FixtureRun) {
+    let name = &fx.scenario;
+    let m = &run.clean;
+    for (what, series, reference) in [("q", 0, &fx.q), ("qd", 1, &fx.qd), ("qdd", 2, &fx.qdd)] {
+        let ours = |k: usize, j: usize| match series {
+            0 => m.joints[j].q[k],
+            1 => m.joints[j].qd[k],
+            _ => m.joints[j].qdd[k],
+        };
+        for (k, row) in reference.iter().enumerate() {
+            for (j, v) in row.iter().enumerate() {
+                let d = (ours(k, j) - v).abs();
+                assert!(
+                    d <= TOLERANCE * v.abs().max(1.0),
+                    "{name} {what}[{k}][{j}]: {d:e}; {REGENERATE}"
+                );
+            }
+        }
+    }
+    let tau = relative(fx.tau_total.iter().enumerate().flat_map(|(k, row)| {
+        row.iter()
+            .enumerate()
+            .map(move |(j, v)| (m.joints[j].tau[k] + m.joints[j].tau_friction[k], *v))
+    }));
+    let b = &m.bodies;
+    let checks = [
+        ("tau + tau_friction", tau),
+        (
+            "f",
+            relative(vectors(|k, i| b[i].force[k], &fx.f).into_iter()),
+        ),
+        (
+            "n",
+            relative(vectors(|k, i| b[i].moment[k], &fx.n).into_iter()),
+        ),
+        (
+            "pos",
+            relative(vectors(|k, i| b[i].pos[k], &fx.pos).into_iter()),
+        ),
+        (
+            "acc",
+            relative(vectors(|k, i| b[i].acc[k], &fx.acc).into_iter()),
+        ),
+        (
+            "omega",
+            relative(vectors(|k, i| b[i].omega[k], &fx.omega).into_iter()),
+        ),
+        (
+            "omega_dot",
+            relative(vectors(|k, i| b[i].omega_dot[k], &fx.omega_dot).into_iter()),
+        ),
+    ];
+    eprintln!(
+        "{name} (dt = {:e} s): {checks:?}",
+        run.manifest.integrator.dt
+    );
+    for (what, rel) in checks {
+        assert!(
+            rel <= TOLERANCE,
+            "{name}: {what} differs from Pinocchio's by {rel:e} of its peak"
+        );
+    }
+}
+
+#[test]
+fn every_shipped_scenario_agrees_with_pinocchio_and_closes_newton_euler() {
+    let text = std::fs::read_to_string(root().join("validation/tests/fixtures/pinocchio.json"))
+        .expect("fixture");
+    let fixture: Fixture = serde_json::from_str(&text).expect("fixture JSON");
+    let mut shipped: Vec<String> = std::fs::read_dir(root().join("scenarios"))
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.unwrap().path();
+            (p.extension()? == "toml").then(|| p.file_stem()?.to_str().map(String::from))?
+        })
+        .collect();
+    shipped.sort();
+    let covered: Vec<String> = fixture.runs.iter().map(|r| r.scenario.clone()).collect();
+    assert_eq!(
+        covered, shipped,
+        "every shipped scenario in the fixture; {REGENERATE}"
+    );
+    for fx in &fixture.runs {
+        let run = simulate(&fx.scenario, fixture.samples);
+        check(&run, fx);
+        let (force, moment) = consistency::newton_euler(&run);
+        assert!(
+            force <= TOLERANCE && moment <= TOLERANCE,
+            "{}: Newton–Euler closure force {force:e}, moment {moment:e}",
+            fx.scenario
+        );
+    }
+}
