@@ -86,11 +86,6 @@ pub fn provenance() -> std::collections::BTreeMap<String, String> {
         ),
         ("i", "tau / K (the joint's drive gain)"),
         (
-            "tau_motor",
-            "Rapier's position-motor impulse over the step from t divided by the step \
-             (prescribed link joints; a cross-check, first order in the step)",
-        ),
-        (
             "pos, quat, euler, vel, omega",
             "forward kinematics of (q, qd) (Rapier's body poses drift off them by \
              checks.rapier.max_centroid_drift)",

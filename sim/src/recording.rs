@@ -49,9 +49,6 @@ pub struct JointRecord {
     pub tau_friction: f64,
     /// Motor current `i = tau / K` with the joint's drive gain `K` (A).
     pub current: f64,
-    /// Rapier's motor impulse over the step divided by the step (N·m or N), NaN where the joint
-    /// has no motor: an independent read-out of the motor's action, for checks.
-    pub tau_motor: f64,
 }
 
 /// Everything a run records.

@@ -3,8 +3,7 @@
 //!
 //! Column names are constants of [`columns`], shared with the readers in `validation`.
 //! Extensions beyond the contract: `o_x..z` in `bodies.parquet` (the position of the joint
-//! point `O_i`, world, about which `n` is taken), `tau_motor` in `joints.parquet` (Rapier's
-//! motor impulse / step, NaN for joints without a motor; for checks only), and the geometry and
+//! point `O_i`, world, about which `n` is taken), and the geometry and
 //! zero-configuration and `joint_damping` columns of `truth.parquet`. Measured columns
 //! (`q_meas`, `f_x_meas`, …) are written only for the columns that the scenario's `[[noise]]`
 //! and `[[sensor]]` entries measure ([`crate::measurement`]), in `joints.parquet` for joint
@@ -15,6 +14,7 @@
 pub mod columns;
 pub mod manifest;
 pub mod population;
+pub mod verify;
 pub mod writer;
 
 pub use manifest::Manifest;

@@ -215,7 +215,6 @@ fn joints_table(rec: &Recording) -> Table {
     t.f64("qdd", j.iter().map(|r| r.qdd).collect());
     t.f64("tau", j.iter().map(|r| r.tau).collect());
     t.f64("tau_friction", j.iter().map(|r| r.tau_friction).collect());
-    t.f64("tau_motor", j.iter().map(|r| r.tau_motor).collect());
     t.f64("i", j.iter().map(|r| r.current).collect());
     for (name, values) in &rec.measured {
         t.f64(name, values.clone());

@@ -81,7 +81,6 @@ impl Simulation<'_> {
                     qdd: readout.qdd[j],
                     tau,
                     tau_friction: friction[j],
-                    tau_motor: f64::NAN,
                     current: tau / d.gain,
                 }
             })

@@ -85,7 +85,6 @@ fn joint(rec: &Recording, k: usize) -> JointSeries {
         qdd: series(&|j| j.qdd),
         tau: series(&|j| j.tau),
         tau_friction: series(&|j| j.tau_friction),
-        tau_motor: series(&|j| j.tau_motor),
         current: series(&|j| j.current),
         gain: 1.0,
         reference: None,

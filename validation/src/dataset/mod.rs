@@ -72,8 +72,6 @@ pub struct JointSeries {
     pub tau: Vec<f64>,
     /// Friction/damping generalized force.
     pub tau_friction: Vec<f64>,
-    /// Rapier's motor impulse / step (NaN where no motor): for checks only.
-    pub tau_motor: Vec<f64>,
     /// Motor current `i = tau / K` (A).
     pub current: Vec<f64>,
     /// Drive gain `K` (N·m/A or N/A), from the manifest: a catalogue value of the drive.

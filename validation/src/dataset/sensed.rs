@@ -65,7 +65,7 @@ impl Measurements {
     /// What the sensors give: every body group and joint column replaced by its measured copy
     /// where the run has one (the `measured` maps are kept, so an estimator can still tell
     /// which columns are measured). Columns without a copy are ideal sensors. The quaternion,
-    /// the joint points `o` and `tau_friction`, `tau_motor` have no measured copies.
+    /// the joint points `o` and `tau_friction` have no measured copies.
     pub fn sensed(&self) -> Measurements {
         Measurements {
             bodies: self.bodies.iter().map(BodySeries::sensed).collect(),

@@ -244,10 +244,9 @@ pub(super) fn read_joints(
             expected: format!("{samples} samples, as in {}", bodies_path.display()),
         });
     }
-    let [q, qd, qdd, tau, tau_friction, tau_motor, current] =
-        ["q", "qd", "qdd", "tau", "tau_friction", "tau_motor", "i"].map(|c| jt.f64(c));
-    let (q, qd, qdd, tau, tau_friction, tau_motor, current) =
-        (q?, qd?, qdd?, tau?, tau_friction?, tau_motor?, current?);
+    let [q, qd, qdd, tau, tau_friction, current] =
+        ["q", "qd", "qdd", "tau", "tau_friction", "i"].map(|c| jt.f64(c));
+    let (q, qd, qdd, tau, tau_friction, current) = (q?, qd?, qdd?, tau?, tau_friction?, current?);
     let meas_names: Vec<String> = jt
         .columns
         .keys()
@@ -270,7 +269,6 @@ pub(super) fn read_joints(
             qdd: pick(&qdd, r),
             tau: pick(&tau, r),
             tau_friction: pick(&tau_friction, r),
-            tau_motor: pick(&tau_motor, r),
             current: pick(&current, r),
             gain: 1.0,
             reference: None,
