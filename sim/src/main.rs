@@ -35,12 +35,17 @@ enum Command {
     /// Simulate the arms of a scenario's [population] section into one population dataset
     /// (OUT/bodies|joints|truth/arm=NNNNN/part-0.parquet, OUT/manifests/arm=NNNNN.json), in
     /// parallel. Arms already complete in OUT are kept, so an interrupted run resumes.
+    /// `sim population verify DIR` checks a population assembled from shards.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Population {
+        #[command(subcommand)]
+        action: Option<PopulationAction>,
         /// The scenario file (TOML) with a [population] section.
-        scenario: PathBuf,
+        #[arg(required = true)]
+        scenario: Option<PathBuf>,
         /// The population directory (created if needed; shards may share it).
-        #[arg(long)]
-        out: PathBuf,
+        #[arg(long, required = true)]
+        out: Option<PathBuf>,
         /// Only arms k with k mod N = K, as K/N (0-based): for batch schedulers.
         #[arg(long, default_value = "0/1")]
         shard: sim::population::Shard,
@@ -55,6 +60,16 @@ enum Command {
     Check {
         /// The scenario file (TOML).
         scenario: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum PopulationAction {
+    /// Report missing, invalid and unexpected (duplicate, stray) arms of a population
+    /// directory; exits non-zero if there are any.
+    Verify {
+        /// The population directory.
+        dir: PathBuf,
     },
 }
 
@@ -81,12 +96,18 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             );
         }
         Command::Population {
+            action: Some(PopulationAction::Verify { dir }),
+            ..
+        } => verify(&dir)?,
+        Command::Population {
+            action: None,
             scenario,
             out,
             shard,
             force,
             quiet,
         } => {
+            let (scenario, out) = (scenario.expect("required"), out.expect("required"));
             let s = Scenario::from_path(&scenario)?;
             let pb = (!quiet).then(|| {
                 let pb = ProgressBar::new(0);
@@ -160,4 +181,32 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     Ok(())
+}
+
+/// `sim population verify DIR`.
+fn verify(dir: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+    let v = sim::dataset::verify::verify(dir)?;
+    println!(
+        "{}: {} of {} arms valid; {} missing, {} invalid, {} unexpected files",
+        dir.display(),
+        v.valid,
+        v.arms,
+        v.missing.len(),
+        v.invalid.len(),
+        v.unexpected.len()
+    );
+    for k in &v.missing {
+        println!("missing: arm {k}");
+    }
+    for (k, why) in &v.invalid {
+        println!("invalid: arm {k}: {why}");
+    }
+    for p in &v.unexpected {
+        println!("unexpected: {}", p.display());
+    }
+    if v.is_whole() {
+        Ok(())
+    } else {
+        Err(format!("{}: the population is not whole", dir.display()).into())
+    }
 }

@@ -53,12 +53,15 @@ pub fn arm_complete(out: &Path, index: usize) -> bool {
     arm_files(out, index)[3].exists()
 }
 
-/// Writes `population.json` (identical for every shard of one population).
+/// Writes `population.json` (identical for every shard of one population), atomically: shards
+/// running at the same time each write a temporary file and rename it into place.
 pub fn write_description(out: &Path, description: &serde_json::Value) -> Result<(), DatasetError> {
     std::fs::create_dir_all(out).map_err(io(out))?;
     let path = out.join(POPULATION_FILE);
+    let tmp = out.join(format!(".{POPULATION_FILE}.{}", std::process::id()));
     let text = serde_json::to_string_pretty(description).expect("serializes") + "\n";
-    std::fs::write(&path, text).map_err(io(&path))
+    std::fs::write(&tmp, text).map_err(io(&tmp))?;
+    std::fs::rename(&tmp, &path).map_err(io(&path))
 }
 
 /// Writes arm `index`'s files into `out`, replacing any earlier files of that arm.
@@ -90,7 +93,8 @@ pub fn write_arm(
         }
         Ok(())
     })();
+    // `.partial/` itself stays: removing it while another task (or shard process) is about to
+    // create its own temporary directory in it would make that task fail.
     let _ = std::fs::remove_dir_all(&tmp);
-    let _ = std::fs::remove_dir(out.join(".partial"));
     result
 }
