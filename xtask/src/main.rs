@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+mod bench;
 mod nim;
 mod nim_noise;
 mod teaching;
@@ -89,15 +90,19 @@ enum Command {
     /// (Fourier coefficients minimizing the base regressor's condition number) and
     /// scenarios/teaching_validation.toml (a random trajectory of the same family).
     Excite,
-    /// Measure simulation speed: integrator steps/s of arm6 and whole paper_rail runs/s
-    /// (simulate + record + write).
+    /// Measure simulation speed: bare arm6 integrator steps/s, whole paper_rail runs/s
+    /// (simulate + record + write) and population arms/s; with --peer, the MuJoCo + pyarrow
+    /// pipeline's (xtask/peer/peer_mujoco.py) right after, and the ratios.
     Bench {
-        /// Number of whole paper_rail runs to time.
-        #[arg(long, default_value_t = 3)]
+        /// Number of whole paper_rail runs to time (the peer runs as many, at most 50).
+        #[arg(long, default_value_t = 200)]
         runs: usize,
         /// Number of bare integrator steps to time.
         #[arg(long, default_value_t = 100_000)]
         steps: usize,
+        /// Also run the peer pipeline and print the ratios.
+        #[arg(long)]
+        peer: bool,
     },
 }
 
@@ -348,54 +353,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 },
             )?;
         }
-        Command::Bench { runs, steps } => {
-            let scenario = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
-            let mut sim = sim::simulation::Simulation::new(&scenario);
-            // The first step runs the solver to convergence from rest; time the steady steps.
-            sim.advance();
-            let t0 = Instant::now();
-            for _ in 0..steps {
-                sim.advance();
-            }
-            let step_rate = steps as f64 / t0.elapsed().as_secs_f64();
-            println!(
-                "arm6 integrator steps:  {step_rate:>10.0} steps/s  ({steps} steps, dt = {:e} s)",
-                scenario.dt()
-            );
-            let link2 = Scenario::from_path(&root.join("scenarios/paper_multisine.toml"))?;
-            let mut sim2 = sim::simulation::Simulation::new(&link2);
-            sim2.advance();
-            let t0 = Instant::now();
-            for _ in 0..steps {
-                sim2.advance();
-            }
-            println!(
-                "link2 integrator steps: {:>10.0} steps/s  ({steps} steps, torque-driven, dt = {:e} s)",
-                steps as f64 / t0.elapsed().as_secs_f64(),
-                link2.dt()
-            );
-
-            let tmp = std::env::temp_dir().join(format!("xtask-bench-{}", std::process::id()));
-            let mut times = Vec::with_capacity(runs);
-            for _ in 0..runs {
-                let t0 = Instant::now();
-                let result = sim::simulate(&scenario, None);
-                sim::dataset::write_run(&tmp, &result.recording, &result.manifest, true)?;
-                times.push(t0.elapsed().as_secs_f64());
-            }
-            let _ = std::fs::remove_dir_all(&tmp);
-            times.sort_by(f64::total_cmp);
-            let median = times[times.len() / 2];
-            let total_steps = (scenario.samples - 1) * scenario.steps_per_sample + 1;
-            println!(
-                "paper_rail whole runs: {:>10.3} runs/s   (median {median:.2} s of {runs}: {total_steps} steps + record + write)",
-                1.0 / median
-            );
-            println!(
-                "ratio whole-run step rate / bare step rate: {:.2}",
-                total_steps as f64 / median / step_rate
-            );
-        }
+        Command::Bench { runs, steps, peer } => bench::bench(&root, runs, steps, peer)?,
     }
     Ok(())
 }
