@@ -13,8 +13,8 @@ use crate::profile::Profile;
 /// The actuation of one joint.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Drive {
-    /// The joint follows a prescribed motion (a deadbeat position servo; the rail carriage is
-    /// moved kinematically).
+    /// The joint follows a prescribed motion: a kinematic degree of freedom of Rapier's multibody
+    /// that lands on the profile at every step ([`crate::simulation`]).
     Motion(Profile),
     /// A generalized force `tau(t)` is applied along the joint axis.
     Torque(Signal),

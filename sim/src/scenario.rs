@@ -9,7 +9,8 @@
 //!
 //! [time]
 //! end = 2.0                 # s
-//! step = 2e-5               # integrator step, s; must divide sample_period
+//! step = 0.02               # integrator step, s; must divide sample_period (the data are
+//!                           # exact at any step; see each shipped scenario for its choice)
 //! sample_period = 0.02      # s; samples at t = k·sample_period, k = 0..=end/sample_period
 //!
 //! [solver]                  # optional: pgs_iterations (4), Rapier's velocity-solver
