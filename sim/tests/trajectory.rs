@@ -85,15 +85,17 @@ fn first_order(text: &str, name: &str, bound: f64) {
     assert!(fine < bound, "{name}: {fine} rad at 5e-4 s");
 }
 
+/// A `link2` scenario over 1 s sampled at 100 Hz with these `[[joint]]` sections (the step left
+/// as `STEP`).
+fn link2(joints: &str) -> String {
+    format!(
+        "name = \"link2_test\"\nmodel = \"link2\"\n[time]\nend = 1.0\nstep = STEP\nsample_period = 0.01\n{joints}"
+    )
+}
+
 #[test]
 fn kicked_double_pendulum_follows_the_continuous_dynamics_at_first_order() {
-    let text = r#"
-name = "link2_free"
-model = "link2"
-[time]
-end = 1.0
-step = STEP
-sample_period = 0.01
+    let joints = r#"
 [[joint]]
 id = 1
 torque = { type = "step", time = 0.3, before = 30.0, after = 0.0 }
@@ -102,18 +104,12 @@ id = 2
 free = true
 damping = 0.05
 "#;
-    first_order(text, "kicked, then free link2", 2e-3);
+    first_order(&link2(joints), "kicked, then free link2", 2e-3);
 }
 
 #[test]
 fn torque_driven_arm_follows_the_continuous_dynamics_at_first_order() {
-    let text = r#"
-name = "link2_torque"
-model = "link2"
-[time]
-end = 1.0
-step = STEP
-sample_period = 0.01
+    let joints = r#"
 [[joint]]
 id = 1
 torque = { type = "multisine", base_frequency = 1.0, harmonics = [1, 3], amplitudes = [20.0, 5.0] }
@@ -121,20 +117,14 @@ torque = { type = "multisine", base_frequency = 1.0, harmonics = [1, 3], amplitu
 id = 2
 torque = { type = "multisine", base_frequency = 1.0, harmonics = [2, 5], amplitudes = [4.0, 1.0] }
 "#;
-    first_order(text, "torque-driven link2", 2e-3);
+    first_order(&link2(joints), "torque-driven link2", 2e-3);
 }
 
 /// A prescribed joint driving a free one: the coupling of Rapier's kinematic degree of freedom
 /// into the dynamic one (see `sim::simulation`) is what makes this agree.
 #[test]
 fn free_link_driven_by_a_prescribed_joint_follows_the_continuous_dynamics() {
-    let text = r#"
-name = "link2_swing"
-model = "link2"
-[time]
-end = 1.0
-step = STEP
-sample_period = 0.01
+    let joints = r#"
 [[joint]]
 id = 1
 motion = { type = "fourier", base_frequency = 1.0, a = [1.5, -0.8], b = [0.3, 0.6] }
@@ -142,5 +132,5 @@ motion = { type = "fourier", base_frequency = 1.0, a = [1.5, -0.8], b = [0.3, 0.
 id = 2
 free = true
 "#;
-    first_order(text, "prescribed O1, free O2", 5e-3);
+    first_order(&link2(joints), "prescribed O1, free O2", 5e-3);
 }

@@ -85,11 +85,8 @@ fn relative(pairs: impl Iterator<Item = (f64, f64)>) -> f64 {
     if peak > 0.0 { diff / peak } else { diff }
 }
 
-/// `(ours, theirs)` component pairs of a per-sample, per-body 3-vector quantity.
-fn vectors(
-    ours: impl Fn(usize, usize) -> Vector3<f64>,
-    theirs: &[Vec<[f64; 3]>],
-) -> Vec<(f64, f64)> {
+/// [`relative`] over the components of a per-sample, per-body 3-vector quantity.
+fn relative_vectors(ours: impl Fn(usize, usize) -> Vector3<f64>, theirs: &[Vec<[f64; 3]>]) -> f64 {
     let mut pairs = Vec::new();
     for (k, bodies) in theirs.iter().enumerate() {
         for (b, v) in bodies.iter().enumerate() {
@@ -97,7 +94,7 @@ fn vectors(
             pairs.extend((0..3).map(|i| (o[i], v[i])));
         }
     }
-    pairs
+    relative(pairs.into_iter())
 }
 
 fn check(run: &Run, fx: &FixtureRun) {
@@ -127,29 +124,14 @@ fn check(run: &Run, fx: &FixtureRun) {
     let b = &m.bodies;
     let checks = [
         ("tau + tau_friction", tau),
-        (
-            "f",
-            relative(vectors(|k, i| b[i].force[k], &fx.f).into_iter()),
-        ),
-        (
-            "n",
-            relative(vectors(|k, i| b[i].moment[k], &fx.n).into_iter()),
-        ),
-        (
-            "pos",
-            relative(vectors(|k, i| b[i].pos[k], &fx.pos).into_iter()),
-        ),
-        (
-            "acc",
-            relative(vectors(|k, i| b[i].acc[k], &fx.acc).into_iter()),
-        ),
-        (
-            "omega",
-            relative(vectors(|k, i| b[i].omega[k], &fx.omega).into_iter()),
-        ),
+        ("f", relative_vectors(|k, i| b[i].force[k], &fx.f)),
+        ("n", relative_vectors(|k, i| b[i].moment[k], &fx.n)),
+        ("pos", relative_vectors(|k, i| b[i].pos[k], &fx.pos)),
+        ("acc", relative_vectors(|k, i| b[i].acc[k], &fx.acc)),
+        ("omega", relative_vectors(|k, i| b[i].omega[k], &fx.omega)),
         (
             "omega_dot",
-            relative(vectors(|k, i| b[i].omega_dot[k], &fx.omega_dot).into_iter()),
+            relative_vectors(|k, i| b[i].omega_dot[k], &fx.omega_dot),
         ),
     ];
     eprintln!(
