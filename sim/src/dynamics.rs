@@ -91,9 +91,15 @@ pub fn kinematics(chain: &Chain, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<Body
                 omega += axis * qd[j];
             }
             JointKind::Prismatic => {
+                // The child's joint point is the parent's point displaced by `a q`: the parent's
+                // motion there, plus the slide and its Coriolis term.
+                let d = axis * q[j];
+                v_p += omega.cross(&d) + axis * qd[j];
+                a_p += omega_dot.cross(&d)
+                    + omega.cross(&omega.cross(&d))
+                    + axis * qdd[j]
+                    + 2.0 * omega.cross(&(axis * qd[j]));
                 g *= Translation3::from(axis0.into_inner() * q[j]);
-                v_p += axis * qd[j];
-                a_p += axis * qdd[j] + 2.0 * omega.cross(&(axis * qd[j]));
             }
         }
         let joint_point = (g * anchor0).coords;
