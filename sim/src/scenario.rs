@@ -3,7 +3,8 @@
 //!
 //! ```toml
 //! name = "paper_rail"
-//! model = "arm6"            # a reference model: arm6, link2, cyl2 (sim::model::reference)
+//! model = "arm6"            # a reference model: arm6, link2, cyl2 (sim::model::reference),
+//!                           # or a URDF file, relative to this file (sim::model::urdf)
 //! seed = 0                  # seeds the noise streams
 //! torque_scale = 1.0        # optional factor on every torque signal
 //!
@@ -141,9 +142,10 @@ pub struct JointSection {
     /// Drive gain `K` (N·m/A or N/A, default 1): the recorded motor current is `i = tau / K`.
     #[serde(default = "one")]
     pub gain: f64,
-    /// Viscous damping coefficient `c ≥ 0` (`tau_friction = −c·q̇`).
+    /// Viscous damping coefficient `c ≥ 0` (`tau_friction = −c·q̇`); default: the model's
+    /// (a URDF's `<dynamics damping>`, else 0).
     #[serde(default)]
-    pub damping: f64,
+    pub damping: Option<f64>,
     /// A friction model (`sim::friction::Friction`), added to the damping.
     #[serde(default)]
     pub friction: Option<crate::friction::Friction>,
@@ -221,13 +223,21 @@ impl Scenario {
             path: path.to_owned(),
             source,
         })?;
-        let mut s = Self::from_toml(&source, &path.display().to_string())?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let mut s = Self::from_toml_in(&source, &path.display().to_string(), dir)?;
         s.path = Some(path.to_owned());
         Ok(s)
     }
 
-    /// Parses and checks scenario text; `origin` names it in error messages.
+    /// Parses and checks scenario text; `origin` names it in error messages. A URDF `model`
+    /// path is taken relative to the current directory.
     pub fn from_toml(source: &str, origin: &str) -> Result<Self, ScenarioError> {
+        Self::from_toml_in(source, origin, Path::new("."))
+    }
+
+    /// [`Scenario::from_toml`] with a URDF `model` path relative to `dir` (the scenario file's
+    /// directory).
+    pub fn from_toml_in(source: &str, origin: &str, dir: &Path) -> Result<Self, ScenarioError> {
         let file: ScenarioFile = toml::from_str(source).map_err(|e| ScenarioError::Parse {
             path: origin.to_string(),
             message: e.to_string().trim_end().replace('\n', "\n  "),
@@ -237,16 +247,21 @@ impl Scenario {
             field: field.to_string(),
             expected,
         };
-        let chain = reference::by_name(&file.model).ok_or_else(|| {
-            invalid(
-                "model",
-                format!(
-                    "expected one of {:?}, got {:?}",
-                    reference::NAMES,
-                    file.model
-                ),
-            )
-        })?;
+        let chain = if file.model.ends_with(".urdf") {
+            crate::model::urdf::read(&dir.join(&file.model))
+                .map_err(|e| invalid("model", format!("expected a serial-chain URDF: {e}")))?
+        } else {
+            reference::by_name(&file.model).ok_or_else(|| {
+                invalid(
+                    "model",
+                    format!(
+                        "expected one of {:?} or a URDF file path (….urdf, relative to the scenario file), got {:?}",
+                        reference::NAMES,
+                        file.model
+                    ),
+                )
+            })?
+        };
         chain
             .validate()
             .map_err(|e| invalid("model", e.to_string()))?;
@@ -378,8 +393,14 @@ impl Scenario {
                     "expected a `motion` for the rail (joint 0): its massless carriage is moved kinematically".into(),
                 ));
             }
-            non_negative("damping", j.damping).map_err(|(f, e)| invalid(&field(&f), e))?;
-            if id == 0 && j.damping != 0.0 {
+            let model_damping = if id > 0 {
+                chain.links[id as usize - 1].joint.damping
+            } else {
+                0.0
+            };
+            let damping = j.damping.unwrap_or(model_damping);
+            non_negative("damping", damping).map_err(|(f, e)| invalid(&field(&f), e))?;
+            if id == 0 && damping != 0.0 {
                 return Err(invalid(
                     &field("damping"),
                     "expected 0 for the kinematic rail".into(),
@@ -398,7 +419,7 @@ impl Scenario {
             drives.push(JointDrive {
                 id,
                 drive,
-                damping: j.damping,
+                damping,
                 friction: j.friction.clone(),
                 gain: j.gain,
             });

@@ -68,7 +68,12 @@ fn truncated(text: &str, samples: usize) -> String {
 
 fn simulate(name: &str, samples: usize) -> Run {
     let text = std::fs::read_to_string(root().join(format!("scenarios/{name}.toml"))).unwrap();
-    let scenario = sim::scenario::Scenario::from_toml(&truncated(&text, samples), name).unwrap();
+    let scenario = sim::scenario::Scenario::from_toml_in(
+        &truncated(&text, samples),
+        name,
+        &root().join("scenarios"),
+    )
+    .unwrap();
     let dir = std::env::temp_dir().join(format!("pinocchio-test-{}-{name}", std::process::id()));
     let run = write_and_read(&sim::simulate(&scenario, None), &dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();

@@ -9,6 +9,7 @@
 //! The reference models of `shared/spec/models.md` are built from tables in [`reference`](mod@reference).
 
 pub mod reference;
+pub mod urdf;
 
 use nalgebra::{Matrix3, Point3, Rotation3, Unit, Vector3};
 use serde::{Deserialize, Serialize};
@@ -58,7 +59,7 @@ pub struct Joint {
     /// The joint point `O_i`, world frame, zero configuration (m).
     pub anchor: [f64; 3],
     /// Viscous damping `c ≥ 0`: the joint feels `tau_friction = −c·q̇` (N·m·s/rad or N·s/m).
-    /// Set by the scenario.
+    /// A URDF's `<dynamics damping>`, else 0; a scenario's `damping` replaces it.
     #[serde(default)]
     pub damping: f64,
     /// Friction model of the joint (set by the scenario), if any.

@@ -1,0 +1,404 @@
+//! Serial chains read from URDF (parsed by `urdf-rs`) into the zero-configuration description
+//! of [`crate::model`].
+//!
+//! * The root link (the one that is no joint's child) is the fixed base: its inertia and that
+//!   of links fixed to it carry no dynamics and are dropped.
+//! * `revolute` and `continuous` joints become revolute joints, `prismatic` prismatic ones,
+//!   numbered `1..n` along the chain; each joint's anchor and axis are its `<origin>` and
+//!   `<axis>` carried into the world frame at the zero configuration (every joint coordinate 0,
+//!   as URDF defines it). Joint limits are not modelled (none of the project's drives needs
+//!   them). `<dynamics damping>` becomes the joint's viscous damping; `<dynamics friction>` is
+//!   rejected when nonzero (give friction in the scenario, where its model is stated).
+//! * `fixed` joints merge their child link into its parent body, as Pinocchio and MuJoCo do:
+//!   masses add, the centroid is the mass-weighted mean, the inertia tensors add about it
+//!   (parallel-axis theorem).
+//! * A body's inertia tensor (URDF: about the `<inertial>` origin, in that frame) is carried to
+//!   the world frame at the zero configuration and diagonalized: the body frame is its
+//!   principal frame (right-handed, eigenvalues ascending), the recorded principal moments its
+//!   eigenvalues. Its `shape` is a rod whose length is the distance to the next joint (0 for
+//!   the last body).
+//! * Floating, planar and spherical joints, closed loops, branches with more than one moving
+//!   joint, moving links without mass and mimic joints are rejected, with the element named.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, UnitQuaternion, Vector3};
+
+use super::{Base, Body, Chain, Joint, JointKind, Link, Shape};
+
+/// A URDF file that cannot be used as a serial chain.
+#[derive(Debug, thiserror::Error)]
+pub enum UrdfError {
+    /// The file cannot be read.
+    #[error("{file}: {source}")]
+    Io {
+        /// The file.
+        file: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The XML is not a URDF robot.
+    #[error("{file}: not a readable URDF robot: {source}")]
+    Parse {
+        /// The file.
+        file: String,
+        /// The parser's error.
+        source: urdf_rs::UrdfError,
+    },
+    /// An element the project does not support, or an inconsistent one.
+    #[error("{file}: {element}: {problem}")]
+    Unsupported {
+        /// The file.
+        file: String,
+        /// The element, e.g. `joint "elbow"`.
+        element: String,
+        /// What is wrong and what is expected.
+        problem: String,
+    },
+}
+
+/// Reads the serial chain of a URDF file.
+pub fn read(path: &Path) -> Result<Chain, UrdfError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| UrdfError::Io {
+        file: file.clone(),
+        source,
+    })?;
+    from_str(&text, &file)
+}
+
+/// The serial chain of URDF text; `file` names it in errors.
+pub fn from_str(text: &str, file: &str) -> Result<Chain, UrdfError> {
+    let robot = urdf_rs::read_from_string(text).map_err(|source| UrdfError::Parse {
+        file: file.to_string(),
+        source,
+    })?;
+    let fail = |element: String, problem: String| UrdfError::Unsupported {
+        file: file.to_string(),
+        element,
+        problem,
+    };
+    let root = root_link(&robot).map_err(|(e, p)| fail(e, p))?;
+    let mut walk = Walk::default();
+    walk.visit(&robot, &root, Isometry3::identity(), None)
+        .map_err(|(e, p)| fail(e, p))?;
+    let links = walk.links().map_err(|(e, p)| fail(e, p))?;
+    let chain = Chain {
+        name: robot.name.clone(),
+        base: Base::Fixed,
+        links,
+    };
+    chain
+        .validate()
+        .map_err(|e| fail(format!("robot \"{}\"", robot.name), e.to_string()))?;
+    Ok(chain)
+}
+
+type Problem = (String, String);
+
+/// The one link that is no joint's child; every link the child of at most one joint.
+fn root_link(robot: &urdf_rs::Robot) -> Result<String, Problem> {
+    let mut parent_of: HashMap<&str, &str> = HashMap::new();
+    for j in &robot.joints {
+        if let Some(other) = parent_of.insert(&j.child.link, &j.name) {
+            return Err((
+                format!("joint \"{}\"", j.name),
+                format!(
+                    "link \"{}\" is also the child of joint \"{other}\": a closed loop (expected a serial chain)",
+                    j.child.link
+                ),
+            ));
+        }
+    }
+    let roots: Vec<&str> = (robot.links.iter())
+        .map(|l| l.name.as_str())
+        .filter(|l| !parent_of.contains_key(l))
+        .collect();
+    match roots.as_slice() {
+        [root] => Ok(root.to_string()),
+        _ => Err((
+            format!("robot \"{}\"", robot.name),
+            format!("expected exactly one root link, found {roots:?}"),
+        )),
+    }
+}
+
+/// Mass, first moment about the world origin and inertia about the world origin (world frame,
+/// zero configuration) of the links merged into one body.
+#[derive(Clone, Copy, Debug, Default)]
+struct Mass {
+    mass: f64,
+    first_moment: Vector3<f64>,
+    inertia_origin: Matrix3<f64>,
+}
+
+impl Mass {
+    /// Adds a link's `<inertial>` with its link frame at `frame` (world).
+    fn add(&mut self, frame: &Isometry3<f64>, inertial: &urdf_rs::Inertial) {
+        let m = inertial.mass.value;
+        let local = pose(&inertial.origin);
+        let at = frame * local;
+        let c = at.translation.vector;
+        let i = &inertial.inertia;
+        let about_centroid = Matrix3::new(
+            i.ixx, i.ixy, i.ixz, i.ixy, i.iyy, i.iyz, i.ixz, i.iyz, i.izz,
+        );
+        let r = at.rotation.to_rotation_matrix();
+        let world = r.matrix() * about_centroid * r.matrix().transpose();
+        self.mass += m;
+        self.first_moment += m * c;
+        self.inertia_origin +=
+            world + m * (c.norm_squared() * Matrix3::identity() - c * c.transpose());
+    }
+
+    fn centroid(&self) -> Vector3<f64> {
+        self.first_moment / self.mass
+    }
+
+    /// Central inertia tensor (world frame at the zero configuration).
+    fn central_inertia(&self) -> Matrix3<f64> {
+        let c = self.centroid();
+        self.inertia_origin
+            - self.mass * (c.norm_squared() * Matrix3::identity() - c * c.transpose())
+    }
+}
+
+/// A moving joint as found on the walk.
+struct Found {
+    kind: JointKind,
+    axis: Vector3<f64>,
+    anchor: Vector3<f64>,
+    damping: f64,
+    /// The child link's name (the body's name).
+    link: String,
+    mass: Mass,
+}
+
+#[derive(Default)]
+struct Walk {
+    bodies: Vec<Found>,
+}
+
+impl Walk {
+    /// Visits `link` with its frame at `frame` (world, zero configuration); its inertia goes to
+    /// body `into` (`None`: the fixed base).
+    fn visit(
+        &mut self,
+        robot: &urdf_rs::Robot,
+        link: &str,
+        frame: Isometry3<f64>,
+        into: Option<usize>,
+    ) -> Result<(), Problem> {
+        let l = (robot.links.iter())
+            .find(|l| l.name == link)
+            .ok_or_else(|| {
+                (
+                    format!("link \"{link}\""),
+                    "named by a joint but not defined".into(),
+                )
+            })?;
+        if let Some(b) = into {
+            self.bodies[b].mass.add(&frame, &l.inertial);
+        }
+        for j in robot.joints.iter().filter(|j| j.parent.link == link) {
+            let at = frame * pose(&j.origin);
+            let element = format!("joint \"{}\"", j.name);
+            if j.mimic.is_some() {
+                return Err((element, "mimic joints are not supported".into()));
+            }
+            let kind = match j.joint_type {
+                urdf_rs::JointType::Fixed => {
+                    self.visit(robot, &j.child.link, at, into)?;
+                    continue;
+                }
+                urdf_rs::JointType::Revolute | urdf_rs::JointType::Continuous => {
+                    JointKind::Revolute
+                }
+                urdf_rs::JointType::Prismatic => JointKind::Prismatic,
+                ref other => {
+                    return Err((
+                        element,
+                        format!(
+                            "type {other:?} is not supported (expected revolute, continuous, prismatic or fixed)"
+                        ),
+                    ));
+                }
+            };
+            let next = self.bodies.len();
+            if into.map_or(next > 0, |b| b + 1 != next) {
+                return Err((
+                    element,
+                    "a second moving joint out of one body: a branch (expected a serial chain)"
+                        .into(),
+                ));
+            }
+            let axis = Vector3::from(j.axis.xyz.0);
+            if axis.norm() < 1e-12 {
+                return Err((element, "<axis xyz> is zero (expected a direction)".into()));
+            }
+            let dynamics = j.dynamics.clone().unwrap_or_default();
+            if dynamics.friction != 0.0 {
+                return Err((
+                    element,
+                    "<dynamics friction> is not read (give the joint's friction model in the scenario)".into(),
+                ));
+            }
+            self.bodies.push(Found {
+                kind,
+                axis: at.rotation * axis.normalize(),
+                anchor: at.translation.vector,
+                damping: dynamics.damping,
+                link: j.child.link.clone(),
+                mass: Mass::default(),
+            });
+            self.visit(robot, &j.child.link, at, Some(next))?;
+        }
+        Ok(())
+    }
+
+    /// The chain's links, bodies in their principal frames.
+    fn links(&self) -> Result<Vec<Link>, Problem> {
+        (self.bodies.iter().enumerate())
+            .map(|(k, f)| {
+                if f.mass.mass <= 0.0 {
+                    return Err((
+                        format!("link \"{}\"", f.link),
+                        "a moving link without mass (expected an <inertial> with mass > 0)".into(),
+                    ));
+                }
+                let (inertia, frame) = principal(&f.mass.central_inertia());
+                let length = self
+                    .bodies
+                    .get(k + 1)
+                    .map_or(0.0, |next| (next.anchor - f.anchor).norm());
+                Ok(Link {
+                    name: f.link.clone(),
+                    joint: Joint {
+                        kind: f.kind,
+                        axis: f.axis.into(),
+                        anchor: f.anchor.into(),
+                        damping: f.damping,
+                        friction: None,
+                    },
+                    body: Body {
+                        mass: f.mass.mass,
+                        inertia,
+                        centroid: f.mass.centroid().into(),
+                        frame,
+                        shape: Shape::Rod { length },
+                    },
+                })
+            })
+            .collect()
+    }
+}
+
+/// A URDF `<origin>` as an isometry: translation `xyz`, rotation `Rz(yaw) Ry(pitch) Rx(roll)`.
+fn pose(p: &urdf_rs::Pose) -> Isometry3<f64> {
+    let [roll, pitch, yaw] = p.rpy.0;
+    Isometry3::from_parts(
+        Translation3::from(Vector3::from(p.xyz.0)),
+        UnitQuaternion::from_rotation_matrix(&Rotation3::from_euler_angles(roll, pitch, yaw)),
+    )
+}
+
+/// Principal moments (ascending) and axes (the columns of a right-handed rotation, as the rows
+/// of [`Body::frame`]) of a symmetric inertia tensor.
+fn principal(inertia: &Matrix3<f64>) -> ([f64; 3], [[f64; 3]; 3]) {
+    let eigen = inertia.symmetric_eigen();
+    let mut order = [0usize, 1, 2];
+    order.sort_by(|&a, &b| eigen.eigenvalues[a].total_cmp(&eigen.eigenvalues[b]));
+    let axis = |k: usize| -> Vector3<f64> { eigen.eigenvectors.column(order[k]).into_owned() };
+    let (e1, e2) = (axis(0), axis(1));
+    let e3 = e1.cross(&e2);
+    (
+        order.map(|k| eigen.eigenvalues[k]),
+        [e1.into(), e2.into(), e3.into()],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A chain `base —j1→ a`, with `a` carrying `b` through a fixed joint.
+    fn two_parts(second_joint: &str) -> String {
+        format!(
+            r#"<robot name="t">
+  <link name="base"/>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="a"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <link name="a"><inertial><origin xyz="0.1 0 0"/><mass value="2"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.03"/></inertial></link>
+  {second_joint}
+  <link name="b"><inertial><origin xyz="0 0 0.1"/><mass value="1"/>
+    <inertia ixx="0.004" ixy="0" ixz="0" iyy="0.005" iyz="0" izz="0.006"/></inertial></link>
+</robot>"#
+        )
+    }
+
+    #[test]
+    fn a_fixed_link_merges_into_its_parent_by_the_parallel_axis_theorem() {
+        let text = two_parts(
+            r#"<joint name="f" type="fixed"><origin xyz="0.3 0 0"/><parent link="a"/><child link="b"/></joint>"#,
+        );
+        let chain = from_str(&text, "test.urdf").unwrap();
+        assert_eq!(chain.len(), 1);
+        let body = &chain.links[0].body;
+        // By hand: masses 2 at (0.1, 0, 0) and 1 at (0.3, 0, 0.1).
+        let (c1, c2) = (Vector3::new(0.1, 0.0, 0.0), Vector3::new(0.3, 0.0, 0.1));
+        let c: Vector3<f64> = (c1 * 2.0 + c2) / 3.0;
+        let shift = |m: f64, d: Vector3<f64>| {
+            m * (d.norm_squared() * Matrix3::identity() - d * d.transpose())
+        };
+        let expected = Matrix3::from_diagonal(&Vector3::new(0.01, 0.02, 0.03))
+            + Matrix3::from_diagonal(&Vector3::new(0.004, 0.005, 0.006))
+            + shift(2.0, c1 - c)
+            + shift(1.0, c2 - c);
+        assert_eq!(body.mass, 3.0);
+        let centroid: Vector3<f64> = body.centroid.into();
+        assert!((centroid - c).norm() < 1e-15);
+        let r = Matrix3::from_columns(&body.frame.map(Vector3::from));
+        let tensor = r * Matrix3::from_diagonal(&Vector3::from(body.inertia)) * r.transpose();
+        assert!((tensor - expected).norm() < 1e-15, "{tensor} vs {expected}");
+        assert!(
+            (r.determinant() - 1.0).abs() < 1e-12,
+            "right-handed body frame"
+        );
+    }
+
+    fn rejected(text: &str, element: &str, words: &str) {
+        let e = from_str(text, "robot.urdf").unwrap_err().to_string();
+        assert!(
+            e.contains("robot.urdf") && e.contains(element) && e.contains(words),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn unsupported_urdf_features_are_rejected_with_the_element_named() {
+        let floating = two_parts(
+            r#"<joint name="free6" type="floating"><parent link="a"/><child link="b"/></joint>"#,
+        );
+        rejected(&floating, "joint \"free6\"", "Floating");
+        let looped = two_parts(
+            r#"<joint name="k" type="fixed"><parent link="a"/><child link="b"/></joint>
+               <joint name="loop" type="fixed"><parent link="base"/><child link="b"/></joint>"#,
+        );
+        rejected(&looped, "joint \"loop\"", "closed loop");
+        let branch = two_parts(
+            r#"<joint name="j2" type="revolute"><parent link="a"/><child link="b"/></joint>
+               <link name="c"><inertial><mass value="1"/>
+                 <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+               <joint name="j3" type="revolute"><parent link="a"/><child link="c"/></joint>"#,
+        );
+        rejected(&branch, "joint \"j3\"", "branch");
+        let massless = two_parts(
+            r#"<joint name="j2" type="revolute"><parent link="a"/><child link="b"/></joint>
+               <link name="c"/>
+               <joint name="j3" type="revolute"><parent link="b"/><child link="c"/></joint>"#,
+        );
+        rejected(&massless, "link \"c\"", "without mass");
+    }
+}
