@@ -56,6 +56,15 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Write a model as URDF: a reference model's name (arm6, link2, cyl2), a URDF file, or a
+    /// scenario file (its model, with the scenario's joint damping).
+    ExportUrdf {
+        /// `arm6`, `link2`, `cyl2`, a `.urdf` file or a `.toml` scenario.
+        model: String,
+        /// The URDF file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Read and check a scenario file without simulating it.
     Check {
         /// The scenario file (TOML).
@@ -85,6 +94,28 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     match cli.command {
+        Command::ExportUrdf { model, out } => {
+            let chain = if model.ends_with(".toml") {
+                Scenario::from_path(std::path::Path::new(&model))?.chain
+            } else if model.ends_with(".urdf") {
+                sim::model::urdf::read(std::path::Path::new(&model))?
+            } else {
+                sim::model::reference::by_name(&model).ok_or_else(|| {
+                    format!(
+                        "unknown model {model:?}: expected one of {:?}, a .urdf or a .toml scenario",
+                        sim::model::reference::NAMES
+                    )
+                })?
+            };
+            let text = sim::model::urdf::to_string(&chain)?;
+            std::fs::write(&out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+            println!(
+                "wrote {} ({}: {} links)",
+                out.display(),
+                chain.name,
+                chain.len()
+            );
+        }
         Command::Check { scenario } => {
             let s = Scenario::from_path(&scenario)?;
             println!(

@@ -15,7 +15,10 @@
 //! * A body's inertia tensor (URDF: about the `<inertial>` origin, in that frame) is carried to
 //!   the world frame at the zero configuration and diagonalized: the body frame is its
 //!   principal frame (right-handed, eigenvalues ascending), the recorded principal moments its
-//!   eigenvalues. Its `shape` is a rod whose length is the distance to the next joint (0 for
+//!   eigenvalues. A body made of one link whose `<inertia>` is already diagonal keeps that
+//!   `<inertial>` frame and the moments in its order (so [`super::export`] round-trips).
+//! * A first moving joint that is prismatic and carries no mass (a carriage) is a rail
+//!   ([`Base::Rail`]), as [`super::export`] writes one. Its `shape` is a rod whose length is the distance to the next joint (0 for
 //!   the last body).
 //! * Floating, planar and spherical joints, closed loops, branches with more than one moving
 //!   joint, moving links without mass and mimic joints are rejected, with the element named.
@@ -25,7 +28,7 @@ use std::path::Path;
 
 use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, UnitQuaternion, Vector3};
 
-use super::{Base, Body, Chain, Joint, JointKind, Link, Shape};
+use crate::model::{Base, Body, Chain, Joint, JointKind, Link, Shape};
 
 /// A URDF file that cannot be used as a serial chain.
 #[derive(Debug, thiserror::Error)]
@@ -83,10 +86,11 @@ pub fn from_str(text: &str, file: &str) -> Result<Chain, UrdfError> {
     let mut walk = Walk::default();
     walk.visit(&robot, &root, Isometry3::identity(), None)
         .map_err(|(e, p)| fail(e, p))?;
-    let links = walk.links().map_err(|(e, p)| fail(e, p))?;
+    let (base, bodies) = walk.split_rail();
+    let links = Walk::links(bodies).map_err(|(e, p)| fail(e, p))?;
     let chain = Chain {
         name: robot.name.clone(),
-        base: Base::Fixed,
+        base,
         links,
     };
     chain
@@ -131,6 +135,10 @@ struct Mass {
     mass: f64,
     first_moment: Vector3<f64>,
     inertia_origin: Matrix3<f64>,
+    /// Inertials with mass merged so far.
+    parts: usize,
+    /// The first one's frame (world) and moments, where its tensor is diagonal.
+    diagonal: Option<(Rotation3<f64>, [f64; 3])>,
 }
 
 impl Mass {
@@ -146,6 +154,11 @@ impl Mass {
         );
         let r = at.rotation.to_rotation_matrix();
         let world = r.matrix() * about_centroid * r.matrix().transpose();
+        if m > 0.0 {
+            self.parts += 1;
+            let diagonal = i.ixy == 0.0 && i.ixz == 0.0 && i.iyz == 0.0;
+            self.diagonal = (self.parts == 1 && diagonal).then_some((r, [i.ixx, i.iyy, i.izz]));
+        }
         self.mass += m;
         self.first_moment += m * c;
         self.inertia_origin +=
@@ -257,9 +270,22 @@ impl Walk {
         Ok(())
     }
 
+    /// The chain's base (a massless prismatic first body is a rail) and its bodies.
+    fn split_rail(&self) -> (Base, &[Found]) {
+        match self.bodies.first() {
+            Some(f) if f.kind == JointKind::Prismatic && f.mass.mass == 0.0 => (
+                Base::Rail {
+                    axis: f.axis.into(),
+                },
+                &self.bodies[1..],
+            ),
+            _ => (Base::Fixed, &self.bodies),
+        }
+    }
+
     /// The chain's links, bodies in their principal frames.
-    fn links(&self) -> Result<Vec<Link>, Problem> {
-        (self.bodies.iter().enumerate())
+    fn links(bodies: &[Found]) -> Result<Vec<Link>, Problem> {
+        (bodies.iter().enumerate())
             .map(|(k, f)| {
                 if f.mass.mass <= 0.0 {
                     return Err((
@@ -267,9 +293,14 @@ impl Walk {
                         "a moving link without mass (expected an <inertial> with mass > 0)".into(),
                     ));
                 }
-                let (inertia, frame) = principal(&f.mass.central_inertia());
-                let length = self
-                    .bodies
+                let (inertia, frame) = match f.mass.diagonal {
+                    Some((r, moments)) => {
+                        let c = |i: usize| -> [f64; 3] { r.matrix().column(i).into_owned().into() };
+                        (moments, [c(0), c(1), c(2)])
+                    }
+                    None => principal(&f.mass.central_inertia()),
+                };
+                let length = bodies
                     .get(k + 1)
                     .map_or(0.0, |next| (next.anchor - f.anchor).norm());
                 Ok(Link {

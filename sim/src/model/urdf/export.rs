@@ -1,0 +1,134 @@
+//! Any chain written as URDF, so that [`super::import`] reads it back to the same chain (to
+//! rounding: the body frames pass through `rpy` text, ~1e-16).
+//!
+//! * The root link is `world`; a rail is a prismatic joint `rail` to a link `carriage` without
+//!   inertia (read back as the rail).
+//! * Every joint frame is world-aligned at the zero configuration and sits at the joint point:
+//!   `<origin xyz>` is the step from the previous joint point, `rpy = 0`, `<axis>` the world
+//!   axis. Revolute joints are written `continuous` (the model has no limits); prismatic ones
+//!   carry the unbounded `<limit>` URDF requires (`effort` and `velocity` 1e9).
+//! * A link's `<inertial>` sits at its centroid with `rpy` of its body frame, the principal
+//!   moments on the diagonal; `<dynamics damping>` is the joint's damping. Joint friction models
+//!   are not URDF and are not written.
+
+use nalgebra::{Matrix3, Rotation3, Vector3};
+
+use super::import::UrdfError;
+use crate::model::{Base, Chain, JointKind};
+
+/// The URDF text of `chain`.
+pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
+    let vec3 = |v: Vector3<f64>| urdf_rs::Vec3([v.x, v.y, v.z]);
+    let link = |name: &str, inertial: urdf_rs::Inertial| urdf_rs::Link {
+        name: name.to_string(),
+        inertial,
+        visual: Vec::new(),
+        collision: Vec::new(),
+    };
+    let joint = |name: String,
+                 kind: JointKind,
+                 parent: &str,
+                 child: &str,
+                 origin: Vector3<f64>,
+                 axis: Vector3<f64>,
+                 damping: f64| {
+        let prismatic = kind == JointKind::Prismatic;
+        urdf_rs::Joint {
+            name,
+            joint_type: if prismatic {
+                urdf_rs::JointType::Prismatic
+            } else {
+                urdf_rs::JointType::Continuous
+            },
+            origin: urdf_rs::Pose {
+                xyz: vec3(origin),
+                rpy: urdf_rs::Vec3([0.0; 3]),
+            },
+            parent: urdf_rs::LinkName {
+                link: parent.to_string(),
+            },
+            child: urdf_rs::LinkName {
+                link: child.to_string(),
+            },
+            axis: urdf_rs::Axis { xyz: vec3(axis) },
+            limit: urdf_rs::JointLimit {
+                lower: if prismatic { -1e9 } else { f64::NEG_INFINITY },
+                upper: if prismatic { 1e9 } else { f64::INFINITY },
+                effort: 1e9,
+                velocity: 1e9,
+                ..Default::default()
+            },
+            calibration: None,
+            dynamics: (damping != 0.0).then_some(urdf_rs::Dynamics {
+                damping,
+                friction: 0.0,
+            }),
+            mimic: None,
+            safety_controller: None,
+        }
+    };
+    let mut links = vec![link("world", urdf_rs::Inertial::default())];
+    let mut joints = Vec::new();
+    let mut parent = "world".to_string();
+    if let Base::Rail { axis } = chain.base {
+        links.push(link("carriage", urdf_rs::Inertial::default()));
+        joints.push(joint(
+            "rail".into(),
+            JointKind::Prismatic,
+            "world",
+            "carriage",
+            Vector3::zeros(),
+            axis.into(),
+            0.0,
+        ));
+        parent = "carriage".into();
+    }
+    let mut previous = Vector3::zeros();
+    for (k, l) in chain.links.iter().enumerate() {
+        let anchor: Vector3<f64> = l.joint.anchor.into();
+        let name = format!("O{}", k + 1);
+        joints.push(joint(
+            name,
+            l.joint.kind,
+            &parent,
+            &l.name,
+            anchor - previous,
+            l.joint.axis.into(),
+            l.joint.damping,
+        ));
+        let b = &l.body;
+        let frame =
+            Rotation3::from_matrix_unchecked(Matrix3::from_columns(&b.frame.map(Vector3::from)));
+        let (roll, pitch, yaw) = frame.euler_angles();
+        let centroid: Vector3<f64> = b.centroid.into();
+        links.push(link(
+            &l.name,
+            urdf_rs::Inertial {
+                origin: urdf_rs::Pose {
+                    xyz: vec3(centroid - anchor),
+                    rpy: urdf_rs::Vec3([roll, pitch, yaw]),
+                },
+                mass: urdf_rs::Mass { value: b.mass },
+                inertia: urdf_rs::Inertia {
+                    ixx: b.inertia[0],
+                    iyy: b.inertia[1],
+                    izz: b.inertia[2],
+                    ..Default::default()
+                },
+            },
+        ));
+        parent = l.name.clone();
+        previous = anchor;
+    }
+    let robot = urdf_rs::Robot {
+        name: chain.name.clone(),
+        version: None,
+        links,
+        joints,
+        materials: Vec::new(),
+    };
+    urdf_rs::write_to_string(&robot).map_err(|source| UrdfError::Parse {
+        file: format!("{} (export)", chain.name),
+        source,
+    })
+}

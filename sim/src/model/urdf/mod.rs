@@ -1,0 +1,9 @@
+//! URDF in and out: [`read`] / [`from_str`] turn a serial-chain URDF into the zero-configuration
+//! description of [`crate::model`] ([`import`] states the rules), [`to_string`] writes any chain
+//! back as URDF ([`export`]).
+
+pub mod export;
+pub mod import;
+
+pub use export::to_string;
+pub use import::{UrdfError, from_str, read};

@@ -1,0 +1,101 @@
+//! URDF out and back in: every reference model and the URDF test arm round-trip through
+//! `sim::model::urdf::to_string` and `from_str` to the same chain (to rounding: body frames pass
+//! through `rpy` text), and `paper_rail` on the exported arm6 records what it records on the
+//! built-in one.
+
+use std::path::Path;
+
+use nalgebra::Vector3;
+use sim::model::{Chain, reference, urdf};
+
+fn close(a: &[f64], b: &[f64], what: &str) {
+    for (x, y) in a.iter().zip(b) {
+        assert!(
+            (x - y).abs() <= 1e-12 * y.abs().max(1.0),
+            "{what}: {a:?} vs {b:?}"
+        );
+    }
+}
+
+fn assert_same(a: &Chain, b: &Chain) {
+    assert_eq!((&a.name, &a.base, a.len()), (&b.name, &b.base, b.len()));
+    for (x, y) in a.links.iter().zip(&b.links) {
+        let (jx, jy) = (&x.joint, &y.joint);
+        assert_eq!(
+            (&x.name, jx.kind, jx.damping),
+            (&y.name, jy.kind, jy.damping)
+        );
+        close(&jx.axis, &jy.axis, "axis");
+        close(&jx.anchor, &jy.anchor, "anchor");
+        let (bx, by) = (&x.body, &y.body);
+        assert_eq!(bx.mass, by.mass, "{}: mass", x.name);
+        close(&bx.centroid, &by.centroid, "centroid");
+        close(&bx.inertia, &by.inertia, "principal moments");
+        for k in 0..3 {
+            close(&bx.frame[k], &by.frame[k], "body frame");
+        }
+    }
+}
+
+#[test]
+fn every_model_round_trips_through_urdf() {
+    let tilted =
+        urdf::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/tilted3.urdf")).unwrap();
+    for chain in reference::NAMES
+        .iter()
+        .map(|n| reference::by_name(n).unwrap())
+        .chain([tilted])
+    {
+        let text = urdf::to_string(&chain).unwrap();
+        let back = urdf::from_str(&text, &format!("{}.urdf", chain.name)).unwrap();
+        assert_same(&back, &chain);
+    }
+}
+
+#[test]
+fn paper_rail_on_the_exported_arm6_records_what_the_built_in_arm_records() {
+    let dir = std::env::temp_dir().join(format!("sim-urdf-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("arm6.urdf"),
+        urdf::to_string(&reference::arm6()).unwrap(),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/paper_rail.toml"),
+    )
+    .unwrap()
+    .replace("end = 2.0", "end = 0.4");
+    assert!(text.contains("model = \"arm6\""));
+    let scenario = |t: &str| sim::scenario::Scenario::from_toml_in(t, "paper_rail", &dir).unwrap();
+    let built_in = sim::simulate(&scenario(&text), None).recording;
+    let exported = sim::simulate(
+        &scenario(&text.replace("model = \"arm6\"", "model = \"arm6.urdf\"")),
+        None,
+    )
+    .recording;
+    let peak = built_in
+        .joints
+        .iter()
+        .map(|j| j.tau.abs())
+        .fold(0.0, f64::max);
+    for (a, b) in built_in.joints.iter().zip(&exported.joints) {
+        assert!(
+            (a.tau - b.tau).abs() <= 1e-12 * peak,
+            "tau {} vs {}",
+            a.tau,
+            b.tau
+        );
+        assert_eq!((a.q, a.qd, a.qdd), (b.q, b.qd, b.qdd));
+    }
+    for (a, b) in built_in.bodies.iter().zip(&exported.bodies) {
+        let d: Vector3<f64> = a.force - b.force;
+        assert!(
+            d.norm() <= 1e-12 * a.force.norm().max(1.0),
+            "f {} vs {}",
+            a.force,
+            b.force
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
