@@ -99,3 +99,13 @@ fn paper_rail_on_the_exported_arm6_records_what_the_built_in_arm_records() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The reference models shipped as URDF files (`models/*.urdf`) are the built-in ones.
+#[test]
+fn shipped_model_files_are_the_built_in_models() {
+    for name in reference::NAMES {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../models/{name}.urdf"));
+        let chain = urdf::read(&path).unwrap();
+        assert_same(&chain, &reference::by_name(name).unwrap());
+    }
+}
