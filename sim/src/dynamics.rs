@@ -186,31 +186,9 @@ impl StandardParameters {
     pub fn of_link(chain: &Chain, k: usize) -> Self {
         let link = &chain.links[k];
         let b = &link.body;
-        let c = b.rotation().inverse() * (b.centroid() - link.joint.anchor());
-        let m = b.mass;
-        let i_o =
-            b.inertia_body() + m * (Matrix3::identity() * c.norm_squared() - c * c.transpose());
-        StandardParameters([
-            m,
-            m * c.x,
-            m * c.y,
-            m * c.z,
-            i_o[(0, 0)],
-            i_o[(0, 1)],
-            i_o[(0, 2)],
-            i_o[(1, 1)],
-            i_o[(1, 2)],
-            i_o[(2, 2)],
-        ])
-    }
-
-    fn first_moment(&self) -> Vector3<f64> {
-        Vector3::new(self.0[1], self.0[2], self.0[3])
-    }
-
-    fn inertia(&self) -> Matrix3<f64> {
-        let p = &self.0;
-        Matrix3::new(p[4], p[5], p[6], p[5], p[7], p[8], p[6], p[8], p[9])
+        let r = b.rotation();
+        let c = r.inverse() * (b.centroid() - link.joint.anchor());
+        Self::from_central(b.mass, &c, &b.inertia_body())
     }
 }
 

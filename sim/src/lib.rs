@@ -53,6 +53,7 @@ pub mod measurement;
 pub mod model;
 pub mod noise;
 pub mod param;
+pub mod physical;
 pub mod population;
 pub mod profile;
 pub mod readout;

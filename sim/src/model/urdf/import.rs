@@ -28,6 +28,8 @@ use std::path::Path;
 
 use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, UnitQuaternion, Vector3};
 
+use crate::dynamics::StandardParameters;
+
 use crate::model::{Base, Body, Chain, Joint, JointKind, Link, Shape};
 
 /// A URDF file that cannot be used as a serial chain.
@@ -293,12 +295,17 @@ impl Walk {
                         "a moving link without mass (expected an <inertial> with mass > 0)".into(),
                     ));
                 }
+                let central = f.mass.central_inertia();
+                let params =
+                    StandardParameters::from_central(f.mass.mass, &Vector3::zeros(), &central);
+                crate::physical::check(&params)
+                    .map_err(|e| (format!("link \"{}\" <inertial>", f.link), e.to_string()))?;
                 let (inertia, frame) = match f.mass.diagonal {
                     Some((r, moments)) => {
                         let c = |i: usize| -> [f64; 3] { r.matrix().column(i).into_owned().into() };
                         (moments, [c(0), c(1), c(2)])
                     }
-                    None => principal(&f.mass.central_inertia()),
+                    None => crate::physical::principal(&central),
                 };
                 let length = bodies
                     .get(k + 1)
@@ -331,21 +338,6 @@ fn pose(p: &urdf_rs::Pose) -> Isometry3<f64> {
     Isometry3::from_parts(
         Translation3::from(Vector3::from(p.xyz.0)),
         UnitQuaternion::from_rotation_matrix(&Rotation3::from_euler_angles(roll, pitch, yaw)),
-    )
-}
-
-/// Principal moments (ascending) and axes (the columns of a right-handed rotation, as the rows
-/// of [`Body::frame`]) of a symmetric inertia tensor.
-fn principal(inertia: &Matrix3<f64>) -> ([f64; 3], [[f64; 3]; 3]) {
-    let eigen = inertia.symmetric_eigen();
-    let mut order = [0usize, 1, 2];
-    order.sort_by(|&a, &b| eigen.eigenvalues[a].total_cmp(&eigen.eigenvalues[b]));
-    let axis = |k: usize| -> Vector3<f64> { eigen.eigenvectors.column(order[k]).into_owned() };
-    let (e1, e2) = (axis(0), axis(1));
-    let e3 = e1.cross(&e2);
-    (
-        order.map(|k| eigen.eigenvalues[k]),
-        [e1.into(), e2.into(), e3.into()],
     )
 }
 
@@ -431,5 +423,17 @@ mod tests {
                <joint name="j3" type="revolute"><parent link="b"/><child link="c"/></joint>"#,
         );
         rejected(&massless, "link \"c\"", "without mass");
+    }
+
+    #[test]
+    fn an_impossible_inertia_is_rejected_with_the_link_named() {
+        // Principal moments 0.01, 0.02, 0.05: 0.01 + 0.02 < 0.05, no mass density has them.
+        let text = two_parts(
+            r#"<joint name="j2" type="revolute"><parent link="a"/><child link="b"/></joint>"#,
+        )
+        .replace(r#"izz="0.006""#, r#"izz="0.05""#);
+        let text = text.replace(r#"iyy="0.005""#, r#"iyy="0.02""#);
+        let text = text.replace(r#"ixx="0.004""#, r#"ixx="0.01""#);
+        rejected(&text, "link \"b\" <inertial>", "triangle inequality");
     }
 }
