@@ -37,6 +37,14 @@ enum Command {
         /// NIM models (`cargo xtask nim-train --model-dir`).
         #[arg(long)]
         nim_models: Option<PathBuf>,
+        /// A prior model (URDF, e.g. the CAD model) for the standard-parameter identifiers
+        /// `idim_prior` and `idim_consistent`.
+        #[arg(long)]
+        prior: Option<PathBuf>,
+        /// Write each identified model (methods that estimate every body, where physically
+        /// consistent) as DIR/<experiment>.<method>.urdf.
+        #[arg(long)]
+        urdf_out: Option<PathBuf>,
         /// The CSV to write; with several experiments also FILE.summary.csv.
         #[arg(long)]
         out: PathBuf,
@@ -122,9 +130,11 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             runs,
             only,
             nim_models,
+            prior,
+            urdf_out,
             out,
         } => {
-            let mut estimators = registry(&Options { nim_models });
+            let mut estimators = registry(&Options { nim_models, prior });
             if let Some(names) = &only {
                 let known: Vec<&str> = estimators.iter().map(|e| e.name()).collect();
                 if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
@@ -146,6 +156,13 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     estimators.iter().map(|e| e.as_ref()).collect();
                 let outcome = validation::study::estimate::run_all(&chosen, &refs);
                 output::print_outcome(&outcome);
+                if let Some(dir) = &urdf_out {
+                    let id = refs.iter().map(|(_, r)| r.manifest.run_id.as_str());
+                    let id = id.collect::<Vec<_>>().join("+");
+                    for path in output::write_models(dir, &id, &outcome.models)? {
+                        println!("wrote {}", path.display());
+                    }
+                }
                 rows.extend(outcome.rows);
             }
             output::write_rows(&out, &rows)?;

@@ -86,10 +86,29 @@ pub fn print_outcome(outcome: &Outcome) {
             rel
         );
     }
+    for (method, link, why) in &outcome.inconsistent {
+        println!("  {method}: link {link} is physically inconsistent: {why}");
+    }
     for (method, reason) in &outcome.skipped {
         println!("  skipped {method}: {reason}");
     }
     for (method, error) in &outcome.failed {
         println!("  failed {method}: {error}");
     }
+}
+
+/// Writes identified models as `dir/<id>.<method>.urdf` (atomically each); returns the paths.
+pub fn write_models(
+    dir: &Path,
+    id: &str,
+    models: &[(String, sim::model::Chain)],
+) -> Result<Vec<std::path::PathBuf>, Box<dyn std::error::Error>> {
+    std::fs::create_dir_all(dir)?;
+    let mut written = Vec::new();
+    for (method, chain) in models {
+        let path = dir.join(format!("{id}.{method}.urdf"));
+        write_atomic(&path, &sim::model::urdf::export::to_string(chain)?)?;
+        written.push(path);
+    }
+    Ok(written)
 }

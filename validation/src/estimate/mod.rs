@@ -57,6 +57,12 @@ pub struct Estimates {
     pub predictor: Option<Box<dyn TorqueModel>>,
     /// For online methods: `(t, estimates)` over the data, `t` in seconds of data consumed.
     pub history: Vec<(f64, BTreeMap<ParamId, f64>)>,
+    /// For methods that estimate standard parameters: one set per link, link frames of the
+    /// run's kinematics (may be physically inconsistent: [`sim::physical::check`]).
+    pub standard: Option<Vec<sim::dynamics::StandardParameters>>,
+    /// The identified model (the run's kinematics with the estimated bodies), where every body
+    /// is physically consistent; it can be written as URDF.
+    pub model: Option<sim::model::Chain>,
 }
 
 impl std::fmt::Debug for Estimates {
@@ -65,6 +71,8 @@ impl std::fmt::Debug for Estimates {
             .field("values", &self.values)
             .field("predictor", &self.predictor.is_some())
             .field("history", &self.history.len())
+            .field("standard", &self.standard)
+            .field("model", &self.model.as_ref().map(|m| &m.name))
             .finish()
     }
 }
@@ -121,6 +129,8 @@ pub trait Estimator: Send + Sync {
 pub struct Options {
     /// A directory of NIM models (`cargo xtask nim-train` output: `body<k>.safetensors`).
     pub nim_models: Option<PathBuf>,
+    /// A prior model (URDF, e.g. the CAD model) for the standard-parameter identifiers.
+    pub prior: Option<PathBuf>,
 }
 
 /// Every estimator of the project, with its default settings.
@@ -141,6 +151,8 @@ pub fn registry(options: &Options) -> Vec<Box<dyn Estimator>> {
         Box::new(teaching::Teaching::idim_tls()),
         Box::new(teaching::Teaching::two_step()),
         Box::new(teaching::Teaching::adaptive()),
+        Box::new(teaching::Teaching::idim_prior(options.prior.clone())),
+        Box::new(teaching::Teaching::idim_consistent(options.prior.clone())),
         Box::new(idim_single::IdimSingle),
         Box::new(nim::Nim::new(options.nim_models.clone())),
         Box::new(nim::Nim::encoders(options.nim_models.clone())),

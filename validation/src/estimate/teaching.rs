@@ -8,20 +8,24 @@
 //! settings of [`crate::study::teaching::StudyConfig`] (200 and 50 harmonics).
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use super::{
     Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId, Role,
 };
 use crate::dataset::Measurements;
 use crate::identification::{
-    self as id, Derivatives, Identifier, adaptive, friction_sweep, idim, two_step,
+    self as id, Derivatives, Identifier, adaptive, consistent, friction_sweep, idim, two_step,
 };
+use crate::param::Inertial;
 
 /// One identifier of the teaching pipeline.
 pub struct Teaching {
     name: &'static str,
     method: Box<dyn Identifier + Send + Sync>,
     needs_excitation: bool,
+    /// Why it cannot run whatever the data (a missing input).
+    unavailable: Option<NotApplicable>,
 }
 
 impl Teaching {
@@ -30,6 +34,7 @@ impl Teaching {
             name,
             method,
             needs_excitation: true,
+            unavailable: None,
         }
     }
 
@@ -66,10 +71,40 @@ impl Teaching {
         Self::new("adaptive", Box::new(adaptive::Adaptive::default()))
     }
 
+    /// Standard-parameter IDIM with a prior, unconstrained ([`consistent::Constraint::None`]).
+    pub fn idim_prior(prior: Option<PathBuf>) -> Self {
+        Self::standard("idim_prior", consistent::Constraint::None, prior)
+    }
+
+    /// Physically consistent standard-parameter IDIM with a prior (log-Cholesky).
+    pub fn idim_consistent(prior: Option<PathBuf>) -> Self {
+        Self::standard("idim_consistent", consistent::Constraint::Consistent, prior)
+    }
+
+    fn standard(
+        name: &'static str,
+        constraint: consistent::Constraint,
+        prior: Option<PathBuf>,
+    ) -> Self {
+        let unavailable = prior.is_none().then(|| {
+            NotApplicable::new("needs a prior model: `--prior FILE.urdf` (e.g. the CAD model)")
+        });
+        Teaching {
+            unavailable,
+            ..Self::new(
+                name,
+                Box::new(consistent::StandardIdim::new(constraint, prior)),
+            )
+        }
+    }
+
     fn runs<'a>(
         &self,
         experiment: &Experiment<'a>,
     ) -> Result<(Vec<&'a Measurements>, &'a Measurements), NotApplicable> {
+        if let Some(reason) = &self.unavailable {
+            return Err(reason.clone());
+        }
         let sweeps = experiment.with_role(Role::Sweep);
         if sweeps.is_empty() {
             return Err(NotApplicable::new(
@@ -131,17 +166,43 @@ impl Estimator for Teaching {
         let (derivatives, filter) = derivatives(excitation);
         let ex = id::Experiment::new(sweeps, excitation, derivatives, filter);
         let identified = self.method.identify(&ex)?;
+        let mut values: BTreeMap<ParamId, Estimate> = named(&identified.parameters)
+            .into_iter()
+            .map(|(p, v)| (p, Estimate::value(Some(v))))
+            .collect();
+        let mut model = None;
+        if let Some(standard) = &identified.standard {
+            values.extend(body_values(standard));
+            model = ex.geometry().with_standard_parameters(standard).ok();
+        }
         Ok(Estimates {
-            values: named(&identified.parameters)
-                .into_iter()
-                .map(|(p, v)| (p, Estimate::value(Some(v))))
-                .collect(),
+            values,
             predictor: Some(identified.model),
             history: identified
                 .history
                 .iter()
                 .map(|(t, p)| (*t, named(p)))
                 .collect(),
+            standard: identified.standard,
+            model,
         })
     }
+}
+
+/// Mass and central moments about the link axes of each body (body `k + 1`), the quantities
+/// the truth tables hold.
+fn body_values(
+    standard: &[sim::dynamics::StandardParameters],
+) -> impl Iterator<Item = (ParamId, Estimate)> + '_ {
+    standard.iter().enumerate().flat_map(|(k, p)| {
+        let body = (k + 1) as u8;
+        let (_, i_c) = p.central();
+        let at = |quantity, v: f64| (ParamId::Body { body, quantity }, Estimate::value(Some(v)));
+        [
+            at(Inertial::Mass, p.mass()),
+            at(Inertial::Moment(1), i_c[(0, 0)]),
+            at(Inertial::Moment(2), i_c[(1, 1)]),
+            at(Inertial::Moment(3), i_c[(2, 2)]),
+        ]
+    })
 }

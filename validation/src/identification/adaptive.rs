@@ -108,6 +108,7 @@ impl Identifier for Adaptive {
                 .map(|(k, a)| ((k + 1) as f64 * duration, full.parameters(a)))
                 .collect(),
             model: Box::new(full.model(&last)),
+            standard: None,
         })
     }
 }

@@ -436,6 +436,7 @@ impl Identifier for SweepFit {
             parameters: fg.parameters(&experiment.geometry().joint_ids()),
             model: Box::new(fg),
             history: Vec::new(),
+            standard: None,
         })
     }
 }

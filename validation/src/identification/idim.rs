@@ -280,6 +280,7 @@ impl Identifier for Idim {
             parameters: full.parameters(&x),
             model: Box::new(full.model(&x)),
             history: Vec::new(),
+            standard: None,
         })
     }
 }

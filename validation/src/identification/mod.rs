@@ -15,8 +15,10 @@
 //! ([`sim::friction::PAPER_COEFFICIENTS`], plus `transition_velocity` and `gear_ratio`).
 
 pub mod adaptive;
+pub mod consistent;
 pub mod friction_sweep;
 pub mod idim;
+pub mod log_cholesky;
 pub mod two_step;
 
 use std::sync::OnceLock;
@@ -106,6 +108,9 @@ pub struct Identified {
     pub model: Box<dyn TorqueModel>,
     /// For online methods: `(t, estimates)` over the run, `t` in seconds of data consumed.
     pub history: Vec<(f64, Vec<(String, f64)>)>,
+    /// For methods that estimate the standard parameters: one set per link, in the link frames of
+    /// the run's kinematics ([`sim::dynamics::StandardParameters::of_link`]).
+    pub standard: Option<Vec<sim::dynamics::StandardParameters>>,
 }
 
 /// A whole-arm identification method.

@@ -97,6 +97,7 @@ impl Identifier for TwoStep {
             parameters,
             model: Box::new(model),
             history: Vec::new(),
+            standard: None,
         })
     }
 }

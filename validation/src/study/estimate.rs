@@ -16,6 +16,10 @@ pub struct Outcome {
     pub skipped: Vec<(String, String)>,
     /// `(method, error)` of the estimators that applied and failed.
     pub failed: Vec<(String, String)>,
+    /// `(method, model)`: the identified models of the methods that give one.
+    pub models: Vec<(String, sim::model::Chain)>,
+    /// `(method, link, why)`: physically inconsistent links of standard-parameter estimates.
+    pub inconsistent: Vec<(String, usize, String)>,
 }
 
 /// Runs `estimators` on the experiment of `runs` (roles given), scored against the truth of
@@ -55,9 +59,19 @@ pub fn score_all(
             continue;
         }
         match e.estimate(experiment) {
-            Ok(est) => out
-                .rows
-                .extend(crate::score::rows(&id, e.name(), &est, truth)),
+            Ok(est) => {
+                out.rows
+                    .extend(crate::score::rows(&id, e.name(), &est, truth));
+                for (k, p) in est.standard.iter().flatten().enumerate() {
+                    if let Err(why) = sim::physical::check(p) {
+                        out.inconsistent
+                            .push((e.name().into(), k + 1, why.to_string()));
+                    }
+                }
+                if let Some(model) = est.model {
+                    out.models.push((e.name().into(), model));
+                }
+            }
             Err(err) => out.failed.push((e.name().into(), err.message)),
         }
     }

@@ -192,6 +192,7 @@ pub fn scenario_block(
     let name = clean.manifest.run_id.clone();
     let registered = registry(&Options {
         nim_models: study.nim_models.clone(),
+        ..Default::default()
     });
     let mut result = SweepResult {
         study: study.name.clone(),
