@@ -22,8 +22,8 @@ fn assert_same(a: &Chain, b: &Chain) {
     for (x, y) in a.links.iter().zip(&b.links) {
         let (jx, jy) = (&x.joint, &y.joint);
         assert_eq!(
-            (&x.name, jx.kind, jx.damping),
-            (&y.name, jy.kind, jy.damping)
+            (&x.name, jx.kind, jx.damping, jx.limits),
+            (&y.name, jy.kind, jy.damping, jy.limits)
         );
         close(&jx.axis, &jy.axis, "axis");
         close(&jx.anchor, &jy.anchor, "anchor");
@@ -39,12 +39,14 @@ fn assert_same(a: &Chain, b: &Chain) {
 
 #[test]
 fn every_model_round_trips_through_urdf() {
-    let tilted =
-        urdf::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/tilted3.urdf")).unwrap();
+    let file = |name: &str| {
+        urdf::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../models/{name}.urdf")))
+            .unwrap()
+    };
     for chain in reference::NAMES
         .iter()
         .map(|n| reference::by_name(n).unwrap())
-        .chain([tilted])
+        .chain([file("tilted3"), file("panda")])
     {
         let text = urdf::to_string(&chain).unwrap();
         let back = urdf::from_str(&text, &format!("{}.urdf", chain.name)).unwrap();
@@ -108,4 +110,33 @@ fn shipped_model_files_are_the_built_in_models() {
         let chain = urdf::read(&path).unwrap();
         assert_same(&chain, &reference::by_name(name).unwrap());
     }
+}
+
+#[test]
+fn the_panda_file_reads_as_gaz_et_al_state_it() {
+    let panda =
+        urdf::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/panda.urdf")).unwrap();
+    assert_eq!(panda.len(), 7);
+    // Joint 4's range (Franka's datasheet) excludes the zero configuration.
+    let j4 = panda.links[3].joint.limits.unwrap();
+    assert_eq!(
+        (j4.lower, j4.upper, j4.velocity, j4.effort),
+        (-3.0718, -0.0698, 2.175, 87.0)
+    );
+    // Total mass of the seven links in Gaz et al.'s table (kg).
+    let total: f64 = panda.links.iter().map(|l| l.body.mass).sum();
+    assert!((total - 16.06213).abs() < 1e-5, "{total}");
+    // Link 1's centroid: 0.333 m up, offset (3.875, 2.081) mm in its frame (= world at q = 0).
+    close(
+        &panda.links[0].body.centroid,
+        &[3.875e-3, 2.081e-3, 0.333],
+        "link 1 centroid",
+    );
+    // Joint 2's frame is link 1's turned by Rx(−π/2): its z axis is the world's y.
+    close(&panda.links[1].joint.axis, &[0.0, 1.0, 0.0], "joint 2 axis");
+    close(
+        &panda.links[6].joint.anchor,
+        &[0.088, 0.0, 0.333 + 0.316 + 0.384],
+        "joint 7 point",
+    );
 }

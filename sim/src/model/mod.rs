@@ -65,6 +65,25 @@ pub struct Joint {
     /// Friction model of the joint (set by the scenario), if any.
     #[serde(default)]
     pub friction: Option<crate::friction::Friction>,
+    /// The joint's range and drive limits, where the model states them (a URDF `<limit>` of a
+    /// `revolute` or `prismatic` joint). Recorded for design (excitation trajectories keep
+    /// inside them); the simulation does not enforce them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<JointLimits>,
+}
+
+/// Limits of a joint (URDF `<limit>`), coordinates in rad or m.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JointLimits {
+    /// Lowest coordinate (rad or m).
+    pub lower: f64,
+    /// Highest coordinate (rad or m).
+    pub upper: f64,
+    /// Largest speed (rad/s or m/s).
+    pub velocity: f64,
+    /// Largest actuator effort (N·m or N).
+    pub effort: f64,
 }
 
 /// Geometry of a body, kept for the record (truth tables, NIM populations); the dynamics use

@@ -152,6 +152,7 @@ fn cylinder_link(
             anchor,
             damping: 0.0,
             friction: None,
+            limits: None,
         },
         body: Body {
             mass: row.mass,
@@ -222,6 +223,7 @@ pub fn link2() -> Chain {
             anchor: [0.0, 0.0, top],
             damping: 0.0,
             friction: None,
+            limits: None,
         },
         body: Body {
             mass,

@@ -5,8 +5,9 @@
 //!   inertia (read back as the rail).
 //! * Every joint frame is world-aligned at the zero configuration and sits at the joint point:
 //!   `<origin xyz>` is the step from the previous joint point, `rpy = 0`, `<axis>` the world
-//!   axis. Revolute joints are written `continuous` (the model has no limits); prismatic ones
-//!   carry the unbounded `<limit>` URDF requires (`effort` and `velocity` 1e9).
+//!   axis. Revolute joints with [`crate::model::JointLimits`] are written `revolute` with their
+//!   `<limit>`, without as `continuous`; a prismatic joint without limits carries the unbounded
+//!   `<limit>` URDF requires ([`UNBOUNDED`]).
 //! * A link's `<inertial>` sits at its centroid with `rpy` of its body frame, the principal
 //!   moments on the diagonal; `<dynamics damping>` is the joint's damping. Joint friction models
 //!   are not URDF and are not written.
@@ -14,7 +15,12 @@
 use nalgebra::{Matrix3, Rotation3, Vector3};
 
 use super::import::UrdfError;
-use crate::model::{Base, Chain, JointKind};
+use crate::model::{Base, Chain, JointKind, JointLimits};
+
+/// What the exporter writes for a bound the model does not have (URDF requires `effort` and
+/// `velocity`, and the range of a prismatic joint); the import reads a prismatic range this wide
+/// as no limits.
+pub const UNBOUNDED: f64 = 1e9;
 
 /// The URDF text of `chain`.
 pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
@@ -31,14 +37,35 @@ pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
                  child: &str,
                  origin: Vector3<f64>,
                  axis: Vector3<f64>,
-                 damping: f64| {
+                 damping: f64,
+                 limits: Option<JointLimits>| {
         let prismatic = kind == JointKind::Prismatic;
+        let limit = match limits {
+            Some(l) => urdf_rs::JointLimit {
+                lower: l.lower,
+                upper: l.upper,
+                effort: l.effort,
+                velocity: l.velocity,
+                ..Default::default()
+            },
+            None => urdf_rs::JointLimit {
+                lower: if prismatic {
+                    -UNBOUNDED
+                } else {
+                    f64::NEG_INFINITY
+                },
+                upper: if prismatic { UNBOUNDED } else { f64::INFINITY },
+                effort: UNBOUNDED,
+                velocity: UNBOUNDED,
+                ..Default::default()
+            },
+        };
         urdf_rs::Joint {
             name,
-            joint_type: if prismatic {
-                urdf_rs::JointType::Prismatic
-            } else {
-                urdf_rs::JointType::Continuous
+            joint_type: match (prismatic, limits.is_some()) {
+                (true, _) => urdf_rs::JointType::Prismatic,
+                (false, true) => urdf_rs::JointType::Revolute,
+                (false, false) => urdf_rs::JointType::Continuous,
             },
             origin: urdf_rs::Pose {
                 xyz: vec3(origin),
@@ -51,13 +78,7 @@ pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
                 link: child.to_string(),
             },
             axis: urdf_rs::Axis { xyz: vec3(axis) },
-            limit: urdf_rs::JointLimit {
-                lower: if prismatic { -1e9 } else { f64::NEG_INFINITY },
-                upper: if prismatic { 1e9 } else { f64::INFINITY },
-                effort: 1e9,
-                velocity: 1e9,
-                ..Default::default()
-            },
+            limit,
             calibration: None,
             dynamics: (damping != 0.0).then_some(urdf_rs::Dynamics {
                 damping,
@@ -80,6 +101,7 @@ pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
             Vector3::zeros(),
             axis.into(),
             0.0,
+            None,
         ));
         parent = "carriage".into();
     }
@@ -95,6 +117,7 @@ pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
             anchor - previous,
             l.joint.axis.into(),
             l.joint.damping,
+            l.joint.limits,
         ));
         let b = &l.body;
         let frame =

@@ -30,7 +30,7 @@ use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, UnitQuaternion, Vect
 
 use crate::dynamics::StandardParameters;
 
-use crate::model::{Base, Body, Chain, Joint, JointKind, Link, Shape};
+use crate::model::{Base, Body, Chain, Joint, JointKind, JointLimits, Link, Shape};
 
 /// A URDF file that cannot be used as a serial chain.
 #[derive(Debug, thiserror::Error)]
@@ -185,6 +185,7 @@ struct Found {
     axis: Vector3<f64>,
     anchor: Vector3<f64>,
     damping: f64,
+    limits: Option<JointLimits>,
     /// The child link's name (the body's name).
     link: String,
     mass: Mass,
@@ -259,8 +260,21 @@ impl Walk {
                     "<dynamics friction> is not read (give the joint's friction model in the scenario)".into(),
                 ));
             }
+            let limit = &j.limit;
+            let unbounded =
+                limit.lower <= -super::export::UNBOUNDED && limit.upper >= super::export::UNBOUNDED;
+            let limits = (j.joint_type != urdf_rs::JointType::Continuous
+                && limit.lower < limit.upper
+                && !unbounded)
+                .then_some(JointLimits {
+                    lower: limit.lower,
+                    upper: limit.upper,
+                    velocity: limit.velocity,
+                    effort: limit.effort,
+                });
             self.bodies.push(Found {
                 kind,
+                limits,
                 axis: at.rotation * axis.normalize(),
                 anchor: at.translation.vector,
                 damping: dynamics.damping,
@@ -318,6 +332,7 @@ impl Walk {
                         anchor: f.anchor.into(),
                         damping: f.damping,
                         friction: None,
+                        limits: f.limits,
                     },
                     body: Body {
                         mass: f.mass.mass,
