@@ -216,6 +216,14 @@ pub enum ScenarioError {
     },
 }
 
+/// Where a scenario's model comes from.
+enum ModelSource<'a> {
+    /// Named by `model`: a reference model, or a URDF path relative to this directory.
+    Dir(&'a Path),
+    /// Given.
+    Given(&'a Chain),
+}
+
 impl Scenario {
     /// Reads and checks a scenario file.
     pub fn from_path(path: &Path) -> Result<Self, ScenarioError> {
@@ -238,6 +246,20 @@ impl Scenario {
     /// [`Scenario::from_toml`] with a URDF `model` path relative to `dir` (the scenario file's
     /// directory).
     pub fn from_toml_in(source: &str, origin: &str, dir: &Path) -> Result<Self, ScenarioError> {
+        Self::parse(source, origin, ModelSource::Dir(dir))
+    }
+
+    /// [`Scenario::from_toml`] with the model given instead of the one `model` names: for a
+    /// scenario recorded in a manifest, whose model (a URDF file then) travels with it.
+    pub fn from_toml_with_model(
+        source: &str,
+        origin: &str,
+        model: &Chain,
+    ) -> Result<Self, ScenarioError> {
+        Self::parse(source, origin, ModelSource::Given(model))
+    }
+
+    fn parse(source: &str, origin: &str, model: ModelSource) -> Result<Self, ScenarioError> {
         let file: ScenarioFile = toml::from_str(source).map_err(|e| ScenarioError::Parse {
             path: origin.to_string(),
             message: e.to_string().trim_end().replace('\n', "\n  "),
@@ -247,11 +269,16 @@ impl Scenario {
             field: field.to_string(),
             expected,
         };
-        let chain = if file.model.ends_with(".urdf") {
-            crate::model::urdf::read(&dir.join(&file.model))
-                .map_err(|e| invalid("model", format!("expected a serial-chain URDF: {e}")))?
-        } else {
-            reference::by_name(&file.model).ok_or_else(|| {
+        // A recorded scenario's model may be one arm drawn from its population: the section is
+        // kept for the record, not checked against that arm.
+        let recorded = matches!(model, ModelSource::Given(_));
+        let chain = match model {
+            ModelSource::Given(chain) => chain.clone(),
+            ModelSource::Dir(dir) if file.model.ends_with(".urdf") => {
+                crate::model::urdf::read(&dir.join(&file.model))
+                    .map_err(|e| invalid("model", format!("expected a serial-chain URDF: {e}")))?
+            }
+            ModelSource::Dir(_) => reference::by_name(&file.model).ok_or_else(|| {
                 invalid(
                     "model",
                     format!(
@@ -260,7 +287,7 @@ impl Scenario {
                         file.model
                     ),
                 )
-            })?
+            })?,
         };
         chain
             .validate()
@@ -432,18 +459,13 @@ impl Scenario {
             }
         }
         validate_measurement(&file, &ids, chain.len(), &invalid)?;
-        if let Some(p) = &file.population {
-            if chain.name != "arm6" {
-                return Err(invalid(
-                    "population",
-                    format!(
-                        "expected model = \"arm6\" (populations vary the arm6 topology), got {:?}",
-                        chain.name
-                    ),
-                ));
+        if let Some(p) = file.population.as_ref().filter(|_| !recorded) {
+            if crate::population::is_arm6(&chain) {
+                p.validate(chain.len())
+            } else {
+                p.validate_scaled(chain.len())
             }
-            p.validate(chain.len())
-                .map_err(|(f, e)| invalid(&format!("population.{f}"), e))?;
+            .map_err(|(f, e)| invalid(&format!("population.{f}"), e))?;
         }
         if let Some((k, j)) = file
             .joint
@@ -497,12 +519,21 @@ impl Scenario {
     pub fn population_arm(&self, index: usize) -> Result<Scenario, ScenarioError> {
         let origin = self.origin();
         let p = self.population()?;
-        let arm = p.arm(p.seed.unwrap_or(self.file.seed), index);
+        let seed = p.seed.unwrap_or(self.file.seed);
+        let arm = if crate::population::is_arm6(&self.chain) {
+            p.arm(seed, index)
+        } else {
+            let drives: Vec<Drive> = self.drives.iter().map(|d| d.drive.clone()).collect();
+            p.scaled_arm(&self.chain, &drives, seed, index)
+        };
         let mut s = self.clone();
         s.file.name = format!("{}/arm={index:05}", self.file.name);
         s.file.seed = self.file.seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         s.chain = arm.chain;
-        for (d, drive) in s.drives.iter_mut().zip(arm.drives) {
+        let drawn = arm
+            .drives
+            .unwrap_or_else(|| s.drives.iter().map(|d| d.drive.clone()).collect());
+        for (d, drive) in s.drives.iter_mut().zip(drawn) {
             d.drive = drive;
             if d.id > 0 {
                 let joint = &mut s.chain.links[d.id as usize - 1].joint;
@@ -519,7 +550,13 @@ impl Scenario {
                 if peak >= std::f64::consts::PI {
                     return Err(ScenarioError::Invalid {
                         path: origin,
-                        field: "population.joint_acceleration".into(),
+                        field: match p.excitation {
+                            crate::population::ExcitationKind::Fourier => {
+                                "population.fourier.max_angle"
+                            }
+                            _ => "population.joint_acceleration",
+                        }
+                        .into(),
                         expected: format!(
                             "expected draws that keep every joint within (−π, π) rad; arm {index} \
                              joint {k} reaches {peak:.3} rad by t = {end} s"

@@ -193,3 +193,77 @@ fn shards_run_as_processes_assemble_a_whole_population_that_verify_checks() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `scenarios/urdf_tilted3.toml` (a URDF model) with a `[population]` section appended.
+fn urdf_population(section: &str) -> Result<Scenario, sim::scenario::ScenarioError> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    let text = std::fs::read_to_string(dir.join("urdf_tilted3.toml"))
+        .unwrap()
+        .replace("end = 2.0", "end = 0.2");
+    let text = text.replace(
+        "[[joint]]\nid = 1",
+        &format!("{section}\n[[joint]]\nid = 1"),
+    );
+    Scenario::from_toml_in(&text, "urdf_tilted3 (population test)", &dir)
+}
+
+#[test]
+fn a_population_of_a_urdf_arm_scales_every_link_and_records_consistent_data() {
+    let s = urdf_population(
+        "[population]\narms = 3\nseed = 5\nexcitation = \"scenario\"\n\
+         length = { type = \"uniform\", low = 0.8, high = 1.2 }\n\
+         mass = { type = \"uniform\", low = 0.5, high = 1.5 }\n\n\
+         [[population.body]]\nid = 2\nmass = { type = \"constant\", value = 2.0 }\n",
+    )
+    .unwrap();
+    let out = temp("urdf");
+    let g = sim::batch::generate(&s, &out, Shard::ALL, false, None).unwrap();
+    assert_eq!(g.written, 3);
+    let model = &s.chain;
+    for k in 0..3 {
+        let m: sim::dataset::Manifest = serde_json::from_slice(
+            &std::fs::read(out.join(format!("manifests/arm={k:05}.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(m.model, s.population_arm(k).unwrap().chain);
+        assert!(m.checks.rnea_max_rel_residual < 1e-12, "{:?}", m.checks);
+        // Body 2 is exactly twice as heavy; every other mass within the law; each link's
+        // moments scaled by μ s² with its size factor s read from its centroid offset.
+        for (i, (a, b)) in m.model.links.iter().zip(&model.links).enumerate() {
+            let mu = a.body.mass / b.body.mass;
+            if i == 1 {
+                assert_eq!(mu, 2.0);
+            } else {
+                assert!((0.5..1.5).contains(&mu), "link {i}: {mu}");
+            }
+            let offset = |l: &sim::model::Link| (l.body.centroid() - l.joint.anchor()).norm();
+            let s2 = (offset(a) / offset(b)).powi(2);
+            for (ja, jb) in a.body.inertia.iter().zip(&b.body.inertia) {
+                assert!((ja / jb - mu * s2).abs() < 1e-9, "link {i}");
+            }
+            assert_eq!(a.joint.axis, b.joint.axis);
+        }
+        // The arm's drives are the scenario's.
+        assert_eq!(
+            s.population_arm(k).unwrap().drives[0].drive,
+            s.drives[0].drive
+        );
+    }
+    assert_ne!(
+        s.population_arm(0).unwrap().chain,
+        s.population_arm(1).unwrap().chain
+    );
+    std::fs::remove_dir_all(out).unwrap();
+    // Cylinder laws do not apply to a URDF model: the field is named.
+    let e = urdf_population("[population]\narms = 2\nexcitation = \"scenario\"\nradius = { type = \"constant\", value = 1.0 }\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("population.radius") && e.contains("cylinder"),
+        "{e}"
+    );
+    let e = urdf_population("[population]\narms = 2\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("population.excitation"), "{e}");
+}

@@ -1,9 +1,15 @@
 //! Optimized excitation: finite Fourier-series joint trajectories (Swevers et al. 1997) whose
-//! coefficients minimize the condition number of the base regressor.
+//! coefficients minimize the condition number of the base regressor, or maximize its
+//! D-optimality.
 //!
-//! The criterion is `cond(W_b)`, the ratio of the largest to the smallest singular value of the
-//! base regressor ([`BaseParameters`]) stacked over `samples` instants of one period. It needs
-//! only the arm's kinematics. The search is a seeded random start followed by a compass
+//! The criteria ([`Criterion`]) are functions of the base regressor `W_b` ([`BaseParameters`])
+//! stacked over `samples` instants of one period, so they need only the arm's kinematics:
+//! `cond(W_b)`, the ratio of the largest to the smallest singular value, and the D-optimality
+//! `log det(W_bᵀ W_b)`, the log volume of the information matrix (its inverse is the least-squares
+//! covariance up to the noise variance). The condition number is what the teaching paper
+//! minimizes; it is known to be a poor objective on ill-conditioned designs (only the two extreme
+//! singular values move it, and its gradient is discontinuous where they cross), while
+//! D-optimality weighs every direction (Gautier & Khalil 1992; Swevers et al. 1997). The search is a seeded random start followed by a compass
 //! (pattern) search on all coefficients; after every move the harmonic amplitudes of each
 //! joint are scaled down, if needed, so that the joint stays within its position, velocity and
 //! acceleration limits (the offsets are clamped into the position range first). The optimizer
@@ -33,20 +39,62 @@ pub struct FourierDesign {
     pub acceleration_limit: f64,
     /// Instants per period at which the regressor is evaluated.
     pub samples: usize,
+    /// Centre of each joint's range (rad or m, dataset joint order; missing entries 0): the
+    /// offsets and `position_limit` are about it, for arms whose ranges are not symmetric
+    /// about 0 ([`centres`]).
+    pub centres: Vec<f64>,
 }
 
-/// The Fourier profile of one joint from its coefficient vector `[q0, a_1..a_L, b_1..b_L]`.
-fn profile(design: &FourierDesign, x: &[f64]) -> Profile {
+/// The centres of the joint ranges a chain states ([`sim::model::JointLimits`]; 0 where none),
+/// and the largest `position_limit` about them that keeps every joint inside its range with
+/// `margin` (rad or m) to spare.
+pub fn centres(chain: &Chain, margin: f64) -> (Vec<f64>, f64) {
+    let limits: Vec<Option<sim::model::JointLimits>> = chain
+        .rail_axis()
+        .map(|_| None)
+        .into_iter()
+        .chain(chain.links.iter().map(|l| l.joint.limits))
+        .collect();
+    let centres = limits
+        .iter()
+        .map(|l| l.map_or(0.0, |l| 0.5 * (l.lower + l.upper)))
+        .collect();
+    let half = limits
+        .iter()
+        .flatten()
+        .map(|l| 0.5 * (l.upper - l.lower) - margin)
+        .fold(f64::INFINITY, f64::min);
+    (centres, half)
+}
+
+/// What the optimizer minimizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Criterion {
+    /// `cond(W_b)`.
+    Condition,
+    /// `−log det(W_bᵀ W_b)` (D-optimality).
+    DOptimal,
+}
+
+impl FourierDesign {
+    fn centre(&self, joint: usize) -> f64 {
+        self.centres.get(joint).copied().unwrap_or(0.0)
+    }
+}
+
+/// The Fourier profile of joint `j` from its coefficient vector `[q0, a_1..a_L, b_1..b_L]`
+/// (`q0` about the joint's centre).
+fn profile(design: &FourierDesign, j: usize, x: &[f64]) -> Profile {
     let l = design.harmonics;
     Profile::Fourier {
         base_frequency: design.base_frequency,
-        offset: x[0],
+        offset: design.centre(j) + x[0],
         a: x[1..=l].to_vec(),
         b: x[l + 1..=2 * l].to_vec(),
     }
 }
 
-/// Extremes of `|q − q0|`, `|q̇|`, `|q̈|` over a period, sampled finely.
+/// Extremes of `|q − offset|`, `|q̇|`, `|q̈|` over a period, sampled finely.
 fn extremes(design: &FourierDesign, p: &Profile) -> [f64; 3] {
     let n = 400;
     let offset = match p {
@@ -63,11 +111,11 @@ fn extremes(design: &FourierDesign, p: &Profile) -> [f64; 3] {
     })
 }
 
-/// Clamps the offset and scales the amplitudes so the joint respects the limits.
-fn project(design: &FourierDesign, x: &mut [f64]) {
+/// Clamps the offset and scales the amplitudes so joint `j` respects the limits.
+fn project(design: &FourierDesign, j: usize, x: &mut [f64]) {
     let margin = 0.98;
     x[0] = x[0].clamp(-0.5 * design.position_limit, 0.5 * design.position_limit);
-    let [dq, v, a] = extremes(design, &profile(design, x));
+    let [dq, v, a] = extremes(design, &profile(design, j, x));
     let room = design.position_limit - x[0].abs();
     let scale = [
         room / dq,
@@ -109,10 +157,36 @@ pub fn condition_number(
     sv.max() / sv.min()
 }
 
-/// The optimized trajectory: one Fourier profile per joint, and its condition number.
+/// `log det(W_bᵀ W_b)` of the profiles (D-optimality; larger is better; −∞ if singular).
+pub fn log_det_information(
+    chain: &Chain,
+    base: &BaseParameters,
+    design: &FourierDesign,
+    profiles: &[Profile],
+) -> f64 {
+    let w: DMatrix<f64> = base.regressor(&stacked(chain, &states(design, profiles)));
+    w.singular_values().iter().map(|s| 2.0 * s.ln()).sum()
+}
+
+/// The value of `criterion` (to be minimized).
+pub fn cost(
+    criterion: Criterion,
+    chain: &Chain,
+    base: &BaseParameters,
+    design: &FourierDesign,
+    profiles: &[Profile],
+) -> f64 {
+    match criterion {
+        Criterion::Condition => condition_number(chain, base, design, profiles),
+        Criterion::DOptimal => -log_det_information(chain, base, design, profiles),
+    }
+}
+
+/// The optimized trajectory: one Fourier profile per joint, and its criterion value.
 pub fn optimize(
     chain: &Chain,
     design: &FourierDesign,
+    criterion: Criterion,
     seed: u64,
     sweeps: usize,
 ) -> (Vec<Profile>, f64) {
@@ -121,17 +195,20 @@ pub fn optimize(
     let dim = 1 + 2 * design.harmonics;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut x: Vec<Vec<f64>> = (0..nj)
-        .map(|_| {
+        .map(|j| {
             let mut c: Vec<f64> = (0..dim).map(|_| rng.random_range(-1.0..1.0)).collect();
             c[0] *= 0.2 * design.position_limit;
-            project(design, &mut c);
+            project(design, j, &mut c);
             c
         })
         .collect();
-    let cost = |x: &[Vec<f64>]| {
-        let profiles: Vec<Profile> = x.iter().map(|c| profile(design, c)).collect();
-        condition_number(chain, &base, design, &profiles)
+    let profiles = |x: &[Vec<f64>]| -> Vec<Profile> {
+        x.iter()
+            .enumerate()
+            .map(|(j, c)| profile(design, j, c))
+            .collect()
     };
+    let cost = |x: &[Vec<f64>]| cost(criterion, chain, &base, design, &profiles(x));
     let mut best = cost(&x);
     let mut step = 0.3;
     for _ in 0..sweeps {
@@ -142,7 +219,7 @@ pub fn optimize(
                     let mut trial = x.clone();
                     let unit = if i == 0 { design.position_limit } else { 1.0 };
                     trial[j][i] += sign * step * unit;
-                    project(design, &mut trial[j]);
+                    project(design, j, &mut trial[j]);
                     let c = cost(&trial);
                     if c < best {
                         (best, x) = (c, trial);
@@ -159,7 +236,7 @@ pub fn optimize(
             }
         }
     }
-    (x.iter().map(|c| profile(design, c)).collect(), best)
+    (profiles(&x), best)
 }
 
 /// A random trajectory of the same family (for validation runs), within the limits.
@@ -167,13 +244,13 @@ pub fn random(chain: &Chain, design: &FourierDesign, seed: u64) -> Vec<Profile> 
     let dim = 1 + 2 * design.harmonics;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     (0..chain.joint_ids().len())
-        .map(|_| {
+        .map(|j| {
             let mut c: Vec<f64> = (0..dim).map(|_| rng.random_range(-1.0..1.0)).collect();
             c[0] *= 0.2 * design.position_limit;
             // Scale up first so the projection lands on a limit.
             c[1..].iter_mut().for_each(|v| *v *= 10.0);
-            project(design, &mut c);
-            profile(design, &c)
+            project(design, j, &mut c);
+            profile(design, j, &c)
         })
         .collect()
 }
@@ -193,10 +270,11 @@ mod tests {
             velocity_limit: 1.5,
             acceleration_limit: 5.0,
             samples: 40,
+            centres: Vec::new(),
         };
         let base = BaseParameters::of_chain(&chain);
         let start = condition_number(&chain, &base, &design, &random(&chain, &design, 3));
-        let (profiles, c) = optimize(&chain, &design, 3, 4);
+        let (profiles, c) = optimize(&chain, &design, Criterion::Condition, 3, 4);
         assert!(c < start, "{c} vs random {start}");
         for p in &profiles {
             let [dq, v, a] = extremes(&design, p);

@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+pub use validation::report::write_atomic;
 use validation::score::Row;
 use validation::study::estimate::Outcome;
 use validation::study::stats::Summary;
@@ -11,18 +12,6 @@ fn num(v: Option<f64>) -> String {
     v.filter(|x| x.is_finite())
         .map(|x| format!("{x:e}"))
         .unwrap_or_default()
-}
-
-/// Writes `text` to `path` whole or not at all (a temporary sibling renamed into place).
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension(format!("partial-{}", std::process::id()));
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
 }
 
 /// `run,method,parameter,truth,estimate,std,abs_error,rel_error,identifiable`.

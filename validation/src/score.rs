@@ -83,6 +83,13 @@ pub fn arm_truth(arm: &sim::model::Chain) -> std::collections::BTreeMap<String, 
             out.insert(format!("j{id}_transition_velocity"), *transition_velocity);
             out.insert(format!("j{id}_gear_ratio"), *gear_ratio);
         }
+        if let Some(sim::friction::Friction::CoulombViscous {
+            coulomb, viscous, ..
+        }) = &link.joint.friction
+        {
+            out.insert(format!("j{id}_coulomb"), *coulomb);
+            out.insert(format!("j{id}_viscous"), *viscous);
+        }
     }
     out
 }

@@ -45,6 +45,8 @@ fn registry_lists_every_estimator_of_the_project() {
             "idim_tls",
             "two_step",
             "adaptive",
+            "idim_prior",
+            "idim_consistent",
             "idim_single",
             "nim",
             "nim_encoders",
@@ -160,7 +162,15 @@ fn estimate_command_scores_a_users_own_scenario_and_explains_the_rest() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("skipped idim_ols: needs forward/backward sweep runs"),
+        stdout.contains("skipped idim_ols: needs an excitation run (role `excitation`)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("skipped two_step: needs forward/backward sweep runs"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("skipped idim_consistent: needs a prior model: `--prior FILE.urdf`"),
         "{stdout}"
     );
     let summary = std::fs::read_to_string(dir.join("est.summary.csv")).unwrap();
@@ -227,4 +237,65 @@ fn encoder_only_kinematics_agree_with_the_recorded_bodies_and_mim_runs_on_them()
             );
         }
     }
+}
+
+#[test]
+fn estimate_writes_physically_consistent_models_as_urdf() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dir = tmp("urdf-out");
+    let path = root.join("scenarios/panda_excitation.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.contains("end = 40.0"),
+        "the scenario changed: update this test"
+    );
+    // Three periods of 10 s: the first dropped, two identified.
+    let text = text.replace("end = 40.0", "end = 30.0");
+    let scenario =
+        sim::scenario::Scenario::from_toml_in(&text, "panda.toml", &root.join("scenarios"))
+            .unwrap();
+    let simulated = sim::simulate(&scenario, None);
+    let run_dir = dir.join("panda");
+    sim::dataset::write_run(&run_dir, &simulated.recording, &simulated.manifest, false).unwrap();
+    // The prior: the arm's own file (a user's CAD model).
+    let prior = root.join("models/panda.urdf");
+    let models = dir.join("models");
+    let out = dir.join("est.csv");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_validation"))
+        .args(["estimate", &format!("excitation={}", run_dir.display())])
+        .args(["--only", "idim_prior,idim_consistent,idim_ols", "--prior"])
+        .args([prior.as_os_str(), "--urdf-out".as_ref(), models.as_os_str()])
+        .args(["--out".as_ref(), out.as_os_str()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{}\n{stdout}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let written = models.join("panda_excitation.idim_consistent.urdf");
+    assert!(
+        stdout.contains(&format!("wrote {}", written.display())),
+        "{stdout}"
+    );
+    let back = sim::model::urdf::read(&written).unwrap();
+    assert_eq!(back.len(), 7);
+    for l in &back.links {
+        let p = sim::dynamics::StandardParameters::from_central(
+            l.body.mass,
+            &Vector3::zeros(),
+            &l.body.inertia_body(),
+        );
+        sim::physical::check(&p).unwrap();
+    }
+    // Base-parameter OLS gives no model to write.
+    assert!(!models.join("panda_excitation.idim_ols.urdf").exists());
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("panda_excitation,idim_consistent,B4.m,")),
+        "{csv}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod bench;
+mod industrial;
 mod nim;
 mod nim_noise;
 mod teaching;
@@ -30,8 +31,8 @@ enum Command {
         /// Output root (default: <workspace>/generated).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Only one part: mim, nim, multisine, teaching or mim_noise (default: all).
-        #[arg(long, value_parser = ["mim", "nim", "multisine", "teaching", "mim_noise"])]
+        /// Only one part: mim, nim, multisine, teaching, industrial or mim_noise (default: all).
+        #[arg(long, value_parser = ["mim", "nim", "multisine", "teaching", "industrial", "mim_noise"])]
         only: Option<String>,
     },
     /// The full NIM population study: generate (or resume) the population, train one network
@@ -86,9 +87,10 @@ enum Command {
         #[arg(long)]
         run: PathBuf,
     },
-    /// Design the teaching pipeline's trajectories: write scenarios/teaching_excitation.toml
+    /// Design the identification trajectories: write scenarios/teaching_excitation.toml
     /// (Fourier coefficients minimizing the base regressor's condition number) and
-    /// scenarios/teaching_validation.toml (a random trajectory of the same family).
+    /// scenarios/teaching_validation.toml (a random trajectory of the same family); and
+    /// scenarios/panda_excitation.toml (D-optimal) and panda_validation.toml (random).
     Excite,
     /// Measure simulation speed: bare arm6 integrator steps/s, whole paper_rail runs/s
     /// (simulate + record + write) and population arms/s; with --peer, the MuJoCo + pyarrow
@@ -314,11 +316,17 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             if part("teaching") {
                 teaching::reproduce(&root, &out)?;
             }
+            if part("industrial") {
+                industrial::reproduce(&root, &out)?;
+            }
             if part("mim_noise") {
                 mim_noise(&root, &out)?;
             }
         }
-        Command::Excite => teaching::excite(&root)?,
+        Command::Excite => {
+            teaching::excite(&root)?;
+            industrial::excite(&root)?;
+        }
         Command::NimTrain {
             population,
             model_dir,

@@ -26,11 +26,12 @@ pub fn design() -> FourierDesign {
         velocity_limit: 1.5,
         acceleration_limit: 6.0,
         samples: 100,
+        centres: Vec::new(),
     }
 }
 
 /// A flat serializable value as a TOML inline table.
-fn inline(value: &impl Serialize) -> Result<String, toml::ser::Error> {
+pub fn inline(value: &impl Serialize) -> Result<String, toml::ser::Error> {
     let body = toml::to_string(value)?;
     Ok(format!(
         "{{ {} }}",
@@ -48,7 +49,8 @@ pub fn excite(root: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let chain = &sweep.chain;
     let design = design();
     let base = validation::standard_regressor::BaseParameters::of_chain(chain);
-    let (optimized, cond) = excitation::optimize(chain, &design, 2026, 60);
+    let (optimized, cond) =
+        excitation::optimize(chain, &design, excitation::Criterion::Condition, 2026, 60);
     let random = excitation::random(chain, &design, 7);
     let cond_random = excitation::condition_number(chain, &base, &design, &random);
     let noise = std::fs::read_to_string(root.join(format!("scenarios/{}.toml", SWEEPS[0])))?;

@@ -4,7 +4,9 @@
 //! Column names are constants of [`columns`], shared with the readers in `validation`.
 //! Extensions beyond the contract: `o_x..z` in `bodies.parquet` (the position of the joint
 //! point `O_i`, world, about which `n` is taken), and the geometry and
-//! zero-configuration and `joint_damping` columns of `truth.parquet`. Measured columns
+//! zero-configuration and `joint_damping` columns of `truth.parquet`, and its full-inertia
+//! columns (body frame, centroid in the body frame, world tensor, the link frame's ten standard
+//! parameters; `writer::full_inertia` states them). Measured columns
 //! (`q_meas`, `f_x_meas`, …) are written only for the columns that the scenario's `[[noise]]`
 //! and `[[sensor]]` entries measure ([`crate::measurement`]), in `joints.parquet` for joint
 //! columns and in `bodies.parquet` for body groups (all three components of a group; an IMU adds

@@ -258,7 +258,60 @@ fn truth_table(chain: &Chain) -> Table {
         t.f64(&format!("joint_{axis}"), col(&|l| l.joint.anchor[i]));
     }
     t.f64("joint_damping", col(&|l| l.joint.damping));
+    full_inertia(&mut t, chain);
     t
+}
+
+/// The extension columns of `truth.parquet` for arms whose bodies are not along their links
+/// (any URDF model): the body frame (`e1_x … e3_z`, its axes in the world frame at the zero
+/// configuration), the centroid seen from the joint point in the body frame (`com_body_x..z`,
+/// m), the central inertia tensor in the world frame at the zero configuration (`inertia_xx,
+/// _xy, _xz, _yy, _yz, _zz`, kg·m²; in the body frame it is `diag(j11, j22, j33)`), and the ten
+/// standard parameters of the link frame (body axes, origin at the joint point), what
+/// regressor-based identification estimates: `pi_m, pi_mx, pi_my, pi_mz, pi_ixx, pi_ixy,
+/// pi_ixz, pi_iyy, pi_iyz, pi_izz` ([`crate::dynamics::StandardParameters`]).
+fn full_inertia(t: &mut Table, chain: &Chain) {
+    let links = &chain.links;
+    let col = |f: &dyn Fn(&crate::model::Link) -> f64| links.iter().map(f).collect::<Vec<f64>>();
+    for (k, e) in ["e1", "e2", "e3"].iter().enumerate() {
+        for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+            t.f64(&format!("{e}_{axis}"), col(&|l| l.body.frame[k][i]));
+        }
+    }
+    let body_offset = |l: &crate::model::Link| {
+        l.body.rotation().inverse() * (l.body.centroid() - l.joint.anchor())
+    };
+    for (i, axis) in ["x", "y", "z"].iter().enumerate() {
+        t.f64(&format!("com_body_{axis}"), col(&|l| body_offset(l)[i]));
+    }
+    let world = |l: &crate::model::Link| {
+        let r = l.body.rotation();
+        r * l.body.inertia_body() * r.inverse()
+    };
+    for (name, (r, c)) in [
+        ("xx", (0, 0)),
+        ("xy", (0, 1)),
+        ("xz", (0, 2)),
+        ("yy", (1, 1)),
+        ("yz", (1, 2)),
+        ("zz", (2, 2)),
+    ] {
+        t.f64(&format!("inertia_{name}"), col(&|l| world(l)[(r, c)]));
+    }
+    let params: Vec<crate::dynamics::StandardParameters> = (0..links.len())
+        .map(|k| crate::dynamics::StandardParameters::of_link(chain, k))
+        .collect();
+    for (i, name) in [
+        "m", "mx", "my", "mz", "ixx", "ixy", "ixz", "iyy", "iyz", "izz",
+    ]
+    .iter()
+    .enumerate()
+    {
+        t.f64(
+            &format!("pi_{name}"),
+            params.iter().map(|p| p.0[i]).collect(),
+        );
+    }
 }
 
 /// Writes the four files of a run (`bodies.parquet`, `joints.parquet`, `truth.parquet`,

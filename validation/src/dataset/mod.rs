@@ -188,6 +188,49 @@ impl Measurements {
         self.t.len()
     }
 
+    /// The first `n` samples only (every column cut; the design, geometry and stated sensors
+    /// kept): a shorter experiment of the same run.
+    pub fn head(&self, n: usize) -> Measurements {
+        fn cut<T: Clone>(v: &[T], n: usize) -> Vec<T> {
+            v[..n.min(v.len())].to_vec()
+        }
+        let mut m = self.clone();
+        m.t = cut(&self.t, n);
+        for j in &mut m.joints {
+            for v in [
+                &mut j.q,
+                &mut j.qd,
+                &mut j.qdd,
+                &mut j.tau,
+                &mut j.tau_friction,
+                &mut j.current,
+            ] {
+                *v = cut(v, n);
+            }
+            j.measured.values_mut().for_each(|v| *v = cut(v, n));
+        }
+        for b in &mut m.bodies {
+            b.quat = cut(&b.quat, n);
+            for v in [
+                &mut b.pos,
+                &mut b.euler,
+                &mut b.euler_d,
+                &mut b.euler_dd,
+                &mut b.vel,
+                &mut b.acc,
+                &mut b.omega,
+                &mut b.omega_dot,
+                &mut b.force,
+                &mut b.moment,
+                &mut b.joint_point,
+            ] {
+                *v = cut(v, n);
+            }
+            b.measured.values_mut().for_each(|v| *v = cut(v, n));
+        }
+        m
+    }
+
     /// Index of the sample at time `t` (within 1e-9 s), if any.
     pub fn sample_at(&self, t: f64) -> Option<usize> {
         self.t.iter().position(|s| (s - t).abs() < 1e-9)
@@ -256,9 +299,10 @@ fn apply_design(
     manifest: &Manifest,
     manifest_path: &Path,
 ) -> Result<Stated, ReadError> {
-    let scenario = sim::scenario::Scenario::from_toml(
+    let scenario = sim::scenario::Scenario::from_toml_with_model(
         &manifest.scenario,
         &format!("{} (scenario)", manifest_path.display()),
+        &manifest.model,
     )
     .map_err(|e| ReadError::Format {
         path: manifest_path.to_owned(),

@@ -1,6 +1,9 @@
 //! The teaching paper's whole-arm identifiers ([`crate::identification`]): friction and gravity
 //! from forward/backward sweeps, IDIM (OLS, WLS, TLS), the paper's two-step method and the
-//! adaptive law, on an experiment of sweep runs and an excitation run.
+//! adaptive law, on an experiment of sweep runs and an excitation run; and the
+//! standard-parameter IDIM with a prior (`idim_prior`, `idim_consistent`). The IDIM methods also
+//! run on an excitation run alone, with Coulomb + viscous friction columns instead of the swept
+//! eq. 15 shapes ([`idim::FrictionColumns`]).
 //!
 //! How `q̇, q̈` are obtained is the estimator's choice, made from what the excitation run
 //! measures: with its recorded clean columns where `q` is not measured (ideal sensors), else a
@@ -24,6 +27,8 @@ pub struct Teaching {
     name: &'static str,
     method: Box<dyn Identifier + Send + Sync>,
     needs_excitation: bool,
+    /// Whether it needs friction sweeps (else they are optional).
+    needs_sweeps: bool,
     /// Why it cannot run whatever the data (a missing input).
     unavailable: Option<NotApplicable>,
 }
@@ -34,7 +39,16 @@ impl Teaching {
             name,
             method,
             needs_excitation: true,
+            needs_sweeps: true,
             unavailable: None,
+        }
+    }
+
+    /// An IDIM method: sweeps optional.
+    fn idim(name: &'static str, method: Box<dyn Identifier + Send + Sync>) -> Self {
+        Teaching {
+            needs_sweeps: false,
+            ..Self::new(name, method)
         }
     }
 
@@ -48,17 +62,17 @@ impl Teaching {
 
     /// IDIM, ordinary least squares.
     pub fn idim_ols() -> Self {
-        Self::new("idim_ols", Box::new(idim::Idim::ols()))
+        Self::idim("idim_ols", Box::new(idim::Idim::ols()))
     }
 
     /// IDIM, weighted least squares.
     pub fn idim_wls() -> Self {
-        Self::new("idim_wls", Box::new(idim::Idim::wls()))
+        Self::idim("idim_wls", Box::new(idim::Idim::wls()))
     }
 
     /// IDIM, total least squares.
     pub fn idim_tls() -> Self {
-        Self::new("idim_tls", Box::new(idim::Idim::tls()))
+        Self::idim("idim_tls", Box::new(idim::Idim::tls()))
     }
 
     /// The paper's two-step method.
@@ -91,7 +105,7 @@ impl Teaching {
         });
         Teaching {
             unavailable,
-            ..Self::new(
+            ..Self::idim(
                 name,
                 Box::new(consistent::StandardIdim::new(constraint, prior)),
             )
@@ -106,7 +120,7 @@ impl Teaching {
             return Err(reason.clone());
         }
         let sweeps = experiment.with_role(Role::Sweep);
-        if sweeps.is_empty() {
+        if sweeps.is_empty() && self.needs_sweeps {
             return Err(NotApplicable::new(
                 "needs forward/backward sweep runs (role `sweep`)",
             ));
@@ -125,7 +139,7 @@ impl Teaching {
             None if !self.needs_excitation => sweeps[0],
             None => {
                 return Err(NotApplicable::new(
-                    "needs an excitation run (role `excitation`) besides the sweeps",
+                    "needs an excitation run (role `excitation`)",
                 ));
             }
         };

@@ -285,10 +285,9 @@ impl Identifier for StandardIdim {
 
     fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
         let prior = self.prior_parameters(experiment.geometry())?;
-        let fg = experiment.sweep_fit()?.clone();
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;
-        let full = FullRegressor::new(experiment.geometry(), fg.friction);
+        let full = FullRegressor::of_experiment(experiment)?;
         let (a, b, _) = full.system(&samples, self.min_speed, experiment.filter);
         if a.nrows() < 2 * a.ncols() {
             return Err(self.error(format!(

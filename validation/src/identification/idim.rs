@@ -69,20 +69,70 @@ impl Idim {
     }
 }
 
-/// The full regressor `[Y_b | Φ_f]`: base parameters, then ten friction columns per joint
+/// The friction columns of one joint in the IDIM regressor.
+#[derive(Clone, Debug)]
+pub enum FrictionColumns {
+    /// The teaching paper's eq. 15 at the shape (`R`, `v_t`) the sweep analysis found: ten
+    /// columns ([`PAPER_COEFFICIENTS`]).
+    Paper(JointFriction),
+    /// The usual IDIM friction `F_c sgn(q̇) + F_v q̇` (Gautier): two columns, `coulomb` and
+    /// `viscous`, for experiments without friction sweeps.
+    CoulombViscous,
+}
+
+impl FrictionColumns {
+    /// Number of columns.
+    pub fn len(&self) -> usize {
+        self.names().len()
+    }
+
+    /// Whether there is none (never).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The coefficients' names (as in [`PAPER_COEFFICIENTS`]).
+    pub fn names(&self) -> &'static [&'static str] {
+        match self {
+            FrictionColumns::Paper(_) => &PAPER_COEFFICIENTS,
+            FrictionColumns::CoulombViscous => &["coulomb", "viscous"],
+        }
+    }
+
+    /// The columns' values at `(q, q̇)`.
+    pub fn basis(&self, q: f64, qd: f64) -> Vec<f64> {
+        match self {
+            FrictionColumns::Paper(f) => f.basis(q, qd).to_vec(),
+            FrictionColumns::CoulombViscous => vec![qd.signum(), qd],
+        }
+    }
+}
+
+/// The full regressor `[Y_b | Φ_f]`: base parameters, then the friction columns of each joint
 /// with a friction model.
 #[derive(Clone, Debug)]
 pub struct FullRegressor {
     geometry: Chain,
     /// The base of the standard parameters.
     pub base: BaseParameters,
-    /// Friction shape (`R`, `v_t`) per dataset joint, from the sweeps.
-    pub friction: Vec<Option<JointFriction>>,
+    /// Friction columns per dataset joint.
+    pub friction: Vec<Option<FrictionColumns>>,
 }
 
 impl FullRegressor {
     /// Base from the kinematics, friction shapes from the sweep analysis.
     pub fn new(geometry: &Chain, friction: Vec<Option<JointFriction>>) -> Self {
+        Self::with_columns(
+            geometry,
+            friction
+                .into_iter()
+                .map(|f| f.map(FrictionColumns::Paper))
+                .collect(),
+        )
+    }
+
+    /// Base from the kinematics and the given friction columns.
+    pub fn with_columns(geometry: &Chain, friction: Vec<Option<FrictionColumns>>) -> Self {
         FullRegressor {
             geometry: geometry.clone(),
             base: BaseParameters::of_chain(geometry),
@@ -90,9 +140,29 @@ impl FullRegressor {
         }
     }
 
+    /// The regressor of an experiment: the sweep analysis's friction shapes where the
+    /// experiment has sweeps, else Coulomb + viscous columns on every joint.
+    pub fn of_experiment(experiment: &Experiment) -> Result<Self, EstimateError> {
+        if experiment.sweeps.is_empty() {
+            let nj = experiment.geometry().joint_ids().len();
+            return Ok(Self::with_columns(
+                experiment.geometry(),
+                vec![Some(FrictionColumns::CoulombViscous); nj],
+            ));
+        }
+        let fg = experiment.sweep_fit()?;
+        Ok(Self::new(experiment.geometry(), fg.friction.clone()))
+    }
+
     /// Number of unknowns.
     pub fn len(&self) -> usize {
-        self.base.len() + 10 * self.friction.iter().flatten().count()
+        self.base.len()
+            + self
+                .friction
+                .iter()
+                .flatten()
+                .map(|f| f.len())
+                .sum::<usize>()
     }
 
     /// Whether there is none.
@@ -117,7 +187,7 @@ impl FullRegressor {
                 for (i, b) in f.basis(q[j], qd[j]).iter().enumerate() {
                     w[(j, col + i)] = *b;
                 }
-                col += 10;
+                col += f.len();
             }
         }
         w
@@ -180,11 +250,11 @@ impl FullRegressor {
             .collect();
         let mut col = self.base.len();
         for (f, id) in self.friction.iter().zip(self.geometry.joint_ids()) {
-            if f.is_some() {
-                for (i, name) in PAPER_COEFFICIENTS.iter().enumerate() {
+            if let Some(f) = f {
+                for (i, name) in f.names().iter().enumerate() {
                     out.push((format!("j{id}_{name}"), x[col + i]));
                 }
-                col += 10;
+                col += f.len();
             }
         }
         out
@@ -239,10 +309,9 @@ impl Identifier for Idim {
     }
 
     fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
-        let fg = experiment.sweep_fit()?.clone();
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;
-        let full = FullRegressor::new(experiment.geometry(), fg.friction);
+        let full = FullRegressor::of_experiment(experiment)?;
         let (a, b, joint) = full.system(&samples, self.min_speed, experiment.filter);
         if a.nrows() < 2 * a.ncols() {
             return Err(EstimateError {

@@ -1,6 +1,7 @@
 //! Reproduction reports: Markdown for readers, CSV for tools. Every number in them is computed
 //! by `cargo xtask reproduce` from a run directory.
 
+pub mod industrial;
 pub mod mim;
 pub mod multisine;
 pub mod nim;
@@ -33,4 +34,16 @@ pub(crate) fn register_font() {
         plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, bytes)
             .unwrap_or_else(|_| panic!("the committed DejaVu Sans is a valid font"));
     });
+}
+
+/// Writes `text` to `path` whole or not at all (a temporary sibling renamed into place).
+pub fn write_atomic(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension(format!("partial-{}", std::process::id()));
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }

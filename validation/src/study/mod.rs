@@ -3,6 +3,7 @@
 
 pub mod estimate;
 pub mod file;
+pub mod industrial;
 pub mod multisine;
 pub mod stats;
 pub mod sweep;

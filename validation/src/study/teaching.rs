@@ -27,7 +27,9 @@ use crate::standard_regressor::BaseParameters;
 pub struct NoiseLevel {
     /// Name in the report (`low`, `high`).
     pub name: &'static str,
-    /// Standard deviation of the angle noise (rad), after 20-bit encoder quantization.
+    /// Encoder resolution (rad): the angles are quantized to it first (0: no quantization).
+    pub resolution: f64,
+    /// Standard deviation of the angle noise (rad), after the quantization.
     pub sigma_q: f64,
     /// Standard deviation of the torque noise (N·m), applied to the current as `σ_τ / K`.
     pub sigma_tau: f64,
@@ -37,11 +39,13 @@ pub struct NoiseLevel {
 pub const LEVELS: [NoiseLevel; 2] = [
     NoiseLevel {
         name: "low",
+        resolution: ENCODER_RESOLUTION,
         sigma_q: 1e-3 * std::f64::consts::PI / 180.0,
         sigma_tau: 0.05,
     },
     NoiseLevel {
         name: "high",
+        resolution: ENCODER_RESOLUTION,
         sigma_q: 1e-2 * std::f64::consts::PI / 180.0,
         sigma_tau: 0.1,
     },
@@ -154,14 +158,17 @@ pub fn measurements(data: &Measurements, noise: Option<(NoiseLevel, u64)>) -> Me
     for j in &mut m.joints {
         j.measured.clear();
         if let Some((level, seed)) = noise {
-            let q_model = [
-                Noise::Quantize {
-                    resolution: ENCODER_RESOLUTION,
-                },
-                Noise::Gaussian {
-                    sigma: level.sigma_q,
-                },
-            ];
+            let quantize = Noise::Quantize {
+                resolution: level.resolution,
+            };
+            let gaussian = Noise::Gaussian {
+                sigma: level.sigma_q,
+            };
+            let q_model: Vec<Noise> = if level.resolution > 0.0 {
+                vec![quantize, gaussian]
+            } else {
+                vec![gaussian]
+            };
             let i_model = [Noise::Gaussian {
                 sigma: level.sigma_tau / j.gain,
             }];
@@ -429,6 +436,7 @@ fn commanded_condition(excitation: &Measurements, base: &BaseParameters) -> f64 
         velocity_limit: 0.0,
         acceleration_limit: 0.0,
         samples: 100,
+        centres: Vec::new(),
     };
     crate::excitation::condition_number(&excitation.geometry, base, &design, &profiles)
 }

@@ -1,6 +1,7 @@
-//! Populations of arms: a scenario's `[population]` section draws `arms` variants of the
-//! `arm6` topology (per-body geometry and density, or mass and inertia directly) and a
-//! randomized excitation for each, from one seed.
+//! Populations of arms: a scenario's `[population]` section draws `arms` variants of its model
+//! and a randomized excitation for each, from one seed. For `arm6`, the bodies are cylinders
+//! drawn by geometry and density (or mass) as below; any other model (a URDF file) is varied by
+//! per-link scale laws ([`scaled`]).
 //!
 //! ```toml
 //! [population]
@@ -25,6 +26,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution as _, LogNormal, Normal};
 use serde::{Deserialize, Serialize};
+
+pub mod scaled;
 
 use crate::drive::Drive;
 use crate::model::Chain;
@@ -191,8 +194,12 @@ pub enum ExcitationKind {
     #[default]
     Paper,
     /// Every revolute joint follows a Fourier series (`fourier` section) with random
-    /// coefficients; the rail at a constant acceleration drawn from `rail_acceleration`.
+    /// coefficients; the rail at a constant acceleration drawn from `rail_acceleration`. For a
+    /// model other than arm6 the series is about the centre of the joint's range where the model
+    /// states one, and prismatic joints keep the scenario's drive.
     Fourier,
+    /// The scenario's own `[[joint]]` drives, the same for every arm.
+    Scenario,
 }
 
 /// Random Fourier-series profiles: `q = Σ_l a_l/(l ω) sin(l ω t) − b_l/(l ω) cos(l ω t)`
@@ -210,6 +217,32 @@ pub struct FourierExcitation {
     /// Largest joint angle (rad), below π.
     #[serde(default = "default_max_angle")]
     pub max_angle: f64,
+}
+
+impl FourierExcitation {
+    /// One joint's profile about `offset` (rad), its coefficients drawn from `rng`.
+    pub fn draw(&self, offset: f64, rng: &mut ChaCha8Rng) -> Profile {
+        let w = std::f64::consts::TAU * self.base_frequency;
+        let mut a: Vec<f64> = (0..self.harmonics)
+            .map(|_| self.coefficient.sample(rng))
+            .collect();
+        let mut b: Vec<f64> = (0..self.harmonics)
+            .map(|_| self.coefficient.sample(rng))
+            .collect();
+        let bound: f64 = (0..self.harmonics)
+            .map(|l| (a[l].abs() + b[l].abs()) / (w * (l + 1) as f64))
+            .sum();
+        if bound > self.max_angle {
+            let s = self.max_angle / bound;
+            a.iter_mut().chain(b.iter_mut()).for_each(|c| *c *= s);
+        }
+        Profile::Fourier {
+            base_frequency: self.base_frequency,
+            offset,
+            a,
+            b,
+        }
+    }
 }
 
 fn default_max_angle() -> f64 {
@@ -262,6 +295,12 @@ pub struct PopulationSection {
     pub fourier: Option<FourierExcitation>,
 }
 
+/// Whether a population of `model` draws arm6's cylinders (the reference arm, built in or read
+/// from its URDF file) rather than scaling the model's links ([`scaled`]).
+pub fn is_arm6(model: &Chain) -> bool {
+    model.name == "arm6" && model.len() == 6 && model.rail_axis().is_some()
+}
+
 /// FNV-1a mix of a population seed and an arm index: the seed of that arm's stream.
 pub fn arm_seed(seed: u64, arm: usize) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -284,8 +323,8 @@ pub struct Arm {
     pub index: usize,
     /// The arm.
     pub chain: Chain,
-    /// Its drives.
-    pub drives: Vec<Drive>,
+    /// Its drives (`None`: the scenario's own).
+    pub drives: Option<Vec<Drive>>,
 }
 
 impl PopulationSection {
@@ -392,6 +431,13 @@ impl PopulationSection {
             Cylinder::homogeneous(length, radius, mass)
         });
         let chain = reference::arm6_from(&format!("arm6 population arm {index}"), &cylinders);
+        if self.excitation == ExcitationKind::Scenario {
+            return Arm {
+                index,
+                chain,
+                drives: None,
+            };
+        }
         let rail = self
             .rail_acceleration
             .as_ref()
@@ -403,27 +449,8 @@ impl PopulationSection {
         })];
         match (self.excitation, &self.fourier) {
             (ExcitationKind::Fourier, Some(f)) => {
-                let w = std::f64::consts::TAU * f.base_frequency;
                 for _ in 0..chain.len() {
-                    let mut a: Vec<f64> = (0..f.harmonics)
-                        .map(|_| f.coefficient.sample(&mut rng))
-                        .collect();
-                    let mut b: Vec<f64> = (0..f.harmonics)
-                        .map(|_| f.coefficient.sample(&mut rng))
-                        .collect();
-                    let bound: f64 = (0..f.harmonics)
-                        .map(|l| (a[l].abs() + b[l].abs()) / (w * (l + 1) as f64))
-                        .sum();
-                    if bound > f.max_angle {
-                        let s = f.max_angle / bound;
-                        a.iter_mut().chain(b.iter_mut()).for_each(|c| *c *= s);
-                    }
-                    drives.push(Drive::Motion(Profile::Fourier {
-                        base_frequency: f.base_frequency,
-                        offset: 0.0,
-                        a,
-                        b,
-                    }));
+                    drives.push(Drive::Motion(f.draw(0.0, &mut rng)));
                 }
             }
             _ => {
@@ -446,7 +473,7 @@ impl PopulationSection {
         Arm {
             index,
             chain,
-            drives,
+            drives: Some(drives),
         }
     }
 }
