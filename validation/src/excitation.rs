@@ -152,9 +152,19 @@ pub fn condition_number(
     design: &FourierDesign,
     profiles: &[Profile],
 ) -> f64 {
-    let w: DMatrix<f64> = base.regressor(&stacked(chain, &states(design, profiles)));
-    let sv = w.singular_values();
+    let sv = singular_values(chain, base, design, profiles);
     sv.max() / sv.min()
+}
+
+/// Singular values of `W_b` stacked over the design's instants.
+fn singular_values(
+    chain: &Chain,
+    base: &BaseParameters,
+    design: &FourierDesign,
+    profiles: &[Profile],
+) -> nalgebra::DVector<f64> {
+    let w: DMatrix<f64> = base.regressor(&stacked(chain, &states(design, profiles)));
+    w.singular_values()
 }
 
 /// `log det(W_bᵀ W_b)` of the profiles (D-optimality; larger is better; −∞ if singular).
@@ -164,8 +174,30 @@ pub fn log_det_information(
     design: &FourierDesign,
     profiles: &[Profile],
 ) -> f64 {
-    let w: DMatrix<f64> = base.regressor(&stacked(chain, &states(design, profiles)));
-    w.singular_values().iter().map(|s| 2.0 * s.ln()).sum()
+    (singular_values(chain, base, design, profiles).iter())
+        .map(|s| 2.0 * s.ln())
+        .sum()
+}
+
+/// `(cond(W_b), log det(W_bᵀW_b))` of recorded periodic references (one per joint, the first
+/// a Fourier profile giving the period) over 100 instants of a period; NaN if not periodic.
+pub fn of_references(chain: &Chain, base: &BaseParameters, profiles: &[Profile]) -> (f64, f64) {
+    let Some(Profile::Fourier { base_frequency, .. }) = profiles.first() else {
+        return (f64::NAN, f64::NAN);
+    };
+    let design = FourierDesign {
+        base_frequency: *base_frequency,
+        harmonics: 0,
+        position_limit: 0.0,
+        velocity_limit: 0.0,
+        acceleration_limit: 0.0,
+        samples: 100,
+        centres: Vec::new(),
+    };
+    (
+        condition_number(chain, base, &design, profiles),
+        log_det_information(chain, base, &design, profiles),
+    )
 }
 
 /// The value of `criterion` (to be minimized).

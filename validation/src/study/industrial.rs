@@ -391,20 +391,5 @@ fn commanded_design(m: &Measurements, base: &BaseParameters) -> (f64, f64) {
         .iter()
         .filter_map(|j| j.reference.clone())
         .collect();
-    let Some(sim::profile::Profile::Fourier { base_frequency, .. }) = profiles.first() else {
-        return (f64::NAN, f64::NAN);
-    };
-    let design = crate::excitation::FourierDesign {
-        base_frequency: *base_frequency,
-        harmonics: 0,
-        position_limit: 0.0,
-        velocity_limit: 0.0,
-        acceleration_limit: 0.0,
-        samples: 100,
-        centres: Vec::new(),
-    };
-    (
-        crate::excitation::condition_number(&m.geometry, base, &design, &profiles),
-        crate::excitation::log_det_information(&m.geometry, base, &design, &profiles),
-    )
+    crate::excitation::of_references(&m.geometry, base, &profiles)
 }

@@ -426,19 +426,7 @@ fn commanded_condition(excitation: &Measurements, base: &BaseParameters) -> f64 
         .iter()
         .filter_map(|j| j.reference.clone())
         .collect();
-    let Some(sim::profile::Profile::Fourier { base_frequency, .. }) = profiles.first() else {
-        return f64::NAN;
-    };
-    let design = crate::excitation::FourierDesign {
-        base_frequency: *base_frequency,
-        harmonics: 0,
-        position_limit: 0.0,
-        velocity_limit: 0.0,
-        acceleration_limit: 0.0,
-        samples: 100,
-        centres: Vec::new(),
-    };
-    crate::excitation::condition_number(&excitation.geometry, base, &design, &profiles)
+    crate::excitation::of_references(&excitation.geometry, base, &profiles).0
 }
 
 /// cond(W_b) over the recorded excitation (every 10th sample of its whole periods).
