@@ -192,6 +192,28 @@ impl StandardParameters {
     }
 }
 
+/// The resultant force (N) and moment about the joint point `O_i` (N·m), world frame, that a
+/// body of standard parameters `p` needs for the motion `b` under `gravity`: the Newton–Euler
+/// equations about `O_i`, linear in `p`,
+/// `f = m (a_O − g) + ω̇ × h + ω × (ω × h)`, `n_O = I_O ω̇ + ω × I_O ω + h × (a_O − g)` with
+/// `h = R m c` and `I_O = R I Rᵀ` in the world frame (`R` the link frame's rotation).
+pub fn net_wrench(
+    b: &BodyMotion,
+    p: &StandardParameters,
+    gravity: &Vector3<f64>,
+) -> (Vector3<f64>, Vector3<f64>) {
+    let r = b.rotation.matrix();
+    let arm = b.joint_point - b.centroid;
+    let a_o = b.acc + b.omega_dot.cross(&arm) + b.omega.cross(&b.omega.cross(&arm));
+    let h = r * p.first_moment();
+    let inertia = r * p.inertia() * r.transpose();
+    let a = a_o - gravity;
+    (
+        p.0[0] * a + b.omega_dot.cross(&h) + b.omega.cross(&b.omega.cross(&h)),
+        inertia * b.omega_dot + b.omega.cross(&(inertia * b.omega)) + h.cross(&a),
+    )
+}
+
 /// Inverse dynamics with the dynamic parameters given as standard parameters per link (the
 /// chain supplies only the kinematics): generalized forces in dataset joint order. Linear in
 /// the parameters, so it also builds the standard regressor column by column; with
@@ -209,18 +231,10 @@ pub fn rnea_standard(
         .iter()
         .zip(parameters)
         .map(|(b, p)| {
-            // The link frame's rotation and the acceleration of its origin O_i.
-            let r = b.rotation.matrix();
-            let arm = b.joint_point - b.centroid;
-            let a_o = b.acc + b.omega_dot.cross(&arm) + b.omega.cross(&b.omega.cross(&arm));
-            let h = r * p.first_moment();
-            let inertia = r * p.inertia() * r.transpose();
-            let a = a_o - gravity;
+            let (net_force, net_moment) = net_wrench(b, p, gravity);
             BodyLoad {
-                net_force: p.0[0] * a + b.omega_dot.cross(&h) + b.omega.cross(&b.omega.cross(&h)),
-                net_moment: inertia * b.omega_dot
-                    + b.omega.cross(&(inertia * b.omega))
-                    + h.cross(&a),
+                net_force,
+                net_moment,
                 centroid: b.joint_point,
                 joint_point: b.joint_point,
             }

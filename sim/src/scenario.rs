@@ -146,7 +146,8 @@ pub struct JointSection {
     /// (a URDF's `<dynamics damping>`, else 0).
     #[serde(default)]
     pub damping: Option<f64>,
-    /// A friction model (`sim::friction::Friction`), added to the damping.
+    /// A friction model (`sim::friction::Friction`), added to the damping; default: the model's
+    /// (a URDF's `<dynamics friction>` as Coulomb friction, else none).
     #[serde(default)]
     pub friction: Option<crate::friction::Friction>,
 }
@@ -443,11 +444,14 @@ impl Scenario {
                 f.validate()
                     .map_err(|(name, e)| invalid(&field(&format!("friction.{name}")), e))?;
             }
+            let model_friction = (id > 0)
+                .then(|| chain.links[id as usize - 1].joint.friction.clone())
+                .flatten();
             drives.push(JointDrive {
                 id,
                 drive,
                 damping,
-                friction: j.friction.clone(),
+                friction: j.friction.clone().or(model_friction),
                 gain: j.gain,
             });
         }

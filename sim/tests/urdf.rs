@@ -22,8 +22,8 @@ fn assert_same(a: &Chain, b: &Chain) {
     for (x, y) in a.links.iter().zip(&b.links) {
         let (jx, jy) = (&x.joint, &y.joint);
         assert_eq!(
-            (&x.name, jx.kind, jx.damping, jx.limits),
-            (&y.name, jy.kind, jy.damping, jy.limits)
+            (&x.name, jx.kind, jx.damping, jx.limits, &jx.friction),
+            (&y.name, jy.kind, jy.damping, jy.limits, &jy.friction)
         );
         close(&jx.axis, &jy.axis, "axis");
         close(&jx.anchor, &jy.anchor, "anchor");

@@ -8,6 +8,7 @@
 //! | body `i`'s mass | `B3.m` | kg |
 //! | its mass from the force balance along world axis `e_k` (MIM) | `B3.m_e1` | kg |
 //! | its central principal moments | `B3.j11`, `B3.j22`, `B3.j33` | kg·m² |
+//! | its first moment `m·c` along body axis `e_k`, from `O_i` | `B3.mc1`, `B3.mc2`, `B3.mc3` | kg·m |
 //! | base parameter `k` of the full regressor | `base.7` | mixed |
 //! | base parameter `k` of the gravity regressor | `gravity.3` | kg·m |
 //! | base parameter `k` of the inertia (mass-matrix) regressor | `inertia.2` | kg·m² |
@@ -30,6 +31,9 @@ pub enum Inertial {
     MassAxis(u8),
     /// Central principal moment about body axis `e_k`, `k` = 1, 2, 3 (kg·m²).
     Moment(u8),
+    /// First moment `m·c_k` along body axis `e_k`, `c` the centroid seen from the joint point
+    /// `O_i` (kg·m): the link-frame first moment of the standard parameters.
+    FirstMoment(u8),
 }
 
 /// A term of the teaching paper's friction model (eq. 15) of one joint.
@@ -141,6 +145,7 @@ impl fmt::Display for ParamId {
                 Inertial::Mass => write!(f, "B{body}.m"),
                 Inertial::MassAxis(k) => write!(f, "B{body}.m_e{k}"),
                 Inertial::Moment(k) => write!(f, "B{body}.j{k}{k}"),
+                Inertial::FirstMoment(k) => write!(f, "B{body}.mc{k}"),
             },
             ParamId::Base(k) => write!(f, "base.{k}"),
             ParamId::GravityBase(k) => write!(f, "gravity.{k}"),
@@ -154,7 +159,7 @@ impl fmt::Display for ParamId {
 /// A parameter name that is not of the form of the module's table.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error(
-    "parameter `{0}`: expected a name like B3.m, B3.m_e1, B3.j11, base.7, gravity.3, inertia.2, O2.coulomb or O1.damping"
+    "parameter `{0}`: expected a name like B3.m, B3.m_e1, B3.j11, B3.mc1, base.7, gravity.3, inertia.2, O2.coulomb or O1.damping"
 )]
 pub struct ParseParamError(pub String);
 
@@ -174,6 +179,7 @@ impl FromStr for ParamId {
             let quantity = match tail {
                 "m" => Inertial::Mass,
                 "j11" | "j22" | "j33" => Inertial::Moment(axis(&tail[1..2])?),
+                "mc1" | "mc2" | "mc3" => Inertial::FirstMoment(axis(&tail[2..3])?),
                 t => Inertial::MassAxis(axis(t.strip_prefix("m_e").ok_or_else(err)?)?),
             };
             return Ok(ParamId::Body { body, quantity });
@@ -207,6 +213,11 @@ pub fn truth_table(model: &Chain) -> BTreeMap<ParamId, f64> {
             out.insert(ParamId::Body { body, quantity }, link.body.mass);
             out.insert(ParamId::moment(body, k), link.body.inertia[k as usize - 1]);
         }
+        let standard = sim::dynamics::StandardParameters::of_link(model, body as usize - 1);
+        for k in 1..=3u8 {
+            let quantity = Inertial::FirstMoment(k);
+            out.insert(ParamId::Body { body, quantity }, standard.0[k as usize]);
+        }
         out.insert(ParamId::Damping { joint: body }, link.joint.damping);
     }
     for (name, v) in crate::score::arm_truth(model) {
@@ -230,6 +241,10 @@ mod tests {
                 body: 2,
                 quantity: Inertial::MassAxis(1),
             },
+            ParamId::Body {
+                body: 4,
+                quantity: Inertial::FirstMoment(2),
+            },
             ParamId::Base(7),
             ParamId::GravityBase(3),
             ParamId::InertiaBase(2),
@@ -250,6 +265,7 @@ mod tests {
                 "B3.m",
                 "B3.j11",
                 "B2.m_e1",
+                "B4.mc2",
                 "base.7",
                 "gravity.3",
                 "inertia.2",
@@ -261,7 +277,7 @@ mod tests {
         for (id, name) in ids.iter().zip(&names) {
             assert_eq!(&name.parse::<ParamId>().unwrap(), id);
         }
-        for bad in ["B3.j12", "base.0", "m1", "O2.sticky", "B3.m_e4"] {
+        for bad in ["B3.j12", "base.0", "m1", "O2.sticky", "B3.m_e4", "B3.mc4"] {
             assert!(
                 bad.parse::<ParamId>()
                     .unwrap_err()

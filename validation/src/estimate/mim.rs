@@ -154,3 +154,62 @@ impl Estimator for WholeArmGls {
         Ok(out)
     }
 }
+
+/// MIM on the ten standard parameters of every body ([`crate::estimator::mim_standard`]): mass,
+/// first moments and central moments about the link axes, and, where every parameter of every
+/// body is determined, the standard parameters and (if physically consistent) the model.
+#[derive(Clone, Debug)]
+pub struct Standard;
+
+impl Estimator for Standard {
+    fn name(&self) -> &'static str {
+        "mim_standard"
+    }
+
+    fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
+        run(experiment).map(|_| ())
+    }
+
+    fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
+        use crate::param::Inertial;
+        let data = run(experiment).map_err(|e| e.into_error(self.name()))?;
+        let bodies = crate::estimator::mim_standard::estimate(
+            data,
+            crate::estimator::mim_standard::TOLERANCE,
+        );
+        let mut out = Estimates::default();
+        for (b, x) in bodies.iter().enumerate() {
+            let body = (b + 1) as u8;
+            let mut put = |quantity, value: Option<f64>| {
+                out.values
+                    .insert(ParamId::Body { body, quantity }, Estimate::value(value));
+            };
+            put(Inertial::Mass, x[0]);
+            for k in 0..3u8 {
+                put(Inertial::FirstMoment(k + 1), x[1 + k as usize]);
+            }
+            // Central moments about the link axes: I_O minus the parallel-axis term.
+            let central = |k: usize| -> Option<f64> {
+                let (m, h) = (x[0]?, [x[1]?, x[2]?, x[3]?]);
+                let diagonal = [x[4]?, x[7]?, x[9]?][k];
+                let c2: f64 = h.iter().map(|v| v * v).sum::<f64>() / (m * m);
+                Some(diagonal - m * (c2 - (h[k] / m).powi(2)))
+            };
+            for k in 0..3 {
+                put(Inertial::Moment(k as u8 + 1), central(k));
+            }
+        }
+        let full: Option<Vec<sim::dynamics::StandardParameters>> = bodies
+            .iter()
+            .map(|x| {
+                let v: Option<Vec<f64>> = x.iter().copied().collect();
+                v.map(|v| sim::dynamics::StandardParameters(std::array::from_fn(|i| v[i])))
+            })
+            .collect();
+        if let Some(standard) = full {
+            out.model = data.geometry.with_standard_parameters(&standard).ok();
+            out.standard = Some(standard);
+        }
+        Ok(out)
+    }
+}

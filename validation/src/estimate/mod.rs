@@ -140,6 +140,7 @@ pub fn registry(options: &Options) -> Vec<Box<dyn Estimator>> {
         Box::new(mim::Stacked),
         Box::new(mim::WholeArm),
         Box::new(mim::WholeArmGls),
+        Box::new(mim::Standard),
         Box::new(encoders::MimEncoders),
         Box::new(frequency::Paper),
         Box::new(frequency::Linearized),

@@ -7,6 +7,7 @@ pub mod frequency;
 pub mod lsq;
 pub mod mim;
 pub mod mim_gls;
+pub mod mim_standard;
 pub mod time_domain;
 
 use crate::dataset::Measurements;

@@ -9,8 +9,9 @@
 //!   `<limit>`, without as `continuous`; a prismatic joint without limits carries the unbounded
 //!   `<limit>` URDF requires ([`UNBOUNDED`]).
 //! * A link's `<inertial>` sits at its centroid with `rpy` of its body frame, the principal
-//!   moments on the diagonal; `<dynamics damping>` is the joint's damping. Joint friction models
-//!   are not URDF and are not written.
+//!   moments on the diagonal; `<dynamics damping>` is the joint's damping, `<dynamics friction>`
+//!   its Coulomb level where its friction is what the import reads from one; other friction
+//!   models are not URDF and are not written.
 
 use nalgebra::{Matrix3, Rotation3, Vector3};
 
@@ -21,6 +22,19 @@ use crate::model::{Base, Chain, JointKind, JointLimits};
 /// `velocity`, and the range of a prismatic joint); the import reads a prismatic range this wide
 /// as no limits.
 pub const UNBOUNDED: f64 = 1e9;
+
+/// The `<dynamics friction>` of a joint: the Coulomb level of a friction model URDF can state
+/// (Coulomb only, with the import's smoothing), else 0 (other models are not written).
+fn urdf_friction(friction: &Option<crate::friction::Friction>) -> f64 {
+    match *friction {
+        Some(crate::friction::Friction::CoulombViscous {
+            coulomb,
+            viscous,
+            smoothing,
+        }) if viscous == 0.0 && smoothing == super::import::URDF_FRICTION_SMOOTHING => coulomb,
+        _ => 0.0,
+    }
+}
 
 /// The URDF text of `chain`.
 pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
@@ -37,7 +51,7 @@ pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
                  child: &str,
                  origin: Vector3<f64>,
                  axis: Vector3<f64>,
-                 damping: f64,
+                 (damping, friction): (f64, f64),
                  limits: Option<JointLimits>| {
         let prismatic = kind == JointKind::Prismatic;
         let limit = match limits {
@@ -80,10 +94,8 @@ pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
             axis: urdf_rs::Axis { xyz: vec3(axis) },
             limit,
             calibration: None,
-            dynamics: (damping != 0.0).then_some(urdf_rs::Dynamics {
-                damping,
-                friction: 0.0,
-            }),
+            dynamics: (damping != 0.0 || friction != 0.0)
+                .then_some(urdf_rs::Dynamics { damping, friction }),
             mimic: None,
             safety_controller: None,
         }
@@ -100,7 +112,7 @@ pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
             "carriage",
             Vector3::zeros(),
             axis.into(),
-            0.0,
+            (0.0, 0.0),
             None,
         ));
         parent = "carriage".into();
@@ -116,7 +128,7 @@ pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
             &l.name,
             anchor - previous,
             l.joint.axis.into(),
-            l.joint.damping,
+            (l.joint.damping, urdf_friction(&l.joint.friction)),
             l.joint.limits,
         ));
         let b = &l.body;

@@ -6,9 +6,11 @@
 //! * `revolute` and `continuous` joints become revolute joints, `prismatic` prismatic ones,
 //!   numbered `1..n` along the chain; each joint's anchor and axis are its `<origin>` and
 //!   `<axis>` carried into the world frame at the zero configuration (every joint coordinate 0,
-//!   as URDF defines it). Joint limits are not modelled (none of the project's drives needs
-//!   them). `<dynamics damping>` becomes the joint's viscous damping; `<dynamics friction>` is
-//!   rejected when nonzero (give friction in the scenario, where its model is stated).
+//!   as URDF defines it). `<limit>` of a revolute or prismatic joint becomes the joint's
+//!   [`crate::model::JointLimits`] (recorded for design, not enforced). `<dynamics damping>`
+//!   becomes the joint's viscous damping and `<dynamics friction>` its Coulomb friction
+//!   `F_c tanh(q̇/ε)` with `ε` = [`URDF_FRICTION_SMOOTHING`]; a scenario's `damping` and
+//!   `friction` replace them.
 //! * `fixed` joints merge their child link into its parent body, as Pinocchio and MuJoCo do:
 //!   masses add, the centroid is the mass-weighted mean, the inertia tensors add about it
 //!   (parallel-axis theorem).
@@ -29,6 +31,11 @@ use std::path::Path;
 use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, UnitQuaternion, Vector3};
 
 use crate::dynamics::StandardParameters;
+use crate::friction::Friction;
+
+/// The sign smoothing `ε` (rad/s or m/s) given to a URDF's `<dynamics friction>`, which URDF
+/// states as a Coulomb level only: `F_c tanh(q̇/ε)` ([`Friction::CoulombViscous`]).
+pub const URDF_FRICTION_SMOOTHING: f64 = 0.01;
 
 use crate::model::{Base, Body, Chain, Joint, JointKind, JointLimits, Link, Shape};
 
@@ -185,6 +192,7 @@ struct Found {
     axis: Vector3<f64>,
     anchor: Vector3<f64>,
     damping: f64,
+    friction: Option<Friction>,
     limits: Option<JointLimits>,
     /// The child link's name (the body's name).
     link: String,
@@ -254,12 +262,17 @@ impl Walk {
                 return Err((element, "<axis xyz> is zero (expected a direction)".into()));
             }
             let dynamics = j.dynamics.clone().unwrap_or_default();
-            if dynamics.friction != 0.0 {
+            if !(dynamics.friction >= 0.0 && dynamics.damping >= 0.0) {
                 return Err((
                     element,
-                    "<dynamics friction> is not read (give the joint's friction model in the scenario)".into(),
+                    "<dynamics> damping and friction must be non-negative".into(),
                 ));
             }
+            let friction = (dynamics.friction > 0.0).then_some(Friction::CoulombViscous {
+                coulomb: dynamics.friction,
+                viscous: 0.0,
+                smoothing: URDF_FRICTION_SMOOTHING,
+            });
             let limit = &j.limit;
             let unbounded =
                 limit.lower <= -super::export::UNBOUNDED && limit.upper >= super::export::UNBOUNDED;
@@ -278,6 +291,7 @@ impl Walk {
                 axis: at.rotation * axis.normalize(),
                 anchor: at.translation.vector,
                 damping: dynamics.damping,
+                friction,
                 link: j.child.link.clone(),
                 mass: Mass::default(),
             });
@@ -331,7 +345,7 @@ impl Walk {
                         axis: f.axis.into(),
                         anchor: f.anchor.into(),
                         damping: f.damping,
-                        friction: None,
+                        friction: f.friction.clone(),
                         limits: f.limits,
                     },
                     body: Body {
@@ -438,6 +452,36 @@ mod tests {
                <joint name="j3" type="revolute"><parent link="b"/><child link="c"/></joint>"#,
         );
         rejected(&massless, "link \"c\"", "without mass");
+    }
+
+    #[test]
+    fn dynamics_friction_and_limits_are_read_and_written_back() {
+        let text = two_parts(
+            r#"<joint name="j2" type="prismatic"><parent link="a"/><child link="b"/><axis xyz="1 0 0"/>
+               <limit lower="-0.2" upper="0.3" effort="50" velocity="0.5"/>
+               <dynamics damping="1.5" friction="0.3"/></joint>"#,
+        );
+        let chain = from_str(&text, "robot.urdf").unwrap();
+        let j = &chain.links[1].joint;
+        assert_eq!(j.damping, 1.5);
+        assert_eq!(
+            j.friction,
+            Some(Friction::CoulombViscous {
+                coulomb: 0.3,
+                viscous: 0.0,
+                smoothing: URDF_FRICTION_SMOOTHING
+            })
+        );
+        let l = j.limits.unwrap();
+        assert_eq!(
+            (l.lower, l.upper, l.effort, l.velocity),
+            (-0.2, 0.3, 50.0, 0.5)
+        );
+        assert_eq!(chain.links[0].joint.limits.map(|l| l.upper), Some(1.0));
+        let back = from_str(&super::super::to_string(&chain).unwrap(), "back.urdf").unwrap();
+        assert_eq!(back.links[1].joint, chain.links[1].joint);
+        let bad = text.replace(r#"friction="0.3""#, r#"friction="-1""#);
+        rejected(&bad, "joint \"j2\"", "non-negative");
     }
 
     #[test]
