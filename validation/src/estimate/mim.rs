@@ -171,7 +171,6 @@ impl Estimator for Standard {
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
-        use crate::param::Inertial;
         let data = run(experiment).map_err(|e| e.into_error(self.name()))?;
         let bodies = crate::estimator::mim_standard::estimate(
             data,
@@ -179,25 +178,7 @@ impl Estimator for Standard {
         );
         let mut out = Estimates::default();
         for (b, x) in bodies.iter().enumerate() {
-            let body = (b + 1) as u8;
-            let mut put = |quantity, value: Option<f64>| {
-                out.values
-                    .insert(ParamId::Body { body, quantity }, Estimate::value(value));
-            };
-            put(Inertial::Mass, x[0]);
-            for k in 0..3u8 {
-                put(Inertial::FirstMoment(k + 1), x[1 + k as usize]);
-            }
-            // Central moments about the link axes: I_O minus the parallel-axis term.
-            let central = |k: usize| -> Option<f64> {
-                let (m, h) = (x[0]?, [x[1]?, x[2]?, x[3]?]);
-                let diagonal = [x[4]?, x[7]?, x[9]?][k];
-                let c2: f64 = h.iter().map(|v| v * v).sum::<f64>() / (m * m);
-                Some(diagonal - m * (c2 - (h[k] / m).powi(2)))
-            };
-            for k in 0..3 {
-                put(Inertial::Moment(k as u8 + 1), central(k));
-            }
+            out.values.extend(super::standard_values((b + 1) as u8, x));
         }
         let full: Option<Vec<sim::dynamics::StandardParameters>> = bodies
             .iter()

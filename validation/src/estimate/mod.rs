@@ -204,3 +204,24 @@ pub fn body_param(body: u8, p: crate::estimator::Parameter) -> ParamId {
     };
     ParamId::Body { body, quantity }
 }
+
+/// The scored quantities of one body's standard parameters (`x`: link frame, `None` where not
+/// determined): mass, first moments `m·c` along the link axes and the central moments about
+/// them (`I_O` minus the parallel-axis term; determined where `m`, `m·c` and that diagonal of
+/// `I_O` are).
+pub(crate) fn standard_values(body: u8, x: &[Option<f64>; 10]) -> Vec<(ParamId, Estimate)> {
+    use crate::param::Inertial;
+    let at = |quantity, value| (ParamId::Body { body, quantity }, Estimate::value(value));
+    let central = |k: usize| -> Option<f64> {
+        let (m, h) = (x[0]?, [x[1]?, x[2]?, x[3]?]);
+        let diagonal = [x[4]?, x[7]?, x[9]?][k];
+        let off_axis: f64 = (0..3).filter(|&i| i != k).map(|i| h[i] * h[i]).sum();
+        Some(diagonal - off_axis / m)
+    };
+    let mut out = vec![at(Inertial::Mass, x[0])];
+    for k in 0..3u8 {
+        out.push(at(Inertial::FirstMoment(k + 1), x[1 + k as usize]));
+        out.push(at(Inertial::Moment(k + 1), central(k as usize)));
+    }
+    out
+}

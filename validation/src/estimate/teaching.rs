@@ -20,7 +20,6 @@ use crate::dataset::Measurements;
 use crate::identification::{
     self as id, Derivatives, Identifier, adaptive, consistent, friction_sweep, idim, two_step,
 };
-use crate::param::Inertial;
 
 /// One identifier of the teaching pipeline.
 pub struct Teaching {
@@ -186,7 +185,9 @@ impl Estimator for Teaching {
             .collect();
         let mut model = None;
         if let Some(standard) = &identified.standard {
-            values.extend(body_values(standard));
+            for (b, p) in standard.iter().enumerate() {
+                values.extend(super::standard_values((b + 1) as u8, &p.0.map(Some)));
+            }
             model = ex.geometry().with_standard_parameters(standard).ok();
         }
         Ok(Estimates {
@@ -201,22 +202,4 @@ impl Estimator for Teaching {
             model,
         })
     }
-}
-
-/// Mass and central moments about the link axes of each body (body `k + 1`), the quantities
-/// the truth tables hold.
-fn body_values(
-    standard: &[sim::dynamics::StandardParameters],
-) -> impl Iterator<Item = (ParamId, Estimate)> + '_ {
-    standard.iter().enumerate().flat_map(|(k, p)| {
-        let body = (k + 1) as u8;
-        let (_, i_c) = p.central();
-        let at = |quantity, v: f64| (ParamId::Body { body, quantity }, Estimate::value(Some(v)));
-        [
-            at(Inertial::Mass, p.mass()),
-            at(Inertial::Moment(1), i_c[(0, 0)]),
-            at(Inertial::Moment(2), i_c[(1, 1)]),
-            at(Inertial::Moment(3), i_c[(2, 2)]),
-        ]
-    })
 }
