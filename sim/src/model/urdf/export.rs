@@ -1,5 +1,6 @@
-//! Any chain written as URDF, so that [`super::import`] reads it back to the same chain (to
-//! rounding: the body frames pass through `rpy` text, ~1e-16).
+//! Any chain written as URDF, so that [`super::import`] reads it back to the same chain (bit for
+//! bit for the reference models; otherwise to the rounding of body frames through `rpy` text,
+//! ~1e-16).
 //!
 //! * The root link is `world`; a rail is a prismatic joint `rail` to a link `carriage` without
 //!   inertia (read back as the rail).
@@ -11,7 +12,12 @@
 //! * A link's `<inertial>` sits at its centroid with `rpy` of its body frame, the principal
 //!   moments on the diagonal; `<dynamics damping>` is the joint's damping, `<dynamics friction>`
 //!   its Coulomb level where its friction is what the import reads from one; other friction
-//!   models are not URDF and are not written.
+//!   models are not URDF and are not written. The body's shape is a `<collision>` cylinder
+//!   along `e1` (radius 0 for a rod).
+//! * Offsets are written so that the import's floating-point sums land exactly on the model's
+//!   points ([`exact_step`]); with the import keeping a single inertial's centroid and
+//!   diagonal frame as written, a model whose body frames `rpy` states exactly (the reference
+//!   models: axis-aligned frames) reads back bit for bit.
 
 use nalgebra::{Matrix3, Rotation3, Vector3};
 
@@ -36,14 +42,60 @@ fn urdf_friction(friction: &Option<crate::friction::Friction>) -> f64 {
     }
 }
 
+/// The offset (m) that, added to `from` in floating point, lands exactly on `to`: `to − from`,
+/// moved by an ulp where the subtraction rounded, so that the import's sums reproduce the
+/// model's points bit for bit.
+fn exact_step(from: Vector3<f64>, to: Vector3<f64>) -> Vector3<f64> {
+    Vector3::from_fn(|i, _| {
+        let mut d = to[i] - from[i];
+        for _ in 0..4 {
+            let back = from[i] + d;
+            if back == to[i] {
+                break;
+            }
+            d = if back < to[i] {
+                d.next_up()
+            } else {
+                d.next_down()
+            };
+        }
+        d
+    })
+}
+
+/// A body's shape as a `<collision>` cylinder along its `e1` axis at its centroid (a rod: radius
+/// 0), which the import reads back as the shape.
+fn shape_collision(
+    shape: &crate::model::Shape,
+    at: Vector3<f64>,
+    frame: &Rotation3<f64>,
+) -> urdf_rs::Collision {
+    // URDF cylinders lie along their local z; Ry(π/2) turns z onto the body's e1.
+    let along_e1 = frame * Rotation3::from_euler_angles(0.0, std::f64::consts::FRAC_PI_2, 0.0);
+    let (roll, pitch, yaw) = along_e1.euler_angles();
+    urdf_rs::Collision {
+        name: None,
+        origin: urdf_rs::Pose {
+            xyz: urdf_rs::Vec3([at.x, at.y, at.z]),
+            rpy: urdf_rs::Vec3([roll, pitch, yaw]),
+        },
+        geometry: urdf_rs::Geometry::Cylinder {
+            radius: shape.radius().unwrap_or(0.0),
+            length: shape.length(),
+        },
+    }
+}
+
 /// The URDF text of `chain`.
 pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
     let vec3 = |v: Vector3<f64>| urdf_rs::Vec3([v.x, v.y, v.z]);
-    let link = |name: &str, inertial: urdf_rs::Inertial| urdf_rs::Link {
-        name: name.to_string(),
-        inertial,
-        visual: Vec::new(),
-        collision: Vec::new(),
+    let link = |name: &str, inertial: urdf_rs::Inertial, collision: Vec<urdf_rs::Collision>| {
+        urdf_rs::Link {
+            name: name.to_string(),
+            inertial,
+            visual: Vec::new(),
+            collision,
+        }
     };
     let joint = |name: String,
                  kind: JointKind,
@@ -100,11 +152,11 @@ pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
             safety_controller: None,
         }
     };
-    let mut links = vec![link("world", urdf_rs::Inertial::default())];
+    let mut links = vec![link("world", urdf_rs::Inertial::default(), Vec::new())];
     let mut joints = Vec::new();
     let mut parent = "world".to_string();
     if let Base::Rail { axis } = chain.base {
-        links.push(link("carriage", urdf_rs::Inertial::default()));
+        links.push(link("carriage", urdf_rs::Inertial::default(), Vec::new()));
         joints.push(joint(
             "rail".into(),
             JointKind::Prismatic,
@@ -126,7 +178,7 @@ pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
             l.joint.kind,
             &parent,
             &l.name,
-            anchor - previous,
+            exact_step(previous, anchor),
             l.joint.axis.into(),
             (l.joint.damping, urdf_friction(&l.joint.friction)),
             l.joint.limits,
@@ -140,7 +192,7 @@ pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
             &l.name,
             urdf_rs::Inertial {
                 origin: urdf_rs::Pose {
-                    xyz: vec3(centroid - anchor),
+                    xyz: vec3(exact_step(anchor, centroid)),
                     rpy: urdf_rs::Vec3([roll, pitch, yaw]),
                 },
                 mass: urdf_rs::Mass { value: b.mass },
@@ -151,6 +203,11 @@ pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
                     ..Default::default()
                 },
             },
+            vec![shape_collision(
+                &b.shape,
+                exact_step(anchor, centroid),
+                &frame,
+            )],
         ));
         parent = l.name.clone();
         previous = anchor;

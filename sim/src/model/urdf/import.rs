@@ -148,6 +148,8 @@ struct Mass {
     parts: usize,
     /// The first one's frame (world) and moments, where its tensor is diagonal.
     diagonal: Option<(Rotation3<f64>, [f64; 3])>,
+    /// The first one's centroid (world): the body's, exactly, while it is the only part.
+    first_centroid: Vector3<f64>,
 }
 
 impl Mass {
@@ -167,6 +169,9 @@ impl Mass {
             self.parts += 1;
             let diagonal = i.ixy == 0.0 && i.ixz == 0.0 && i.iyz == 0.0;
             self.diagonal = (self.parts == 1 && diagonal).then_some((r, [i.ixx, i.iyy, i.izz]));
+            if self.parts == 1 {
+                self.first_centroid = c;
+            }
         }
         self.mass += m;
         self.first_moment += m * c;
@@ -174,8 +179,13 @@ impl Mass {
             world + m * (c.norm_squared() * Matrix3::identity() - c * c.transpose());
     }
 
+    /// The mass-weighted mean of the parts' centroids (a single part's exactly).
     fn centroid(&self) -> Vector3<f64> {
-        self.first_moment / self.mass
+        if self.parts == 1 {
+            self.first_centroid
+        } else {
+            self.first_moment / self.mass
+        }
     }
 
     /// Central inertia tensor (world frame at the zero configuration).
@@ -194,6 +204,8 @@ struct Found {
     damping: f64,
     friction: Option<Friction>,
     limits: Option<JointLimits>,
+    /// The body's shape where its link states one (a single `<collision>` cylinder).
+    shape: Option<Shape>,
     /// The child link's name (the body's name).
     link: String,
     mass: Mass,
@@ -293,6 +305,7 @@ impl Walk {
                 damping: dynamics.damping,
                 friction,
                 link: j.child.link.clone(),
+                shape: shape_of(robot, &j.child.link),
                 mass: Mass::default(),
             });
             self.visit(robot, &j.child.link, at, Some(next))?;
@@ -338,6 +351,7 @@ impl Walk {
                 let length = bodies
                     .get(k + 1)
                     .map_or(0.0, |next| (next.anchor - f.anchor).norm());
+                let shape = f.shape.clone().unwrap_or(Shape::Rod { length });
                 Ok(Link {
                     name: f.link.clone(),
                     joint: Joint {
@@ -353,11 +367,28 @@ impl Walk {
                         inertia,
                         centroid: f.mass.centroid().into(),
                         frame,
-                        shape: Shape::Rod { length },
+                        shape,
                     },
                 })
             })
             .collect()
+    }
+}
+
+/// A link's shape where it states one: a single `<collision>` cylinder is a homogeneous-cylinder
+/// link of that length and radius (a radius of 0: a rod of that length), as
+/// [`super::export`] writes them; anything else gives none.
+fn shape_of(robot: &urdf_rs::Robot, link: &str) -> Option<Shape> {
+    let l = robot.links.iter().find(|l| l.name == link)?;
+    match l.collision.as_slice() {
+        [one] => match one.geometry {
+            urdf_rs::Geometry::Cylinder { radius, length } if radius > 0.0 => {
+                Some(Shape::Cylinder { length, radius })
+            }
+            urdf_rs::Geometry::Cylinder { length, .. } => Some(Shape::Rod { length }),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
