@@ -46,7 +46,7 @@ fn every_model_round_trips_through_urdf() {
     for chain in reference::NAMES
         .iter()
         .map(|n| reference::by_name(n).unwrap())
-        .chain([file("tilted3"), file("panda")])
+        .chain([file("tilted3"), file("panda"), file("ur5")])
     {
         let text = urdf::to_string(&chain).unwrap();
         let back = urdf::from_str(&text, &format!("{}.urdf", chain.name)).unwrap();
@@ -131,5 +131,39 @@ fn the_panda_file_reads_as_gaz_et_al_state_it() {
         &panda.links[6].joint.anchor,
         &[0.088, 0.0, 0.333 + 0.316 + 0.384],
         "joint 7 point",
+    );
+}
+
+#[test]
+fn the_ur5_file_has_the_published_kinematics_and_masses() {
+    let ur5 =
+        urdf::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/ur5.urdf")).unwrap();
+    assert_eq!(ur5.len(), 6);
+    let total: f64 = ur5.links.iter().map(|l| l.body.mass).sum();
+    assert!((total - 17.0489).abs() < 1e-12, "{total}");
+    // Zero configuration of the DH table: shoulder-lift axis at d1 along -y, the wrist-2 axis
+    // pointing down, the last joint at (a2 + a3, -d4, d1 - d5).
+    let (d1, a2, a3, d4, d5) = (0.089159, -0.425, -0.39225, 0.10915, 0.09465);
+    let expected = [
+        ([0.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
+        ([0.0, 0.0, d1], [0.0, -1.0, 0.0]),
+        ([a2, 0.0, d1], [0.0, -1.0, 0.0]),
+        ([a2 + a3, 0.0, d1], [0.0, -1.0, 0.0]),
+        ([a2 + a3, -d4, d1], [0.0, 0.0, -1.0]),
+        ([a2 + a3, -d4, d1 - d5], [0.0, -1.0, 0.0]),
+    ];
+    for (l, (anchor, axis)) in ur5.links.iter().zip(expected) {
+        close(&l.joint.anchor, &anchor, &format!("{} anchor", l.name));
+        close(&l.joint.axis, &axis, &format!("{} axis", l.name));
+    }
+    // The upper arm's centroid: halfway along it, 0.11336 m off its axis plane (UR's value).
+    close(
+        &ur5.links[1].body.centroid,
+        &[a2 / 2.0, -0.11336, d1],
+        "upper arm centroid",
+    );
+    assert_eq!(
+        ur5.links[2].joint.limits.map(|l| l.upper),
+        Some(std::f64::consts::PI)
     );
 }
