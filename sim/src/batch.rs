@@ -12,12 +12,15 @@ use crate::population::Shard;
 use crate::scenario::{Scenario, ScenarioError};
 
 /// What a generation did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Generated {
     /// Arms simulated and written.
     pub written: usize,
     /// Arms of the shard already complete in the output (kept).
     pub kept: usize,
+    /// Arms that failed a validity gate ([`crate::validity`]), by index: simulated, not written
+    /// (the dataset never holds them; `sim population verify` lists them as missing).
+    pub invalid: Vec<(usize, crate::validity::Invalid)>,
 }
 
 /// A generation that failed.
@@ -60,18 +63,29 @@ pub fn generate(
     if let Some(pb) = progress {
         pb.set_length(todo.len() as u64);
     }
-    todo.par_iter()
-        .try_for_each(|&k| -> Result<(), BatchError> {
+    let outcomes: Vec<Option<crate::validity::Invalid>> = todo
+        .par_iter()
+        .map(|&k| -> Result<_, BatchError> {
             let s = scenario.population_arm(k)?;
             let run = crate::simulate(&s, None);
-            write_arm(out, k, &run.recording, &run.manifest)?;
+            let invalid = run.manifest.invalid.clone();
+            if invalid.is_none() {
+                write_arm(out, k, &run.recording, &run.manifest)?;
+            }
             if let Some(pb) = progress {
                 pb.inc(1);
             }
-            Ok(())
-        })?;
+            Ok(invalid)
+        })
+        .collect::<Result<_, _>>()?;
+    let invalid: Vec<_> = todo
+        .iter()
+        .zip(outcomes)
+        .filter_map(|(&k, i)| i.map(|i| (k, i)))
+        .collect();
     Ok(Generated {
-        written: todo.len(),
+        written: todo.len() - invalid.len(),
         kept: arms.len() - todo.len(),
+        invalid,
     })
 }

@@ -35,6 +35,22 @@ pub fn rnea_residual(chain: &Chain, samples: impl IntoIterator<Item = JointSampl
             peak[k] = peak[k].max(s.applied[k].abs());
         }
     }
+    let scale = residual_scales(&kinds, &peak);
+    (0..nj)
+        .map(|k| {
+            if scale[k] > 0.0 {
+                err[k] / scale[k]
+            } else {
+                err[k]
+            }
+        })
+        .collect()
+}
+
+/// The scale of each joint's inverse-dynamics residual: its own peak `|tau + tau_friction|`, or
+/// the largest peak among joints of its kind where its own is below 1e-6 of that.
+pub fn residual_scales(kinds: &[crate::model::JointKind], peak: &[f64]) -> Vec<f64> {
+    let nj = kinds.len();
     let kind_peak = |k: usize| {
         (0..nj)
             .filter(|&i| kinds[i] == kinds[k])
@@ -43,12 +59,11 @@ pub fn rnea_residual(chain: &Chain, samples: impl IntoIterator<Item = JointSampl
     };
     (0..nj)
         .map(|k| {
-            let scale = if peak[k] >= 1e-6 * kind_peak(k) {
+            if peak[k] >= 1e-6 * kind_peak(k) {
                 peak[k]
             } else {
                 kind_peak(k)
-            };
-            if scale > 0.0 { err[k] / scale } else { err[k] }
+            }
         })
         .collect()
 }

@@ -61,6 +61,7 @@ pub mod recording;
 pub mod scenario;
 pub mod sensor;
 pub mod simulation;
+pub mod validity;
 pub mod wrench;
 
 use dataset::manifest::{FORMAT_VERSION, Manifest, engine_versions};
@@ -108,6 +109,8 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
             rapier: Some(consistency),
             ..checks::checks(scenario, &recording)
         },
+        invalid: validity::validate(scenario, &recording).err(),
+        valid: true,
     };
     Run {
         recording,

@@ -28,6 +28,10 @@ enum Command {
         /// Replace OUT if it already exists.
         #[arg(long)]
         force: bool,
+        /// Write the run even if it fails a validity gate (its manifest then says `valid:
+        /// false` and names the failure); the exit status is still non-zero.
+        #[arg(long)]
+        keep_invalid: bool,
         /// Do not draw a progress bar.
         #[arg(long)]
         quiet: bool,
@@ -170,11 +174,22 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 g.written as f64 / secs.max(1e-9),
                 g.kept
             );
+            if !g.invalid.is_empty() {
+                for (k, why) in &g.invalid {
+                    eprintln!("arm {k}: {why}");
+                }
+                return Err(format!(
+                    "{} arms failed a validity gate and were not written",
+                    g.invalid.len()
+                )
+                .into());
+            }
         }
         Command::Run {
             scenario,
             out,
             force,
+            keep_invalid,
             quiet,
         } => {
             let s = Scenario::from_path(&scenario)?;
@@ -196,6 +211,13 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             let result = sim::simulate(&s, pb.as_ref());
             if let Some(pb) = &pb {
                 pb.finish_and_clear();
+            }
+            if let (Some(invalid), true) = (&result.manifest.invalid, keep_invalid) {
+                let m = &result.manifest;
+                sim::dataset::write_run_keeping_invalid(&out, &result.recording, m, force)?;
+                return Err(
+                    format!("{invalid}; written to `{}` marked invalid", out.display()).into(),
+                );
             }
             sim::dataset::write_run(&out, &result.recording, &result.manifest, force)?;
             let c = &result.manifest.checks;

@@ -217,6 +217,10 @@ pub enum ScenarioError {
     },
 }
 
+/// Largest number of integrator steps a scenario may ask for (time.end / time.step): about 15
+/// hours of simulation on one core at today's speed.
+pub const MAX_STEPS: usize = 2_000_000_000;
+
 /// Where a scenario's model comes from.
 enum ModelSource<'a> {
     /// Named by `model`: a reference model, or a URDF path relative to this directory.
@@ -324,13 +328,23 @@ impl Scenario {
                 ),
             ));
         }
-        let samples = periods.round() as usize + 1;
-        if samples.saturating_mul(steps_per_sample) > 2_000_000_000 {
+        // Counted in f64 first: a huge time.end must not wrap the sample count.
+        let steps = (periods.round() + 1.0) * steps_per_sample as f64;
+        if steps.is_nan() || steps > MAX_STEPS as f64 {
+            let field = if periods.round() + 1.0 > MAX_STEPS as f64 {
+                "time.end"
+            } else {
+                "time.step"
+            };
             return Err(invalid(
-                "time.step",
-                "expected at most 2e9 integrator steps".into(),
+                field,
+                format!(
+                    "expected at most {MAX_STEPS:e} integrator steps, got {steps:.3e} \
+                     (time.end / time.step)"
+                ),
             ));
         }
+        let samples = periods.round() as usize + 1;
         for (name, n) in [("solver.pgs_iterations", file.solver.pgs_iterations)] {
             if n == 0 || n > 100_000 {
                 return Err(invalid(name, format!("expected 1..=100000, got {n}")));

@@ -43,6 +43,21 @@ pub struct Manifest {
     pub columns: BTreeMap<String, String>,
     /// Consistency checks computed when the run was written.
     pub checks: Checks,
+    /// The first validity gate the run failed ([`crate::validity`]); absent for a valid run (the
+    /// writers refuse an invalid one unless asked to keep it, which also writes `valid: false`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invalid: Option<crate::validity::Invalid>,
+    /// `false` for a run kept although invalid; absent (true) otherwise.
+    #[serde(default = "valid_default", skip_serializing_if = "is_valid")]
+    pub valid: bool,
+}
+
+fn valid_default() -> bool {
+    true
+}
+
+fn is_valid(v: &bool) -> bool {
+    *v
 }
 
 /// Integrator settings.

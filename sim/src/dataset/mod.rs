@@ -20,4 +20,4 @@ pub mod verify;
 pub mod writer;
 
 pub use manifest::Manifest;
-pub use writer::{DatasetError, io, write_files, write_run};
+pub use writer::{DatasetError, io, write_files, write_run, write_run_keeping_invalid};

@@ -24,6 +24,9 @@ pub enum DatasetError {
     /// The output exists and replacing it was not asked for.
     #[error("output directory `{0}` already exists (pass --force to replace it)")]
     Exists(PathBuf),
+    /// The run failed a validity gate; nothing was written.
+    #[error("{0}; nothing written to `{1}` (pass --keep-invalid to write it marked invalid)")]
+    Invalid(Box<crate::validity::Invalid>, PathBuf),
     /// File-system failure.
     #[error("`{path}`: {source}")]
     Io {
@@ -342,6 +345,33 @@ pub fn write_run(
     manifest: &Manifest,
     force: bool,
 ) -> Result<(), DatasetError> {
+    if let Some(invalid) = &manifest.invalid {
+        return Err(DatasetError::Invalid(
+            Box::new(invalid.clone()),
+            out.to_owned(),
+        ));
+    }
+    write_run_keeping_invalid(out, rec, manifest, force)
+}
+
+/// [`write_run`] also for a run that failed a validity gate: its manifest then says
+/// `valid: false` beside the failure.
+pub fn write_run_keeping_invalid(
+    out: &Path,
+    rec: &Recording,
+    manifest: &Manifest,
+    force: bool,
+) -> Result<(), DatasetError> {
+    let marked;
+    let manifest = if manifest.invalid.is_some() {
+        marked = Manifest {
+            valid: false,
+            ..manifest.clone()
+        };
+        &marked
+    } else {
+        manifest
+    };
     if out.exists() && !force {
         return Err(DatasetError::Exists(out.to_owned()));
     }
