@@ -20,10 +20,13 @@
 //!   eigenvalues. A body made of one link whose `<inertia>` is already diagonal keeps that
 //!   `<inertial>` frame and the moments in its order (so [`super::export`] round-trips).
 //! * A first moving joint that is prismatic and carries no mass (a carriage) is a rail
-//!   ([`Base::Rail`]), as [`super::export`] writes one. Its `shape` is a rod whose length is the distance to the next joint (0 for
-//!   the last body).
+//!   ([`Base::Rail`]), as [`super::export`] writes one.
+//! * A body's `shape` (for the record) is its link's single `<collision>` cylinder where it has
+//!   one (radius 0: a rod), else a rod whose length is the distance to the next joint (0 for the
+//!   last body).
 //! * Floating, planar and spherical joints, closed loops, branches with more than one moving
-//!   joint, moving links without mass and mimic joints are rejected, with the element named.
+//!   joint, moving links without mass, mimic joints and physically impossible inertias
+//!   ([`crate::physical::check`]) are rejected, with the element named.
 
 use std::collections::HashMap;
 use std::path::Path;
