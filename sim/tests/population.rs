@@ -267,3 +267,39 @@ fn a_population_of_a_urdf_arm_scales_every_link_and_records_consistent_data() {
         .to_string();
     assert!(e.contains("population.excitation"), "{e}");
 }
+
+#[test]
+fn a_population_is_the_same_bytes_whatever_the_thread_count() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_rail.toml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("arms = 1000", "arms = 6")
+        .replace("end = 2.0", "end = 0.1");
+    let dir = temp("threads");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("pop.toml");
+    std::fs::write(&file, text).unwrap();
+    let run = |threads: &str| {
+        let out = dir.join(format!("out-{threads}"));
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args([
+                "population",
+                file.to_str().unwrap(),
+                "--quiet",
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        tree(&out)
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one.len(), 1 + 6 * 4);
+    assert!(
+        one == two,
+        "RAYON_NUM_THREADS=1 and 2 wrote different files"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

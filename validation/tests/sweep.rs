@@ -135,3 +135,36 @@ fn an_interrupted_sweep_resumes_from_its_blocks_and_ignores_another_studys() {
     assert_eq!(fresh, whole);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn a_sweep_is_the_same_bytes_whatever_the_thread_count() {
+    let d = dir("threads");
+    let study = write_study(&d, GOOD);
+    let run = |threads: &str| {
+        let out = d.join(format!("out-{threads}"));
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_validation"))
+            .args([
+                "sweep",
+                study.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        ["sweep.json", "sweep.csv", "sweep.md", "sweep.png"]
+            .map(|f| std::fs::read(out.join(f)).unwrap())
+    };
+    let (one, two) = (run("1"), run("2"));
+    for (k, f) in ["sweep.json", "sweep.csv", "sweep.md", "sweep.png"]
+        .iter()
+        .enumerate()
+    {
+        assert!(
+            one[k] == two[k],
+            "{f} differs between RAYON_NUM_THREADS=1 and 2"
+        );
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}

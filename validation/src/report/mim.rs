@@ -321,7 +321,7 @@ impl MimReport {
     /// Writes `mim.md` and `mim.csv` into `dir`.
     pub fn write(&self, dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
-        std::fs::write(dir.join("mim.md"), self.markdown())?;
-        std::fs::write(dir.join("mim.csv"), self.csv())
+        super::write_atomic(&dir.join("mim.md"), &self.markdown())?;
+        super::write_atomic(&dir.join("mim.csv"), &self.csv())
     }
 }

@@ -47,3 +47,54 @@ pub fn write_atomic(path: &std::path::Path, text: &str) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     })
 }
+
+/// Writes `path` whole or not at all through `draw`, which renders into the temporary sibling
+/// path it is given (same extension, so image backends pick the same format); renamed into place
+/// when `draw` succeeds, removed when it fails.
+pub fn write_atomic_with(
+    path: &std::path::Path,
+    draw: impl FnOnce(&std::path::Path) -> Result<(), String>,
+) -> Result<(), String> {
+    let name = path
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{}.partial-{name}", std::process::id()));
+    let result = draw(&tmp)
+        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display())));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_or_interrupted_write_leaves_the_old_file_or_nothing() {
+        let dir = std::env::temp_dir().join(format!("report-atomic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("plot.png");
+        write_atomic_with(&path, |tmp| {
+            assert_eq!(tmp.extension().unwrap(), "png");
+            std::fs::write(tmp, "first").map_err(|e| e.to_string())
+        })
+        .unwrap();
+        // A render that fails after writing part of its file: the old file stays, no debris.
+        let e = write_atomic_with(&path, |tmp| {
+            std::fs::write(tmp, "half").unwrap();
+            Err("the renderer failed".into())
+        });
+        assert_eq!(e.unwrap_err(), "the renderer failed");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "first");
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["plot.png"]);
+        write_atomic(&dir.join("a.md"), "text").unwrap();
+        assert_eq!(std::fs::read_to_string(dir.join("a.md")).unwrap(), "text");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -307,13 +307,15 @@ impl MultisineStudy {
         std::fs::create_dir_all(dir).map_err(crate::study::io_error(dir))?;
         // The serialized result every file below is rendered from.
         let json = dir.join("multisine.json");
-        std::fs::write(
-            &json,
-            serde_json::to_string_pretty(self).expect("serializes"),
-        )
-        .map_err(crate::study::io_error(&json))?;
-        std::fs::write(dir.join("multisine.md"), self.markdown()).map_err(|e| e.to_string())?;
-        std::fs::write(dir.join("multisine.csv"), self.csv()).map_err(|e| e.to_string())?;
-        self.plot(&dir.join("multisine.png"))
+        let text = serde_json::to_string_pretty(self).expect("serializes");
+        super::write_atomic(&json, &text).map_err(crate::study::io_error(&json))?;
+        for (file, text) in [
+            ("multisine.md", self.markdown()),
+            ("multisine.csv", self.csv()),
+        ] {
+            let path = dir.join(file);
+            super::write_atomic(&path, &text).map_err(crate::study::io_error(&path))?;
+        }
+        super::write_atomic_with(&dir.join("multisine.png"), |tmp| self.plot(tmp))
     }
 }

@@ -513,7 +513,10 @@ impl NimReport {
     /// Writes `nim.md` and `nim.csv` into `dir`.
     pub fn write(&self, dir: &Path) -> Result<(), String> {
         std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-        std::fs::write(dir.join("nim.md"), self.markdown()).map_err(|e| e.to_string())?;
-        std::fs::write(dir.join("nim.csv"), self.csv()).map_err(|e| e.to_string())
+        for (file, text) in [("nim.md", self.markdown()), ("nim.csv", self.csv())] {
+            let path = dir.join(file);
+            super::write_atomic(&path, &text).map_err(crate::study::io_error(&path))?;
+        }
+        Ok(())
     }
 }

@@ -389,14 +389,20 @@ impl TeachingStudy {
         std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
         // The serialized result every file below is rendered from.
         let json = dir.join("teaching.json");
-        std::fs::write(
-            &json,
-            serde_json::to_string_pretty(self).expect("serializes"),
-        )
-        .map_err(crate::study::io_error(&json))?;
-        std::fs::write(dir.join("teaching.md"), self.markdown()).map_err(|e| e.to_string())?;
-        std::fs::write(dir.join("teaching.csv"), self.csv()).map_err(|e| e.to_string())?;
-        self.plot_friction(&dir.join("teaching_friction.png"))?;
-        self.plot_adaptive(&dir.join("teaching_adaptive.png"))
+        let text = serde_json::to_string_pretty(self).expect("serializes");
+        super::write_atomic(&json, &text).map_err(crate::study::io_error(&json))?;
+        for (file, text) in [
+            ("teaching.md", self.markdown()),
+            ("teaching.csv", self.csv()),
+        ] {
+            let path = dir.join(file);
+            super::write_atomic(&path, &text).map_err(crate::study::io_error(&path))?;
+        }
+        super::write_atomic_with(&dir.join("teaching_friction.png"), |tmp| {
+            self.plot_friction(tmp)
+        })?;
+        super::write_atomic_with(&dir.join("teaching_adaptive.png"), |tmp| {
+            self.plot_adaptive(tmp)
+        })
     }
 }
