@@ -22,29 +22,65 @@ pub struct JointSample {
     pub applied: Vec<f64>,
 }
 
+/// `|RNEA(q, q̇, q̈) − (tau + tau_friction)|` of every joint at every sample, and the scale each
+/// joint's residual is relative to ([`residual_scales`]): computed once per run, read by the
+/// manifest's checks and by the validity gates ([`crate::validity`]).
+#[derive(Clone, Debug, Default)]
+pub struct Residuals {
+    /// Per sample, per joint (dataset order): the absolute residual (N·m or N).
+    pub absolute: Vec<Vec<f64>>,
+    /// Per joint: the scale of its relative residual.
+    pub scale: Vec<f64>,
+}
+
+impl Residuals {
+    /// The residuals of a run's samples.
+    pub fn of(chain: &Chain, samples: impl IntoIterator<Item = JointSample>) -> Self {
+        let kinds = chain.joint_kinds();
+        let mut peak = vec![0.0f64; kinds.len()];
+        let absolute = samples
+            .into_iter()
+            .map(|s| {
+                let id = rnea(chain, &s.q, &s.qd, &s.qdd, &crate::gravity_vector());
+                (0..kinds.len())
+                    .map(|k| {
+                        peak[k] = peak[k].max(s.applied[k].abs());
+                        (id.tau[k] - s.applied[k]).abs()
+                    })
+                    .collect()
+            })
+            .collect();
+        Residuals {
+            absolute,
+            scale: residual_scales(&kinds, &peak),
+        }
+    }
+
+    /// Residual of joint `k` at sample `s`, relative to the joint's scale (absolute where the
+    /// scale is 0).
+    pub fn relative(&self, s: usize, k: usize) -> f64 {
+        let scale = self.scale[k];
+        let r = self.absolute[s][k];
+        if scale > 0.0 { r / scale } else { r }
+    }
+
+    /// Per joint, the largest relative residual over the samples
+    /// ([`Checks::rnea_rel_residual`]).
+    pub fn max_relative(&self) -> Vec<f64> {
+        (0..self.scale.len())
+            .map(|k| {
+                (0..self.absolute.len())
+                    .map(|s| self.relative(s, k))
+                    .fold(0.0, f64::max)
+            })
+            .collect()
+    }
+}
+
 /// Per-joint relative residual of `RNEA(q, q̇, q̈)` against `tau + tau_friction` over a run's
 /// samples (see [`Checks::rnea_rel_residual`] for the normalization).
 pub fn rnea_residual(chain: &Chain, samples: impl IntoIterator<Item = JointSample>) -> Vec<f64> {
-    let kinds = chain.joint_kinds();
-    let nj = kinds.len();
-    let (mut err, mut peak) = (vec![0.0f64; nj], vec![0.0f64; nj]);
-    for s in samples {
-        let id = rnea(chain, &s.q, &s.qd, &s.qdd, &crate::gravity_vector());
-        for k in 0..nj {
-            err[k] = err[k].max((id.tau[k] - s.applied[k]).abs());
-            peak[k] = peak[k].max(s.applied[k].abs());
-        }
-    }
-    let scale = residual_scales(&kinds, &peak);
-    (0..nj)
-        .map(|k| {
-            if scale[k] > 0.0 {
-                err[k] / scale[k]
-            } else {
-                err[k]
-            }
-        })
-        .collect()
+    Residuals::of(chain, samples).max_relative()
 }
 
 /// The scale of each joint's inverse-dynamics residual: its own peak `|tau + tau_friction|`, or
@@ -68,10 +104,10 @@ pub fn residual_scales(kinds: &[crate::model::JointKind], peak: &[f64]) -> Vec<f
         .collect()
 }
 
-/// [`rnea_residual`] of a recording.
-pub fn recording_rnea_residual(chain: &Chain, rec: &Recording) -> Vec<f64> {
+/// The [`Residuals`] of a recording.
+pub fn recording_residuals(chain: &Chain, rec: &Recording) -> Residuals {
     let nj = rec.joint_ids.len();
-    rnea_residual(
+    Residuals::of(
         chain,
         (0..rec.samples()).map(|s| {
             let js: Vec<_> = (0..nj).map(|k| rec.joint(s, k)).collect();
@@ -146,9 +182,9 @@ pub fn steady_state(scenario: &Scenario, rec: &Recording) -> Option<SteadyState>
     })
 }
 
-/// All checks of a recording.
-pub fn checks(scenario: &Scenario, rec: &Recording) -> Checks {
-    let rel = recording_rnea_residual(&scenario.chain, rec);
+/// All checks of a recording, its residuals given ([`recording_residuals`]).
+pub fn checks(scenario: &Scenario, rec: &Recording, residuals: &Residuals) -> Checks {
+    let rel = residuals.max_relative();
     Checks {
         rnea_max_rel_residual: rel.iter().copied().fold(0.0, f64::max),
         rnea_rel_residual: rel,

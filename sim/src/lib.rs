@@ -82,6 +82,7 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
         consistency,
     } = simulation::run(scenario, progress);
     let measured = measurement::measure(&recording, &scenario.measurement_model());
+    let residuals = checks::recording_residuals(&scenario.chain, &recording);
     recording.measured = measured.joints;
     recording.measured_bodies = measured.bodies;
     let manifest = Manifest {
@@ -107,9 +108,9 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
         columns: readout::provenance(),
         checks: checks::Checks {
             rapier: Some(consistency),
-            ..checks::checks(scenario, &recording)
+            ..checks::checks(scenario, &recording, &residuals)
         },
-        invalid: validity::validate(scenario, &recording).err(),
+        invalid: validity::validate(scenario, &recording, &residuals).err(),
         valid: true,
     };
     Run {

@@ -19,8 +19,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::checks::Residuals;
 use crate::drive::Drive;
-use crate::dynamics::rnea;
 use crate::recording::{BodyGroup, Recording};
 use crate::scenario::Scenario;
 
@@ -115,10 +115,15 @@ mod lossless {
     }
 }
 
-/// Runs the gates on a recording of `scenario`; the first failure, if any.
-pub fn validate(scenario: &Scenario, rec: &Recording) -> Result<(), Invalid> {
+/// Runs the gates on a recording of `scenario` (its inverse-dynamics residuals given, as the
+/// manifest's checks computed them); the first failure, if any.
+pub fn validate(
+    scenario: &Scenario,
+    rec: &Recording,
+    residuals: &Residuals,
+) -> Result<(), Invalid> {
     non_finite(rec)?;
-    inverse_dynamics(scenario, rec)?;
+    inverse_dynamics(rec, residuals)?;
     tracking(scenario, rec)
 }
 
@@ -179,42 +184,19 @@ fn non_finite(rec: &Recording) -> Result<(), Invalid> {
 }
 
 /// The first sample whose inverse-dynamics residual exceeds the tolerance, normalized as the
-/// manifest's `rnea_rel_residual` (each joint by its peak `|tau + tau_friction|`).
-fn inverse_dynamics(scenario: &Scenario, rec: &Recording) -> Result<(), Invalid> {
-    let nj = rec.joint_ids.len();
-    let applied = |s: usize, k: usize| rec.joint(s, k).tau + rec.joint(s, k).tau_friction;
-    let peaks = crate::checks::residual_scales(
-        &rec.joint_kinds,
-        &(0..nj)
-            .map(|k| {
-                (0..rec.samples())
-                    .map(|s| applied(s, k).abs())
-                    .fold(0.0, f64::max)
-            })
-            .collect::<Vec<_>>(),
-    );
-    for s in 0..rec.samples() {
-        let col = |f: fn(&crate::recording::JointRecord) -> f64| -> Vec<f64> {
-            (0..nj).map(|k| f(rec.joint(s, k))).collect()
-        };
-        let id = rnea(
-            &scenario.chain,
-            &col(|j| j.q),
-            &col(|j| j.qd),
-            &col(|j| j.qdd),
-            &crate::gravity_vector(),
-        );
-        for (k, &peak) in peaks.iter().enumerate() {
-            let scale = if peak > 0.0 { peak } else { 1.0 };
-            let residual = (id.tau[k] - applied(s, k)).abs() / scale;
-            if residual.is_nan() || residual > RNEA_TOLERANCE {
+/// manifest's `rnea_rel_residual` ([`crate::checks::Residuals::relative`]).
+fn inverse_dynamics(rec: &Recording, residuals: &Residuals) -> Result<(), Invalid> {
+    for s in 0..residuals.absolute.len() {
+        for k in 0..residuals.scale.len() {
+            let r = residuals.relative(s, k);
+            if r.is_nan() || r > RNEA_TOLERANCE {
                 let place = joint_name(rec, k);
                 return Err(invalid(
                     rec,
                     Gate::InverseDynamics,
                     place,
                     s,
-                    residual,
+                    r,
                     RNEA_TOLERANCE,
                 ));
             }
