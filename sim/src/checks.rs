@@ -150,15 +150,10 @@ pub fn servo_tracking_error(scenario: &Scenario, rec: &Recording) -> Option<f64>
 }
 
 /// Compares the last excitation period with the one before, where the excitation is periodic
-/// and the record holds at least two whole periods.
+/// and the record holds at least two whole periods ([`Scenario::steady_window`]).
 pub fn steady_state(scenario: &Scenario, rec: &Recording) -> Option<SteadyState> {
-    let period = scenario.excitation_period()?;
-    let per = period / scenario.file.time.sample_period;
-    let n = per.round() as usize;
-    if (per - n as f64).abs() > 1e-9 * per || rec.samples() < 2 * n + 1 {
-        return None;
-    }
-    let last = rec.samples() - 1;
+    let (period, n) = scenario.steady_window()?;
+    let last = rec.samples().checked_sub(1)?;
     let (mut diff, mut amplitude) = (0.0f64, 0.0f64);
     for k in 0..rec.joint_ids.len() {
         let q = rec.joint_series("q", k);
@@ -178,7 +173,7 @@ pub fn steady_state(scenario: &Scenario, rec: &Recording) -> Option<SteadyState>
         period,
         max_period_difference: diff,
         relative,
-        steady: relative <= 1e-6,
+        steady: relative <= crate::validity::STEADY_TOLERANCE,
     })
 }
 

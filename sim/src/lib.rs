@@ -80,11 +80,21 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
         mut recording,
         integrator,
         consistency,
+        steps,
     } = simulation::run(scenario, progress);
     let measured = measurement::measure(&recording, &scenario.measurement_model());
     let residuals = checks::recording_residuals(&scenario.chain, &recording);
     recording.measured = measured.joints;
     recording.measured_bodies = measured.bodies;
+    let checks = checks::Checks {
+        rapier: Some(consistency),
+        ..checks::checks(scenario, &recording, &residuals)
+    };
+    let evidence = validity::Evidence {
+        residuals: &residuals,
+        steps: &steps,
+        checks: &checks,
+    };
     let manifest = Manifest {
         format_version: FORMAT_VERSION,
         run_id: recording.run_id.clone(),
@@ -106,11 +116,8 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
             })
         }),
         columns: readout::provenance(),
-        checks: checks::Checks {
-            rapier: Some(consistency),
-            ..checks::checks(scenario, &recording, &residuals)
-        },
-        invalid: validity::validate(scenario, &recording, &residuals).err(),
+        checks: checks.clone(),
+        invalid: validity::validate(scenario, &recording, &evidence).err(),
         valid: true,
     };
     Run {

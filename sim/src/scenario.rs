@@ -96,6 +96,12 @@ pub struct TimeSection {
     pub step: f64,
     /// Output sample period (s), an integer multiple of `step`.
     pub sample_period: f64,
+    /// Whether the record must end at steady state (for frequency-domain analyses): the run
+    /// is then invalid unless its last excitation period repeats the one before
+    /// ([`crate::validity`], gate `steady_state`). Needs periodic torques on every driven
+    /// joint and at least two whole periods recorded.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub steady_state: bool,
 }
 
 /// `[solver]`: Rapier's velocity-solver iterations.
@@ -221,6 +227,45 @@ pub enum ScenarioError {
 /// hours of simulation on one core at today's speed.
 pub const MAX_STEPS: usize = 2_000_000_000;
 
+/// Largest recording a scenario may ask for (bytes, estimated before simulating by
+/// [`Scenario::estimated_recording_bytes`]): a run is held in memory until it is written, and
+/// its Arrow tables take about as much again while it is.
+pub const MAX_RECORDING_BYTES: u64 = 8 << 30;
+
+/// The recording's size in memory (bytes) of `samples` samples of `chain` under `file`: every
+/// sample's body and joint records and the noisy copies the `[[noise]]` and `[[sensor]]` sections
+/// add (counted as three columns per section and table row, an upper bound).
+pub fn recording_bytes(samples: usize, chain: &Chain, file: &ScenarioFile) -> f64 {
+    let bodies = chain.len() as f64;
+    let joints = chain.joint_ids().len() as f64;
+    let records = bodies * std::mem::size_of::<crate::recording::BodyRecord>() as f64
+        + joints * std::mem::size_of::<crate::recording::JointRecord>() as f64;
+    let copies = (file.noise.len() + file.sensor.len()) as f64;
+    let noisy = copies * 3.0 * bodies.max(joints) * 8.0;
+    (samples as f64 + 1.0) * (records + noisy + 8.0)
+}
+
+/// `Err((field, expected))` for a recording larger than [`MAX_RECORDING_BYTES`].
+fn check_size(
+    samples: usize,
+    chain: &Chain,
+    file: &ScenarioFile,
+) -> Result<(), (&'static str, String)> {
+    let bytes = recording_bytes(samples, chain, file);
+    if bytes > MAX_RECORDING_BYTES as f64 {
+        return Err((
+            "time.end",
+            format!(
+                "expected a recording of at most {} GiB, this one would hold about {:.1} GiB \
+                 ({samples} samples; shorten time.end, lengthen time.sample_period or split the run)",
+                MAX_RECORDING_BYTES >> 30,
+                bytes / (1u64 << 30) as f64,
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Where a scenario's model comes from.
 enum ModelSource<'a> {
     /// Named by `model`: a reference model, or a URDF path relative to this directory.
@@ -345,6 +390,7 @@ impl Scenario {
             ));
         }
         let samples = periods.round() as usize + 1;
+        check_size(samples, &chain, &file).map_err(|(f, e)| invalid(f, e))?;
         for (name, n) in [("solver.pgs_iterations", file.solver.pgs_iterations)] {
             if n == 0 || n > 100_000 {
                 return Err(invalid(name, format!("expected 1..=100000, got {n}")));
@@ -499,7 +545,7 @@ impl Scenario {
                 ),
             ));
         }
-        Ok(Self {
+        let scenario = Self {
             path: None,
             source: source.to_string(),
             file,
@@ -507,7 +553,29 @@ impl Scenario {
             drives,
             steps_per_sample,
             samples,
-        })
+        };
+        scenario.check_limits().map_err(|(f, e)| invalid(f, e))?;
+        Ok(scenario)
+    }
+
+    /// What can only be checked on the whole scenario, the steady-state requirement;
+    /// `Err((field, expected))`.
+    fn check_limits(&self) -> Result<(), (&'static str, String)> {
+        if self.file.time.steady_state && self.steady_window().is_none() {
+            return Err((
+                "time.steady_state",
+                "expected periodic torques of one period on every driven joint, a period that is \
+                 a whole number of samples, and at least two periods recorded"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The recording's size in memory (bytes), estimated before simulating
+    /// ([`recording_bytes`]).
+    pub fn estimated_recording_bytes(&self) -> f64 {
+        recording_bytes(self.samples, &self.chain, &self.file)
     }
 
     /// The file's name for messages: its path, or the scenario name.
@@ -616,6 +684,17 @@ impl Scenario {
             .iter()
             .all(|p| p.is_some_and(|p| (p - first).abs() <= 1e-12 * first))
             .then_some(first)
+    }
+
+    /// The steady-state window: the excitation period (s) and the number of samples in it,
+    /// where every torque is periodic with one period, a period is a whole number of samples
+    /// and the record holds at least two periods.
+    pub fn steady_window(&self) -> Option<(f64, usize)> {
+        let period = self.excitation_period()?;
+        let per = period / self.file.time.sample_period;
+        let n = per.round() as usize;
+        let whole = n > 0 && (per - n as f64).abs() <= 1e-9 * per;
+        (whole && self.samples > 2 * n).then_some((period, n))
     }
 
     /// The drive gain `K` of every joint, dataset order.

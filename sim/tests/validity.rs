@@ -120,3 +120,111 @@ fn a_valid_run_states_no_validity_fields_and_huge_spans_are_rejected() {
     let e = Scenario::from_toml(&text.replace("end = 2.0", "end = 1e30"), "rail").unwrap_err();
     assert!(e.to_string().contains("time.end"), "{e}");
 }
+
+fn shipped(name: &str) -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::fs::read_to_string(root.join(format!("scenarios/{name}.toml"))).unwrap()
+}
+
+/// The first failure of a scenario text, which must read.
+fn failure(text: &str) -> sim::validity::Invalid {
+    let s = Scenario::from_toml(text, "test.toml").unwrap();
+    sim::simulate(&s, None)
+        .manifest
+        .invalid
+        .expect("the run must fail a gate")
+}
+
+#[test]
+fn a_rail_driven_out_of_float_resolution_fails_the_precision_gate() {
+    // 1e12 m/s² on the rail: the readings stay exact (prescribed motion), but after one sample
+    // the arm is 2e8 m out, where f64 resolves positions to 3e-8 m: 7e-8 of the model's size.
+    let text = shipped("paper_rail")
+        .replace("acceleration = 2.0", "acceleration = 1e12")
+        .replace("end = 2.0", "end = 0.2");
+    let invalid = failure(&text);
+    assert_eq!(invalid.gate, Gate::Precision, "{invalid}");
+    assert_eq!(
+        (invalid.sample, invalid.place.starts_with("body 1 pos")),
+        (1, true)
+    );
+    assert!(invalid.value > 1e-8 && invalid.value < 1e-7, "{invalid}");
+    // A rail a thousand times faster than the paper's stays well inside.
+    let fast = shipped("paper_rail").replace("acceleration = 2.0", "acceleration = 2e3");
+    let run = sim::simulate(&Scenario::from_toml(&fast, "fast").unwrap(), None);
+    assert!(run.manifest.invalid.is_none());
+}
+
+/// link2 spun up by 3000 N·m on O1 (370 rad/s after 1 s): at a 10 ms step it turns 3.7 rad per
+/// step, and the engine's step no longer follows the equations of motion.
+const SPIN: &str = r#"
+name = "spin"
+description = "link2 spun up by a large constant torque"
+model = "link2"
+seed = 0
+[time]
+end = 1.0
+step = STEP
+sample_period = 0.01
+[[joint]]
+id = 1
+torque = { type = "constant", value = 3000.0 }
+[[joint]]
+id = 2
+free = true
+"#;
+
+#[test]
+fn a_step_too_coarse_for_the_motion_fails_the_integration_gate() {
+    let invalid = failure(&SPIN.replace("STEP", "0.01"));
+    assert_eq!(invalid.gate, Gate::Integration, "{invalid}");
+    assert!(
+        invalid.place.starts_with("joint") && invalid.sample > 10,
+        "{invalid}"
+    );
+    assert!(invalid.value > sim::validity::INTEGRATION_TOLERANCE);
+    // The same motion at a 1 ms step is resolved (no angular-speed cap binds: 370 rad/s is far
+    // above Rapier's π/4-per-step rigid-body cap of 78.5 rad/s at this step).
+    let s = Scenario::from_toml(&SPIN.replace("STEP", "0.001"), "spin").unwrap();
+    let run = sim::simulate(&s, None);
+    assert!(run.manifest.invalid.is_none(), "{:?}", run.manifest.invalid);
+    let qd_end = run.recording.joint(run.recording.samples() - 1, 0).qd;
+    assert!(qd_end > 300.0, "{qd_end}");
+}
+
+#[test]
+fn a_required_steady_state_is_checked_when_read_and_after_the_run() {
+    let text = shipped("paper_multisine");
+    assert!(text.contains("steady_state = true"));
+    // Undamped, two periods: still ringing at the end.
+    let undamped = text
+        .replace("damping = 2.0", "damping = 0.0")
+        .replace("end = 300.0", "end = 200.0")
+        .replace("step = 5e-4", "step = 1e-3");
+    let invalid = failure(&undamped);
+    assert_eq!(invalid.gate, Gate::SteadyState, "{invalid}");
+    assert_eq!(invalid.sample, 10_000, "the last period's first sample");
+    // One period recorded: nothing to compare; rejected when read, naming the field.
+    let short = text.replace("end = 300.0", "end = 100.0");
+    let e = Scenario::from_toml(&short, "short.toml").unwrap_err();
+    assert!(e.to_string().contains("time.steady_state"), "{e}");
+}
+
+#[test]
+fn a_recording_too_large_for_memory_is_rejected_when_read() {
+    // 5e6 samples of arm6 (~2.6 kB each): 5e6 steps is within MAX_STEPS, 12 GiB is not within
+    // MAX_RECORDING_BYTES.
+    let text = shipped("paper_rail").replace("end = 2.0", "end = 1e5");
+    let e = Scenario::from_toml(&text, "long.toml").unwrap_err();
+    let msg = e.to_string();
+    assert!(
+        msg.contains("time.end") && msg.contains("GiB") && msg.contains("long.toml"),
+        "{msg}"
+    );
+    let ok = Scenario::from_toml(&shipped("paper_rail"), "rail").unwrap();
+    assert!(
+        ok.estimated_recording_bytes() < 1e6,
+        "{}",
+        ok.estimated_recording_bytes()
+    );
+}

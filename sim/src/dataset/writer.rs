@@ -27,6 +27,10 @@ pub enum DatasetError {
     /// The run failed a validity gate; nothing was written.
     #[error("{0}; nothing written to `{1}` (pass --keep-invalid to write it marked invalid)")]
     Invalid(Box<crate::validity::Invalid>, PathBuf),
+    /// A run marked invalid (written with `--keep-invalid`) was given to a reader that needs a
+    /// valid one.
+    #[error("`{1}`: {0}; runs marked invalid (written with --keep-invalid) are not read as data")]
+    MarkedInvalid(Box<crate::validity::Invalid>, PathBuf),
     /// File-system failure.
     #[error("`{path}`: {source}")]
     Io {

@@ -40,7 +40,9 @@ impl<'a> Simulation<'a> {
                 Rotation::IDENTITY,
             );
             let rot = UnitQuaternion::from_rotation_matrix(&m.rotation);
+            // No per-step rotation cap (π/4 per step for rigid bodies by default).
             let rb = RigidBodyBuilder::dynamic()
+                .allow_fast_rotation(true)
                 .pose(Pose::from_parts(vec_to(&m.centroid), rot_to(&rot)))
                 .linvel(vec_to(&m.vel))
                 .angvel(vec_to(&m.omega))

@@ -14,6 +14,9 @@ pub struct Meter {
     angle: f64,
     /// Per joint kind (revolute, prismatic): largest difference and largest reading.
     qdd: [(f64, f64); 2],
+    /// Per sample, per joint: the acceleration difference (for the validity gate).
+    qdd_differences: Vec<Vec<f64>>,
+    kinds: Vec<JointKind>,
     force: (f64, f64),
     moment: (f64, f64),
 }
@@ -33,11 +36,15 @@ impl Meter {
 
     /// Rapier's discrete joint accelerations `(q̇_{n+1} − q̇_n)/dt` against the recorded ones.
     pub fn accelerations(&mut self, kinds: &[JointKind], discrete: &[f64], recorded: &[f64]) {
+        let mut row = Vec::with_capacity(kinds.len());
         for ((kind, d), r) in kinds.iter().zip(discrete).zip(recorded) {
-            let slot = &mut self.qdd[matches!(kind, JointKind::Prismatic) as usize];
+            let slot = &mut self.qdd[slot(kind)];
             slot.0 = slot.0.max((d - r).abs());
             slot.1 = slot.1.max(r.abs());
+            row.push((d - r).abs());
         }
+        self.qdd_differences.push(row);
+        self.kinds = kinds.to_vec();
     }
 
     /// The wrenches recovered from Rapier's velocity changes against the recorded ones.
@@ -50,6 +57,16 @@ impl Meter {
         }
     }
 
+    /// Per sample and joint, the engine's step against the recorded acceleration, relative to
+    /// the largest recorded `|q̈|` of the joint's kind ([`RapierConsistency::qdd_rel_difference`]
+    /// is their maximum).
+    pub fn step_differences(&self) -> StepDifferences {
+        StepDifferences {
+            absolute: self.qdd_differences.clone(),
+            scale: self.kinds.iter().map(|k| self.qdd[slot(k)].1).collect(),
+        }
+    }
+
     /// The figures for the manifest.
     pub fn finish(&self) -> RapierConsistency {
         let rel = |(diff, peak): (f64, f64)| if peak > 0.0 { diff / peak } else { diff };
@@ -59,5 +76,31 @@ impl Meter {
             qdd_rel_difference: rel(self.qdd[0]).max(rel(self.qdd[1])),
             wrench_rel_difference: rel(self.force).max(rel(self.moment)),
         }
+    }
+}
+
+fn slot(kind: &JointKind) -> usize {
+    matches!(kind, JointKind::Prismatic) as usize
+}
+
+/// `|(q̇_{n+1} − q̇_n)/dt − q̈_n|` of every joint at every sample (the engine's discrete velocity
+/// change over the step that starts at the sample against the continuous-time acceleration at
+/// the recorded state; 0 for kinematic joints), and the scale each is relative to: the largest
+/// recorded `|q̈|` of the joint's kind (rad/s² or m/s²).
+#[derive(Clone, Debug, Default)]
+pub struct StepDifferences {
+    /// Per sample, per joint (dataset order).
+    pub absolute: Vec<Vec<f64>>,
+    /// Per joint.
+    pub scale: Vec<f64>,
+}
+
+impl StepDifferences {
+    /// The difference of joint `k` at sample `s`, relative to its scale (absolute where the
+    /// scale is 0).
+    pub fn relative(&self, s: usize, k: usize) -> f64 {
+        let scale = self.scale[k];
+        let d = self.absolute[s][k];
+        if scale > 0.0 { d / scale } else { d }
     }
 }

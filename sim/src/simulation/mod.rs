@@ -40,6 +40,7 @@ mod sample;
 mod step;
 
 use consistency::Meter;
+pub use consistency::StepDifferences;
 
 /// Pose of one rigid body as Rapier holds it (world frame).
 #[derive(Clone, Copy, Debug)]
@@ -108,6 +109,8 @@ pub struct Simulated {
     pub integrator: Integrator,
     /// Rapier's discrete world against the recorded readings.
     pub consistency: RapierConsistency,
+    /// The engine's step against the recorded accelerations, per sample and joint.
+    pub steps: StepDifferences,
 }
 
 /// Runs a scenario to completion.
@@ -135,6 +138,7 @@ pub fn run(scenario: &Scenario, progress: Option<&ProgressBar>) -> Simulated {
         recording: rec,
         integrator: sim.integrator(),
         consistency: meter.finish(),
+        steps: meter.step_differences(),
     }
 }
 

@@ -12,6 +12,7 @@ use super::{BodySeries, BodyTruth, JointSeries, Measurements, ReadError, Run, Tr
 /// The [`Run`] that writing `run` to a directory and reading it back gives (tested equal), with
 /// `dir` as its recorded origin.
 pub fn from_simulated(run: &sim::Run, dir: &Path) -> Result<Run, ReadError> {
+    super::refuse_invalid(&run.manifest, dir)?;
     let rec = &run.recording;
     let mut joints: Vec<JointSeries> = (0..rec.joint_ids.len()).map(|k| joint(rec, k)).collect();
     let stated = super::apply_design(&mut joints, &run.manifest, &dir.join("manifest.json"))?;

@@ -270,6 +270,7 @@ pub fn population_arms(out: &Path) -> Result<Vec<usize>, ReadError> {
 fn read_files(dir: &Path, files: &[PathBuf; 4]) -> Result<Run, ReadError> {
     let [bodies_path, joints_path, truth_path, manifest_path] = files;
     let manifest = read_manifest(manifest_path)?;
+    refuse_invalid(&manifest, manifest_path)?;
     let (run_id, t, bodies) = read_bodies(bodies_path)?;
     let mut joints = read_joints(joints_path, bodies_path, t.len())?;
     let truth = read_truth(truth_path)?;
@@ -289,6 +290,18 @@ fn read_files(dir: &Path, files: &[PathBuf; 4]) -> Result<Run, ReadError> {
         manifest,
         truth,
     })
+}
+
+/// `Err` for a run whose manifest names a failed validity gate ([`sim::validity`]): estimators,
+/// studies and sweeps never read one as data.
+fn refuse_invalid(manifest: &Manifest, origin: &Path) -> Result<(), ReadError> {
+    match &manifest.invalid {
+        Some(invalid) => Err(ReadError::MarkedInvalid(
+            Box::new(invalid.clone()),
+            origin.to_owned(),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Sets what each joint's drive was told (gain, reference, torque signal) from the manifest's

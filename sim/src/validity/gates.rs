@@ -1,0 +1,233 @@
+//! The gates of [`super::validate`], one function each: the first failure of each, samples in
+//! time order, joints before bodies within a sample.
+
+use super::{
+    Gate, INTEGRATION_TOLERANCE, Invalid, PRECISION_TOLERANCE, RNEA_TOLERANCE, STEADY_TOLERANCE,
+    TRACKING_TOLERANCE,
+};
+use crate::checks::{Checks, Residuals};
+use crate::drive::Drive;
+use crate::recording::{BodyGroup, Recording};
+use crate::scenario::Scenario;
+use crate::simulation::StepDifferences;
+
+fn invalid(
+    rec: &Recording,
+    gate: Gate,
+    place: String,
+    sample: usize,
+    value: f64,
+    tolerance: f64,
+) -> Invalid {
+    Invalid {
+        run: rec.run_id.clone(),
+        gate,
+        place,
+        sample,
+        time: rec.t[sample],
+        value,
+        tolerance,
+    }
+}
+
+fn joint_name(rec: &Recording, k: usize) -> String {
+    format!("joint {} (O{})", rec.joint_ids[k], rec.joint_ids[k])
+}
+
+/// The first NaN or infinity: joint columns, body columns, then the noisy copies.
+pub(super) fn non_finite(rec: &Recording) -> Result<(), Invalid> {
+    for s in 0..rec.samples() {
+        for k in 0..rec.joint_ids.len() {
+            let j = rec.joint(s, k);
+            let columns = [
+                ("q", j.q),
+                ("qd", j.qd),
+                ("qdd", j.qdd),
+                ("tau", j.tau),
+                ("tau_friction", j.tau_friction),
+                ("i", j.current),
+            ];
+            if let Some((name, v)) = columns.iter().find(|(_, v)| !v.is_finite()) {
+                let place = format!("{} column {name}", joint_name(rec, k));
+                return Err(invalid(rec, Gate::NonFinite, place, s, *v, 0.0));
+            }
+        }
+        for b in 1..=rec.n_bodies {
+            let body = rec.body(s, b);
+            let groups = BodyGroup::NOISY.map(|g| (g.name(), g.of(body)));
+            let all = groups.into_iter().chain([("o", body.joint_point)]);
+            for (name, v) in all {
+                if let Some(x) = v.iter().find(|x| !x.is_finite()) {
+                    let place = format!("body {b} {name}");
+                    return Err(invalid(rec, Gate::NonFinite, place, s, *x, 0.0));
+                }
+            }
+        }
+    }
+    noisy_non_finite(rec)
+}
+
+/// The first NaN or infinity of the noisy copies (`<column>_meas`), joints' then bodies'.
+fn noisy_non_finite(rec: &Recording) -> Result<(), Invalid> {
+    let tables = [
+        (&rec.measured, rec.joint_ids.len().max(1), "joints"),
+        (&rec.measured_bodies, rec.n_bodies.max(1), "bodies"),
+    ];
+    for (columns, rows, table) in tables {
+        for (name, values) in columns.iter() {
+            if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+                let place = format!("{table} column {name}, row {}", i % rows);
+                return Err(invalid(
+                    rec,
+                    Gate::NonFinite,
+                    place,
+                    i / rows,
+                    values[i],
+                    0.0,
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The model's length scale for [`precision`]: the largest distance from a body's joint point
+/// to its centroid (rigid, so read at the first sample); 1 m if every one is 0.
+fn length_scale(rec: &Recording) -> f64 {
+    let l = (1..=rec.n_bodies)
+        .filter(|_| rec.samples() > 0)
+        .map(|b| {
+            let body = rec.body(0, b);
+            (body.joint_point - body.pos).norm()
+        })
+        .fold(0.0f64, f64::max);
+    if l > 0.0 { l } else { 1.0 }
+}
+
+/// The first body position (centroid or joint point) whose `f64` resolution, relative to the
+/// model's size, exceeds the tolerance.
+pub(super) fn precision(rec: &Recording) -> Result<(), Invalid> {
+    let scale = length_scale(rec);
+    for s in 0..rec.samples() {
+        for b in 1..=rec.n_bodies {
+            let body = rec.body(s, b);
+            for (name, p) in [("pos", body.pos), ("o", body.joint_point)] {
+                let r = f64::EPSILON * p.amax() / scale;
+                if r > PRECISION_TOLERANCE {
+                    let place = format!("body {b} {name} (model size {scale:.3e} m)");
+                    return Err(invalid(
+                        rec,
+                        Gate::Precision,
+                        place,
+                        s,
+                        r,
+                        PRECISION_TOLERANCE,
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first sample whose inverse-dynamics residual exceeds the tolerance, normalized as the
+/// manifest's `rnea_rel_residual` ([`crate::checks::Residuals::relative`]).
+pub(super) fn inverse_dynamics(rec: &Recording, residuals: &Residuals) -> Result<(), Invalid> {
+    for s in 0..residuals.absolute.len() {
+        for k in 0..residuals.scale.len() {
+            let r = residuals.relative(s, k);
+            if r.is_nan() || r > RNEA_TOLERANCE {
+                let place = joint_name(rec, k);
+                return Err(invalid(
+                    rec,
+                    Gate::InverseDynamics,
+                    place,
+                    s,
+                    r,
+                    RNEA_TOLERANCE,
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first sample where a prescribed joint is off its profile by more than the tolerance.
+pub(super) fn tracking(scenario: &Scenario, rec: &Recording) -> Result<(), Invalid> {
+    for s in 0..rec.samples() {
+        for (k, d) in scenario.drives.iter().enumerate() {
+            if let Drive::Motion(p) = &d.drive {
+                let e = (rec.joint(s, k).q - p.eval(rec.t[s]).q).abs();
+                if e.is_nan() || e > TRACKING_TOLERANCE {
+                    let place = joint_name(rec, k);
+                    return Err(invalid(
+                        rec,
+                        Gate::Tracking,
+                        place,
+                        s,
+                        e,
+                        TRACKING_TOLERANCE,
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first sample where the engine's step of an integrated (not prescribed) joint disagrees
+/// with its recorded acceleration by more than the tolerance.
+pub(super) fn integration(
+    scenario: &Scenario,
+    rec: &Recording,
+    steps: &StepDifferences,
+) -> Result<(), Invalid> {
+    for s in 0..steps.absolute.len().min(rec.samples()) {
+        for (k, d) in scenario.drives.iter().enumerate() {
+            if matches!(d.drive, Drive::Motion(_)) {
+                continue;
+            }
+            let r = steps.relative(s, k);
+            if r.is_nan() || r > INTEGRATION_TOLERANCE {
+                let place = joint_name(rec, k);
+                return Err(invalid(
+                    rec,
+                    Gate::Integration,
+                    place,
+                    s,
+                    r,
+                    INTEGRATION_TOLERANCE,
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A run that must end at steady state ([`crate::scenario::TimeSection::steady_state`]) and
+/// does not; the place is the last period, the sample its first.
+pub(super) fn steady_state(
+    scenario: &Scenario,
+    rec: &Recording,
+    checks: &Checks,
+) -> Result<(), Invalid> {
+    if !scenario.file.time.steady_state {
+        return Ok(());
+    }
+    let (Some(state), Some((_, n))) = (&checks.steady_state, scenario.steady_window()) else {
+        return Ok(());
+    };
+    if state.relative.is_nan() || state.relative > STEADY_TOLERANCE {
+        let first = rec.samples() - 1 - n;
+        let place = format!("the last period ({} s), all joints", state.period);
+        return Err(invalid(
+            rec,
+            Gate::SteadyState,
+            place,
+            first,
+            state.relative,
+            STEADY_TOLERANCE,
+        ));
+    }
+    Ok(())
+}
