@@ -153,7 +153,10 @@ pub fn servo_tracking_error(scenario: &Scenario, rec: &Recording) -> Option<f64>
 /// and the record holds at least two whole periods ([`Scenario::steady_window`]).
 pub fn steady_state(scenario: &Scenario, rec: &Recording) -> Option<SteadyState> {
     let (period, n) = scenario.steady_window()?;
-    let last = rec.samples().checked_sub(1)?;
+    if rec.samples() <= 2 * n {
+        return None;
+    }
+    let last = rec.samples() - 1;
     let (mut diff, mut amplitude) = (0.0f64, 0.0f64);
     for k in 0..rec.joint_ids.len() {
         let q = rec.joint_series("q", k);

@@ -81,6 +81,7 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
         integrator,
         consistency,
         steps,
+        unevaluable,
     } = simulation::run(scenario, progress);
     let measured = measurement::measure(&recording, &scenario.measurement_model());
     let residuals = checks::recording_residuals(&scenario.chain, &recording);
@@ -117,7 +118,10 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
         }),
         columns: readout::provenance(),
         checks: checks.clone(),
-        invalid: validity::validate(scenario, &recording, &evidence).err(),
+        invalid: match unevaluable {
+            Some(u) => Some(validity::unevaluable(&recording.run_id, u)),
+            None => validity::validate(scenario, &recording, &evidence).err(),
+        },
         valid: true,
     };
     Run {

@@ -53,7 +53,11 @@ fn shards_are_disjoint_and_together_equal_the_whole_population() {
     let (a, b) = (tree(&whole), tree(&sharded));
     assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
     assert!(a == b, "shards differ from the whole population");
-    assert_eq!(a.len(), 1 + 5 * 4, "population.json + 4 files per arm");
+    assert_eq!(
+        a.len(),
+        1 + 5 * 5,
+        "population.json + 4 files and a checksum list per arm"
+    );
 
     // One shard alone holds exactly its arms.
     let g = sim::batch::generate(&s, &half, "1/2".parse().unwrap(), false, None).unwrap();
@@ -183,7 +187,11 @@ fn shards_run_as_processes_assemble_a_whole_population_that_verify_checks() {
     let bytes = std::fs::read(&joints).unwrap();
     std::fs::write(&joints, &bytes[..bytes.len() / 2]).unwrap();
     let (ok, text) = verify();
-    assert!(!ok && text.contains("invalid: arm 3: joints"), "{text}");
+    assert!(
+        !ok && text.contains("invalid: arm 3: `") && text.contains("joints/arm=00003"),
+        "{text}"
+    );
+    assert!(text.contains("SHA-256 differs"), "{text}");
     std::fs::write(&joints, &bytes).unwrap();
     std::fs::write(out.join("joints/arm=00001/part-1.parquet"), &bytes).unwrap();
     let (ok, text) = verify();
@@ -296,7 +304,7 @@ fn a_population_is_the_same_bytes_whatever_the_thread_count() {
         tree(&out)
     };
     let (one, two) = (run("1"), run("2"));
-    assert_eq!(one.len(), 1 + 6 * 4);
+    assert_eq!(one.len(), 1 + 6 * 5);
     assert!(
         one == two,
         "RAYON_NUM_THREADS=1 and 2 wrote different files"

@@ -8,6 +8,9 @@ pub const JOINTS_FILE: &str = "joints.parquet";
 pub const TRUTH_FILE: &str = "truth.parquet";
 /// Run metadata.
 pub const MANIFEST_FILE: &str = "manifest.json";
+/// The four files of a run directory, in the order they are written (manifest last; the
+/// checksum list [`super::checksum::CHECKSUMS_FILE`] covers them and is written after).
+pub const RUN_FILES: [&str; 4] = [BODIES_FILE, JOINTS_FILE, TRUTH_FILE, MANIFEST_FILE];
 
 /// The f64 columns of `bodies.parquet`, in order (after `run_id, sample, t, body`).
 pub const BODY_F64: [&str; 37] = [

@@ -1,5 +1,6 @@
 //! The run directory of `shared/spec/dataset.md`: `bodies.parquet`, `joints.parquet`,
-//! `truth.parquet` and `manifest.json`, written atomically.
+//! `truth.parquet` and `manifest.json`, written atomically, and (an extension) `SHA256SUMS`, the
+//! files' SHA-256 digests that the readers verify ([`checksum`]).
 //!
 //! Column names are constants of [`columns`], shared with the readers in `validation`.
 //! Extensions beyond the contract: `o_x..z` in `bodies.parquet` (the position of the joint
@@ -13,6 +14,7 @@
 //! `imu_sf_1..3_meas`, the accelerometer's specific force at its mount, body frame); `i`
 //! in `joints.parquet` is the motor current `tau / K` (the manifest's `motor_gains` hold `K`).
 
+pub mod checksum;
 pub mod columns;
 pub mod manifest;
 pub mod population;

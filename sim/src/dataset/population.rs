@@ -7,6 +7,7 @@
 //! OUT/bodies/arm=00042/part-0.parquet      bodies.parquet of arm 42 (dataset.md)
 //! OUT/joints/arm=00042/part-0.parquet
 //! OUT/truth/arm=00042/part-0.parquet
+//! OUT/checksums/arm=00042.sha256           SHA-256 of the arm's four files (sha256sum -c, from OUT)
 //! OUT/manifests/arm=00042.json             the arm's manifest, written last
 //! ```
 //!
@@ -18,7 +19,8 @@
 use std::path::{Path, PathBuf};
 
 use super::Manifest;
-use super::columns::{BODIES_FILE, JOINTS_FILE, MANIFEST_FILE, TRUTH_FILE};
+use super::checksum::{self, CHECKSUMS_FILE};
+use super::columns::{BODIES_FILE, JOINTS_FILE, MANIFEST_FILE, RUN_FILES, TRUTH_FILE};
 use super::writer::{DatasetError, io, write_files};
 use crate::recording::Recording;
 
@@ -45,6 +47,24 @@ pub fn arm_files(out: &Path, index: usize) -> [PathBuf; 4] {
         out.join("joints").join(&p).join("part-0.parquet"),
         out.join("truth").join(&p).join("part-0.parquet"),
         out.join("manifests").join(format!("{p}.json")),
+    ]
+}
+
+/// The checksum list of arm `index` ([`super::checksum`]; paths relative to `out`).
+pub fn arm_checksums(out: &Path, index: usize) -> PathBuf {
+    out.join("checksums")
+        .join(format!("{}.sha256", partition(index)))
+}
+
+/// The paths of arm `index`'s four files relative to the population directory, as its
+/// checksum list names them.
+pub fn arm_relative_files(index: usize) -> [String; 4] {
+    let p = partition(index);
+    [
+        format!("bodies/{p}/part-0.parquet"),
+        format!("joints/{p}/part-0.parquet"),
+        format!("truth/{p}/part-0.parquet"),
+        format!("manifests/{p}.json"),
     ]
 }
 
@@ -85,8 +105,25 @@ pub fn write_arm(
         if targets[3].exists() {
             std::fs::remove_file(&targets[3]).map_err(io(&targets[3]))?;
         }
-        let sources = [BODIES_FILE, JOINTS_FILE, TRUTH_FILE, MANIFEST_FILE].map(|f| tmp.join(f));
-        for (from, to) in sources.iter().zip(&targets) {
+        // The run's checksum list, with the paths the population gives the files.
+        let digests = checksum::read(&tmp.join(CHECKSUMS_FILE))?;
+        let relative = arm_relative_files(index);
+        let list = checksum::render(
+            RUN_FILES
+                .iter()
+                .zip(&relative)
+                .map(|(f, r)| (r.as_str(), digests[*f].as_str())),
+        );
+        let list_tmp = tmp.join("arm.sha256");
+        std::fs::write(&list_tmp, list).map_err(io(&list_tmp))?;
+        let mut moves: Vec<(PathBuf, PathBuf)> = RUN_FILES[..3]
+            .iter()
+            .zip(&targets)
+            .map(|(f, to)| (tmp.join(f), to.clone()))
+            .collect();
+        moves.push((list_tmp, arm_checksums(out, index)));
+        moves.push((tmp.join(MANIFEST_FILE), targets[3].clone()));
+        for (from, to) in &moves {
             let dir = to.parent().expect("partition directory");
             std::fs::create_dir_all(dir).map_err(io(dir))?;
             std::fs::rename(from, to).map_err(io(to))?;

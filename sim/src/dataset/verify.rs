@@ -1,8 +1,9 @@
 //! Checking a population dataset assembled from shards (`sim population verify DIR`): every
 //! arm `0..arms` of its `population.json` present and complete, no file that is not one of an
 //! arm's files (a second copy, a stray partition, a leftover `.partial/`), and every arm valid:
-//! its manifest readable and naming that arm, its Parquet files readable with the row counts
-//! the manifest implies, its inverse-dynamics check within [`MAX_RNEA_RESIDUAL`].
+//! its files matching its checksum list (`checksums/arm=NNNNN.sha256`), its manifest readable,
+//! naming that arm and not marked invalid, its Parquet files readable with the row counts the
+//! manifest implies, its inverse-dynamics check within [`MAX_RNEA_RESIDUAL`].
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -10,7 +11,10 @@ use std::path::{Path, PathBuf};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 
 use super::Manifest;
-use super::population::{POPULATION_FILE, TABLES, arm_files, partition};
+use super::checksum;
+use super::population::{
+    POPULATION_FILE, TABLES, arm_checksums, arm_files, arm_relative_files, partition,
+};
 
 /// Largest `checks.rnea_max_rel_residual` an arm may have (the readings are exact to rounding,
 /// ~1e-15; anything near this is a broken run).
@@ -69,12 +73,17 @@ pub fn verify(out: &Path) -> Result<Verification, VerifyError> {
     let mut expected: BTreeSet<PathBuf> = [out.join(POPULATION_FILE)].into();
     for k in 0..arms {
         let files = arm_files(out, k);
+        let list = arm_checksums(out, k);
         expected.extend(files.iter().cloned());
-        if files.iter().any(|f| !f.is_file()) {
+        expected.insert(list.clone());
+        if files.iter().chain([&list]).any(|f| !f.is_file()) {
             v.missing.push(k);
             continue;
         }
-        match check_arm(k, &files) {
+        let relative = arm_relative_files(k);
+        let names: Vec<&str> = relative.iter().map(String::as_str).collect();
+        let checked = checksum::verify(&list, out, &names).map_err(|e| e.to_string());
+        match checked.and_then(|()| check_arm(k, &files)) {
             Ok(()) => v.valid += 1,
             Err(reason) => v.invalid.push((k, reason)),
         }
@@ -110,6 +119,9 @@ fn check_arm(k: usize, files: &[PathBuf; 4]) -> Result<(), String> {
     let m: Manifest = serde_json::from_str(&text).map_err(|e| format!("manifest: {e}"))?;
     if !m.run_id.ends_with(&partition(k)) {
         return Err(format!("manifest names run {:?}, not arm {k}", m.run_id));
+    }
+    if let Some(invalid) = &m.invalid {
+        return Err(format!("marked invalid: {invalid}"));
     }
     let residual = m.checks.rnea_max_rel_residual;
     if residual.is_nan() || residual > MAX_RNEA_RESIDUAL {

@@ -13,6 +13,7 @@ use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
 
+use super::checksum::CHECKSUMS_FILE;
 use super::columns::*;
 use super::manifest::Manifest;
 use crate::model::Chain;
@@ -31,6 +32,17 @@ pub enum DatasetError {
     /// valid one.
     #[error("`{1}`: {0}; runs marked invalid (written with --keep-invalid) are not read as data")]
     MarkedInvalid(Box<crate::validity::Invalid>, PathBuf),
+    /// A file's SHA-256 differs from its checksum list's ([`super::checksum`]).
+    #[error(
+        "`{path}`: its SHA-256 differs from the one in `{list}`: the file is corrupted, \
+         truncated or was changed after it was written"
+    )]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// The checksum list.
+        list: PathBuf,
+    },
     /// File-system failure.
     #[error("`{path}`: {source}")]
     Io {
@@ -322,8 +334,8 @@ fn full_inertia(t: &mut Table, chain: &Chain) {
 }
 
 /// Writes the four files of a run (`bodies.parquet`, `joints.parquet`, `truth.parquet`,
-/// `manifest.json`) into the existing directory `dir`, not atomically (callers write into a
-/// temporary directory and move the files into place).
+/// `manifest.json`) and their checksum list (`SHA256SUMS`) into the existing directory `dir`,
+/// not atomically (callers write into a temporary directory and move the files into place).
 pub fn write_files(dir: &Path, rec: &Recording, manifest: &Manifest) -> Result<(), DatasetError> {
     let meta = vec![
         KeyValue::new("run_id".to_string(), rec.run_id.clone()),
@@ -337,7 +349,8 @@ pub fn write_files(dir: &Path, rec: &Recording, manifest: &Manifest) -> Result<(
     truth_table(&manifest.model).write(&dir.join(TRUTH_FILE), meta)?;
     let json = serde_json::to_string_pretty(manifest).expect("manifest serializes");
     let path = dir.join(MANIFEST_FILE);
-    std::fs::write(&path, json + "\n").map_err(io(&path))
+    std::fs::write(&path, json + "\n").map_err(io(&path))?;
+    super::checksum::write(&dir.join(CHECKSUMS_FILE), dir, &RUN_FILES)
 }
 
 /// Writes the run directory `out` from a recording and its manifest. The files are written to

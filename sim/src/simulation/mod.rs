@@ -111,6 +111,22 @@ pub struct Simulated {
     pub consistency: RapierConsistency,
     /// The engine's step against the recorded accelerations, per sample and joint.
     pub steps: StepDifferences,
+    /// The sample at which the readings could not be evaluated, if any: the recording stops
+    /// before it.
+    pub unevaluable: Option<Unevaluable>,
+}
+
+/// A sample whose readings cannot be evaluated at the engine's state (a non-finite state, a
+/// free joint carrying no mass): the run stops there and is invalid
+/// ([`crate::validity::Gate::Dynamics`]).
+#[derive(Clone, Debug)]
+pub struct Unevaluable {
+    /// The sample (its index had it been recorded).
+    pub sample: usize,
+    /// Its time (s).
+    pub time: f64,
+    /// Why.
+    pub reason: String,
 }
 
 /// Runs a scenario to completion.
@@ -119,13 +135,25 @@ pub fn run(scenario: &Scenario, progress: Option<&ProgressBar>) -> Simulated {
     let mut rec = sim.new_recording();
     let mut meter = Meter::default();
     let mut previous: Option<Vec<Vector3<f64>>> = None;
+    let mut unevaluable = None;
     for k in 0..scenario.samples {
         // Advance to the sample's step, then record over the step that starts there.
         let target = k * scenario.steps_per_sample;
         while sim.step < target {
             sim.advance();
         }
-        let (bodies, joints) = sim.sample(previous.as_ref(), &mut meter);
+        let (bodies, joints) = match sim.sample(previous.as_ref(), &mut meter) {
+            Ok(sampled) => sampled,
+            Err(reason) => {
+                let time = scenario.sample_time(k);
+                unevaluable = Some(Unevaluable {
+                    sample: k,
+                    time,
+                    reason,
+                });
+                break;
+            }
+        };
         previous = Some(bodies.iter().map(|b| b.euler).collect());
         rec.t.push(scenario.sample_time(k));
         rec.bodies.extend(bodies);
@@ -139,6 +167,7 @@ pub fn run(scenario: &Scenario, progress: Option<&ProgressBar>) -> Simulated {
         integrator: sim.integrator(),
         consistency: meter.finish(),
         steps: meter.step_differences(),
+        unevaluable,
     }
 }
 

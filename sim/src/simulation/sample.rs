@@ -15,12 +15,13 @@ use crate::wrench::{self, BodyStep};
 impl Simulation<'_> {
     /// Records the current sample: Rapier's joint state now, the readings at it, the step that
     /// starts now taken (its actuator forces are the recorded ones). `previous` holds the last
-    /// sample's Cardan angles, for unwrapping.
+    /// sample's Cardan angles, for unwrapping. `Err` names why the readings cannot be evaluated
+    /// at the engine's state (the run stops there).
     pub(super) fn sample(
         &mut self,
         previous: Option<&Vec<Vector3<f64>>>,
         meter: &mut Meter,
-    ) -> (Vec<BodyRecord>, Vec<JointRecord>) {
+    ) -> Result<(Vec<BodyRecord>, Vec<JointRecord>), String> {
         let dt = self.scenario.dt();
         let t = self.time(self.step);
         let before = self.states();
@@ -43,12 +44,15 @@ impl Simulation<'_> {
             .collect();
         let known = self.known(t, &friction);
         let readout = readout::evaluate(self.chain(), &q, &qd, &known, &crate::gravity_vector())
-            .unwrap_or_else(|e| {
-                panic!(
-                    "scenario {}: the dynamics at t = {t} s cannot be evaluated: {e}",
-                    self.scenario.file.name
-                )
-            });
+            .map_err(|e| {
+                let finite = q.iter().chain(&qd).all(|v| v.is_finite());
+                let why = if finite {
+                    ""
+                } else {
+                    " (the engine's state is not finite)"
+                };
+                format!("{e}{why}")
+            })?;
 
         let bodies = self.body_records(&readout, previous, &before);
         for (k, b) in bodies.iter().enumerate() {
@@ -85,7 +89,7 @@ impl Simulation<'_> {
                 }
             })
             .collect();
-        (bodies, joints)
+        Ok((bodies, joints))
     }
 
     /// What is known of every joint over the step that starts at `t`: the profile's

@@ -8,6 +8,7 @@
 //!
 //! | check | applies to | fails when | tolerance |
 //! |---|---|---|---|
+//! | `dynamics` | every run | the readings cannot be evaluated at the engine's state (its joint-space inertia is not positive definite: a non-finite state, a free joint carrying no mass); the run stops at that sample | — |
 //! | `non_finite` | every run | a recorded joint, body or noisy value is NaN or infinite | — |
 //! | `precision` | every run | a world position is so far from the origin that `f64` no longer resolves the model: `ε·|p| / L` with `L` the largest joint-point-to-centroid distance of the model (1 m if all are 0) | [`PRECISION_TOLERANCE`] |
 //! | `inverse_dynamics` | every run | `|RNEA(q, q̇, q̈) − (tau + tau_friction)|` of a joint, relative to its peak as [`crate::checks::rnea_residual`] normalizes it | [`RNEA_TOLERANCE`] |
@@ -67,6 +68,8 @@ pub enum Gate {
     Integration,
     /// A run that must end at steady state does not.
     SteadyState,
+    /// The readings cannot be evaluated at the engine's state.
+    Dynamics,
 }
 
 impl std::fmt::Display for Gate {
@@ -78,6 +81,7 @@ impl std::fmt::Display for Gate {
             Gate::Precision => "precision",
             Gate::Integration => "integration",
             Gate::SteadyState => "steady_state",
+            Gate::Dynamics => "dynamics",
         })
     }
 }
@@ -90,7 +94,8 @@ pub struct Invalid {
     pub run: String,
     /// The gate.
     pub gate: Gate,
-    /// The joint (`joint 2 (O2)`) or body column (`body 3 f`).
+    /// The joint (`joint 2 (O2)`) or body column (`body 3 f`); for `dynamics`, why the
+    /// readings cannot be evaluated.
     pub place: String,
     /// First bad sample.
     pub sample: usize,
@@ -106,12 +111,21 @@ pub struct Invalid {
 
 impl std::fmt::Display for Invalid {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (run, gate, sample, time) = (&self.run, self.gate, self.sample, self.time);
+        if gate == Gate::Dynamics {
+            return write!(
+                f,
+                "run `{run}` is invalid: check `{gate}` failed at sample {sample} (t = {time} s): \
+                 {}; the run stops there",
+                self.place
+            );
+        }
         write!(
             f,
-            "run `{}` is invalid: check `{}` failed at {}, sample {} (t = {} s): ",
-            self.run, self.gate, self.place, self.sample, self.time
+            "run `{run}` is invalid: check `{gate}` failed at {}, sample {sample} (t = {time} s): ",
+            self.place
         )?;
-        match self.gate {
+        match gate {
             Gate::NonFinite => write!(f, "the value is {}", self.value),
             _ => write!(f, "{:e} > tolerance {:e}", self.value, self.tolerance),
         }
@@ -155,6 +169,19 @@ pub struct Evidence<'a> {
     pub steps: &'a StepDifferences,
     /// [`crate::checks::checks`].
     pub checks: &'a Checks,
+}
+
+/// The failure of a run stopped at a sample whose readings could not be evaluated.
+pub fn unevaluable(run: &str, u: crate::simulation::Unevaluable) -> Invalid {
+    Invalid {
+        run: run.to_string(),
+        gate: Gate::Dynamics,
+        place: u.reason,
+        sample: u.sample,
+        time: u.time,
+        value: f64::NAN,
+        tolerance: 0.0,
+    }
 }
 
 /// Runs the gates on a recording of `scenario`; the first failure, if any.

@@ -238,13 +238,26 @@ impl Measurements {
 }
 
 /// Reads a run directory.
+/// Its files are first checked against its `SHA256SUMS`, where it has one
+/// ([`sim::dataset::checksum`]).
 pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
+    let list = dir.join(sim::dataset::checksum::CHECKSUMS_FILE);
+    if list.exists() {
+        sim::dataset::checksum::verify(&list, dir, &sim::dataset::columns::RUN_FILES)?;
+    }
     let files = [BODIES_FILE, JOINTS_FILE, TRUTH_FILE, MANIFEST_FILE].map(|f| dir.join(f));
     read_files(dir, &files)
 }
 
 /// Reads arm `index` of a population dataset ([`sim::dataset::population`]).
+/// Its files are first checked against its checksum list, where it has one.
 pub fn read_population_arm(out: &Path, index: usize) -> Result<Run, ReadError> {
+    let list = sim::dataset::population::arm_checksums(out, index);
+    if list.exists() {
+        let relative = sim::dataset::population::arm_relative_files(index);
+        let names: Vec<&str> = relative.iter().map(String::as_str).collect();
+        sim::dataset::checksum::verify(&list, out, &names)?;
+    }
     read_files(out, &sim::dataset::population::arm_files(out, index))
 }
 

@@ -10,7 +10,7 @@ use arrow_array::types::{ArrowPrimitiveType, Float64Type, UInt8Type, UInt32Type}
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::DataType;
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
 use sim::dataset::Manifest;
 use sim::recording::BodyGroup;
 
@@ -23,13 +23,28 @@ struct Table {
 }
 
 impl Table {
+    /// Reads every column of a Parquet file. The Arrow schema embedded in the file's metadata
+    /// is not read (the Parquet schema gives the same types for these columns): arrow-ipc
+    /// panics on some malformed ones instead of failing. A panic of the Parquet reader on a
+    /// malformed file is still turned into an error naming the file.
     fn read(path: &Path) -> Result<Table, ReadError> {
+        let read = std::panic::catch_unwind(|| Self::read_unguarded(path));
+        read.unwrap_or_else(|_| {
+            Err(ReadError::Format {
+                path: path.to_owned(),
+                message: "the Parquet reader failed on a malformed file".into(),
+            })
+        })
+    }
+
+    fn read_unguarded(path: &Path) -> Result<Table, ReadError> {
         let fmt = |e: &dyn std::fmt::Display| ReadError::Format {
             path: path.to_owned(),
             message: e.to_string(),
         };
         let file = File::open(path).map_err(sim::dataset::io(path))?;
-        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
+        let reader = ParquetRecordBatchReaderBuilder::try_new_with_options(file, options)
             .map_err(|e| fmt(&e))?
             .build()
             .map_err(|e| fmt(&e))?;

@@ -142,6 +142,11 @@ pub enum StudyError {
     },
 }
 
+/// Most seeds per level a study may ask for.
+pub const MAX_SEEDS: usize = 100_000;
+/// Most levels per sweep a study may ask for.
+pub const MAX_LEVELS: usize = 1_000;
+
 impl Study {
     /// Reads and checks a study file; `known` are the registry's estimator names.
     pub fn from_path(path: &Path, known: &[&str]) -> Result<Study, StudyError> {
@@ -149,7 +154,13 @@ impl Study {
             path: path.to_owned(),
             source,
         })?;
-        let file: StudyFile = toml::from_str(&text).map_err(|e| StudyError::Parse {
+        Self::from_toml(&text, path, known)
+    }
+
+    /// Reads and checks the text of a study file at `path` (its scenarios are relative to
+    /// `path`'s directory).
+    pub fn from_toml(text: &str, path: &Path, known: &[&str]) -> Result<Study, StudyError> {
+        let file: StudyFile = toml::from_str(text).map_err(|e| StudyError::Parse {
             path: path.to_owned(),
             message: e.to_string(),
         })?;
@@ -159,8 +170,11 @@ impl Study {
             expected,
         };
         let dir = path.parent().unwrap_or(Path::new("."));
-        if file.seeds == 0 {
-            return Err(invalid("seeds", "expected at least 1 seed".into()));
+        if file.seeds == 0 || file.seeds > MAX_SEEDS {
+            return Err(invalid(
+                "seeds",
+                format!("expected 1 to {MAX_SEEDS} seeds, got {}", file.seeds),
+            ));
         }
         if file.scenarios.is_empty() {
             return Err(invalid(
@@ -196,11 +210,13 @@ impl Study {
             let levels = match &s.levels {
                 Levels::List(v) => v.clone(),
                 Levels::Range { from, to, count } => {
-                    if !(*from > 0.0 && to > from && *count >= 2) {
+                    let finite = from.is_finite() && to.is_finite();
+                    if !(finite && *from > 0.0 && to > from && (2..=MAX_LEVELS).contains(count)) {
                         return Err(invalid(
                             &format!("sweep[{k}].levels"),
                             format!(
-                                "expected 0 < from < to and count ≥ 2, got {from}, {to}, {count}"
+                                "expected finite 0 < from < to and 2 ≤ count ≤ {MAX_LEVELS}, \
+                                 got {from}, {to}, {count}"
                             ),
                         ));
                     }
@@ -208,10 +224,15 @@ impl Study {
                     (0..*count).map(|i| from * (r * i as f64).exp()).collect()
                 }
             };
-            if levels.len() < 5 || levels.iter().any(|l| !(l.is_finite() && *l > 0.0)) {
+            let positive = levels.iter().all(|l| l.is_finite() && *l > 0.0);
+            if !(5..=MAX_LEVELS).contains(&levels.len()) || !positive {
                 return Err(invalid(
                     &format!("sweep[{k}].levels"),
-                    format!("expected at least 5 positive levels, got {levels:?}"),
+                    format!(
+                        "expected 5 to {MAX_LEVELS} finite positive levels, got {} ({:?}…)",
+                        levels.len(),
+                        &levels[..levels.len().min(8)]
+                    ),
                 ));
             }
             let estimators = s
