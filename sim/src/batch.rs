@@ -7,7 +7,9 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::dataset::DatasetError;
-use crate::dataset::population::{arm_complete, write_arm, write_description};
+use crate::dataset::population::{
+    arm_complete, remove_own_partial, remove_stale, write_arm, write_description,
+};
 use crate::population::Shard;
 use crate::scenario::{Scenario, ScenarioError};
 
@@ -44,6 +46,7 @@ pub fn generate(
     progress: Option<&ProgressBar>,
 ) -> Result<Generated, BatchError> {
     let p = scenario.population()?;
+    remove_stale(out);
     write_description(
         out,
         &serde_json::json!({
@@ -51,7 +54,7 @@ pub fn generate(
             "scenario_path": scenario.path.as_ref().map(|p| p.display().to_string()),
             "arms": p.arms,
             "seed": p.seed.unwrap_or(scenario.file.seed),
-            "layout": "bodies|joints|truth/arm=NNNNN/part-0.parquet, manifests/arm=NNNNN.json (sim::dataset::population)",
+            "layout": "bodies|joints|truth/arm=NNNNN/part-0.parquet, checksums/arm=NNNNN.sha256, manifests/arm=NNNNN.json (sim::dataset::population)",
         }),
     )?;
     let arms: Vec<usize> = (0..p.arms).filter(|&k| shard.contains(k)).collect();
@@ -63,7 +66,7 @@ pub fn generate(
     if let Some(pb) = progress {
         pb.set_length(todo.len() as u64);
     }
-    let outcomes: Vec<Option<crate::validity::Invalid>> = todo
+    let outcomes: Result<Vec<Option<crate::validity::Invalid>>, _> = todo
         .par_iter()
         .map(|&k| -> Result<_, BatchError> {
             let s = scenario.population_arm(k)?;
@@ -77,7 +80,9 @@ pub fn generate(
             }
             Ok(invalid)
         })
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, _>>();
+    remove_own_partial(out);
+    let outcomes = outcomes?;
     let invalid: Vec<_> = todo
         .iter()
         .zip(outcomes)

@@ -168,3 +168,56 @@ fn a_sweep_is_the_same_bytes_whatever_the_thread_count() {
     }
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn a_killed_sweep_leaves_no_output_and_resumes_to_the_same_bytes() {
+    let d = dir("killed");
+    write_study(&d, GOOD);
+    // Two scenarios: killed once the first one's block is saved.
+    let second = std::fs::read_to_string(d.join("rail.toml"))
+        .unwrap()
+        .replace("end = 0.4", "end = 0.6");
+    std::fs::write(d.join("rail2.toml"), second).unwrap();
+    let study = write_study(
+        &d,
+        &GOOD.replace("[\"rail.toml\"]", "[\"rail.toml\", \"rail2.toml\"]"),
+    );
+    let sweep = |out: &std::path::Path| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_validation"));
+        c.args([
+            "sweep",
+            study.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .env("RAYON_NUM_THREADS", "1");
+        c
+    };
+    let files = ["sweep.json", "sweep.csv", "sweep.md", "sweep.png"];
+    let read = |out: &std::path::Path| files.map(|f| std::fs::read(out.join(f)).unwrap());
+    let whole = d.join("whole");
+    assert!(sweep(&whole).output().unwrap().status.success());
+    let expected = read(&whole);
+
+    let out = d.join("out");
+    let mut child = sweep(&out).spawn().unwrap();
+    let block = d.join(".out.partial/block-0.json");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !block.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let finished = child.try_wait().unwrap().is_some();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!finished && block.exists(), "not killed between the blocks");
+    assert!(!out.exists(), "a killed sweep leaves no output");
+
+    let o = sweep(&out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let resumed = read(&out);
+    for (k, f) in files.iter().enumerate() {
+        assert!(resumed[k] == expected[k], "{f} differs after the resume");
+    }
+    assert!(!d.join(".out.partial").exists());
+    std::fs::remove_dir_all(&d).unwrap();
+}

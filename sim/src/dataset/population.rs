@@ -12,7 +12,9 @@
 //! ```
 //!
 //! An arm is complete when its manifest exists: its files are written into a temporary
-//! directory under `OUT/.partial/` and moved into place, manifest last. Shards write disjoint
+//! directory under `OUT/.partial/<host>-<pid>/` and moved into place, checksum list and
+//! manifest last; a killed writer's temporaries are removed by the next run on its host
+//! ([`super::temporary`]), and its arm without a manifest is regenerated. Shards write disjoint
 //! arms into the same `OUT` (or into separate directories that are merged by copying the
 //! trees); every file of an arm depends only on the scenario and the arm's index.
 
@@ -21,6 +23,7 @@ use std::path::{Path, PathBuf};
 use super::Manifest;
 use super::checksum::{self, CHECKSUMS_FILE};
 use super::columns::{BODIES_FILE, JOINTS_FILE, MANIFEST_FILE, RUN_FILES, TRUTH_FILE};
+use super::temporary;
 use super::writer::{DatasetError, io, write_files};
 use crate::recording::Recording;
 
@@ -78,10 +81,28 @@ pub fn arm_complete(out: &Path, index: usize) -> bool {
 pub fn write_description(out: &Path, description: &serde_json::Value) -> Result<(), DatasetError> {
     std::fs::create_dir_all(out).map_err(io(out))?;
     let path = out.join(POPULATION_FILE);
-    let tmp = out.join(format!(".{POPULATION_FILE}.{}", std::process::id()));
+    let tmp = out.join(temporary::name(&format!(".{POPULATION_FILE}.")));
     let text = serde_json::to_string_pretty(description).expect("serializes") + "\n";
     std::fs::write(&tmp, text).map_err(io(&tmp))?;
     std::fs::rename(&tmp, &path).map_err(io(&path))
+}
+
+/// This process's directory of temporaries under `OUT/.partial/` ([`temporary`]).
+fn process_partial(out: &Path) -> PathBuf {
+    out.join(".partial").join(temporary::name(""))
+}
+
+/// Removes the temporaries that writers of this host killed mid-way left in `out`: called
+/// before a population is generated into it.
+pub fn remove_stale(out: &Path) {
+    temporary::remove_stale(&out.join(".partial"), "");
+    temporary::remove_stale(out, &format!(".{POPULATION_FILE}."));
+}
+
+/// Removes this process's (empty) directory of temporaries; `.partial/` itself stays, since a
+/// shard running beside this one may be about to write into it.
+pub fn remove_own_partial(out: &Path) {
+    let _ = std::fs::remove_dir(process_partial(out));
 }
 
 /// Writes arm `index`'s files into `out`, replacing any earlier files of that arm.
@@ -91,9 +112,7 @@ pub fn write_arm(
     rec: &Recording,
     manifest: &Manifest,
 ) -> Result<(), DatasetError> {
-    let tmp = out
-        .join(".partial")
-        .join(format!("{}-{}", partition(index), std::process::id()));
+    let tmp = process_partial(out).join(partition(index));
     if tmp.exists() {
         std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
     }
@@ -130,8 +149,6 @@ pub fn write_arm(
         }
         Ok(())
     })();
-    // `.partial/` itself stays: removing it while another task (or shard process) is about to
-    // create its own temporary directory in it would make that task fail.
     let _ = std::fs::remove_dir_all(&tmp);
     result
 }

@@ -401,7 +401,9 @@ pub fn write_run_keeping_invalid(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "run".into());
-    let tmp = parent.join(format!(".{name}.partial-{}", std::process::id()));
+    let prefix = format!(".{name}.partial-");
+    super::temporary::remove_stale(&parent, &prefix);
+    let tmp = parent.join(super::temporary::name(&prefix));
     if tmp.exists() {
         std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
     }
