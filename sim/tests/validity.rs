@@ -228,3 +228,31 @@ fn a_recording_too_large_for_memory_is_rejected_when_read() {
         ok.estimated_recording_bytes()
     );
 }
+
+#[test]
+fn body_columns_that_break_newton_euler_fail_the_closure_gate() {
+    let text = shipped("paper_rail").replace("end = 2.0", "end = 0.2");
+    let s = Scenario::from_toml(&text, "rail").unwrap();
+    let mut rec = sim::simulate(&s, None).recording;
+    let check = |rec: &sim::recording::Recording| {
+        let residuals = sim::checks::recording_residuals(&s.chain, rec);
+        let checks = sim::checks::checks(&s, rec, &residuals);
+        let steps = sim::simulation::StepDifferences::default();
+        let evidence = sim::validity::Evidence {
+            residuals: &residuals,
+            steps: &steps,
+            checks: &checks,
+        };
+        sim::validity::validate(&s, rec, &evidence)
+    };
+    check(&rec).unwrap();
+    // Body 3's force at sample 4 off by 1e-6 of itself: the joint columns still agree with
+    // the inverse dynamics, the body columns no longer balance.
+    let k = 4 * rec.n_bodies + 2;
+    let f = rec.bodies[k].force;
+    rec.bodies[k].force += f * 1e-6;
+    let invalid = check(&rec).unwrap_err();
+    assert_eq!(invalid.gate, Gate::NewtonEuler, "{invalid}");
+    assert_eq!(invalid.sample, 4);
+    assert!(invalid.place.starts_with("body"), "{invalid}");
+}

@@ -2,8 +2,8 @@
 //! time order, joints before bodies within a sample.
 
 use super::{
-    Gate, INTEGRATION_TOLERANCE, Invalid, PRECISION_TOLERANCE, RNEA_TOLERANCE, STEADY_TOLERANCE,
-    TRACKING_TOLERANCE,
+    Gate, INTEGRATION_TOLERANCE, Invalid, NEWTON_EULER_TOLERANCE, PRECISION_TOLERANCE,
+    RNEA_TOLERANCE, STEADY_TOLERANCE, TRACKING_TOLERANCE,
 };
 use crate::checks::{Checks, Residuals};
 use crate::drive::Drive;
@@ -146,6 +146,82 @@ pub(super) fn inverse_dynamics(rec: &Recording, residuals: &Residuals) -> Result
                     r,
                     RNEA_TOLERANCE,
                 ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Per body and sample, the Newton–Euler residuals of the recorded body columns: the force
+/// `m (a − g) − (f_i − f_child)` and, in the body frame about the centroid,
+/// `I ω̇ + ω × I ω − Rᵀ (n_i − n_child + (O_i − c) × f_i − (O_child − c) × f_child)`;
+/// with each body's scales (the largest magnitude of the terms over the run).
+struct Closure {
+    /// `[sample][body − 1] = (force residual, moment residual)`.
+    residuals: Vec<Vec<(f64, f64)>>,
+    /// Per body: (force scale, moment scale).
+    scales: Vec<(f64, f64)>,
+}
+
+fn closure(scenario: &Scenario, rec: &Recording) -> Closure {
+    let g = crate::gravity_vector();
+    let n = rec.n_bodies;
+    let mut scales = vec![(0.0f64, 0.0f64); n];
+    let residuals = (0..rec.samples())
+        .map(|s| {
+            (1..=n)
+                .map(|b| {
+                    let body = rec.body(s, b);
+                    let link = &scenario.chain.links[b - 1].body;
+                    let (fc, nc, oc) = match b < n {
+                        true => {
+                            let c = rec.body(s, b + 1);
+                            (c.force, c.moment, c.joint_point)
+                        }
+                        false => (Default::default(), Default::default(), body.joint_point),
+                    };
+                    let inertial = link.mass * (body.acc - g);
+                    let rf = (inertial - (body.force - fc)).norm();
+                    let inertia = link.inertia_body();
+                    let (w, wd) = (body.omega, body.omega_dot);
+                    let lhs = inertia * wd + w.cross(&(inertia * w));
+                    let arm = body.joint_point - body.pos;
+                    let world =
+                        body.moment - nc + arm.cross(&body.force) - (oc - body.pos).cross(&fc);
+                    let rm = (lhs - body.quat.inverse() * world).norm();
+                    let scale = &mut scales[b - 1];
+                    scale.0 = scale.0.max(inertial.norm()).max(body.force.norm());
+                    scale.1 = (scale.1.max(lhs.norm()))
+                        .max(body.moment.norm())
+                        .max(arm.cross(&body.force).norm());
+                    (rf, rm)
+                })
+                .collect()
+        })
+        .collect();
+    Closure { residuals, scales }
+}
+
+/// The first sample where a body's recorded wrenches and motion break the Newton–Euler
+/// equations by more than the tolerance (relative to the body's scale).
+pub(super) fn newton_euler(scenario: &Scenario, rec: &Recording) -> Result<(), Invalid> {
+    let c = closure(scenario, rec);
+    let rel = |r: f64, scale: f64| if scale > 0.0 { r / scale } else { r };
+    for (s, row) in c.residuals.iter().enumerate() {
+        for (k, (rf, rm)) in row.iter().enumerate() {
+            let (sf, sm) = c.scales[k];
+            for (what, r) in [("force", rel(*rf, sf)), ("moment", rel(*rm, sm))] {
+                if r.is_nan() || r > NEWTON_EULER_TOLERANCE {
+                    let place = format!("body {} ({what} balance)", k + 1);
+                    return Err(invalid(
+                        rec,
+                        Gate::NewtonEuler,
+                        place,
+                        s,
+                        r,
+                        NEWTON_EULER_TOLERANCE,
+                    ));
+                }
             }
         }
     }

@@ -12,6 +12,7 @@
 //! | `non_finite` | every run | a recorded joint, body or noisy value is NaN or infinite | — |
 //! | `precision` | every run | a world position is so far from the origin that `f64` no longer resolves the model: `ε·|p| / L` with `L` the largest joint-point-to-centroid distance of the model (1 m if all are 0) | [`PRECISION_TOLERANCE`] |
 //! | `inverse_dynamics` | every run | `|RNEA(q, q̇, q̈) − (tau + tau_friction)|` of a joint, relative to its peak as [`crate::checks::rnea_residual`] normalizes it | [`RNEA_TOLERANCE`] |
+//! | `newton_euler` | every run | a body's recorded `f`, `n` (world, at `O_i`), centroid acceleration, `ω`, `ω̇` (body frame) and pose break `m (a − g) = f_i − f_{i+1}` or, about the centroid in the body frame, `I ω̇ + ω × I ω = Rᵀ(n_i − n_{i+1} + (O_i − c) × f_i − (O_{i+1} − c) × f_{i+1})`, relative to the body's largest term | [`NEWTON_EULER_TOLERANCE`] |
 //! | `tracking` | prescribed joints | the joint leaves its profile (rad or m) | [`TRACKING_TOLERANCE`] |
 //! | `integration` | torque, servo and free joints | the engine's velocity change over a step, `(q̇_{n+1} − q̇_n)/dt`, differs from the continuous-time `q̈_n` at the recorded state by more than this fraction of the largest `|q̈|` of the joint's kind: the step does not resolve the motion | [`INTEGRATION_TOLERANCE`] |
 //! | `steady_state` | scenarios with `time.steady_state = true` | the last excitation period differs from the one before, relative to the last period's amplitude ([`crate::checks::steady_state`]) | [`STEADY_TOLERANCE`] |
@@ -42,6 +43,8 @@ mod gates;
 
 /// Largest relative inverse-dynamics residual of a valid run.
 pub const RNEA_TOLERANCE: f64 = 1e-9;
+/// Largest relative Newton–Euler residual of a body's recorded columns in a valid run.
+pub const NEWTON_EULER_TOLERANCE: f64 = 1e-9;
 /// Largest deviation of a prescribed joint from its profile in a valid run (rad or m).
 pub const TRACKING_TOLERANCE: f64 = 1e-9;
 /// Largest relative resolution of a world position in a valid run (see the module docs).
@@ -70,6 +73,8 @@ pub enum Gate {
     SteadyState,
     /// The readings cannot be evaluated at the engine's state.
     Dynamics,
+    /// A body's recorded wrenches and motion break the Newton–Euler equations.
+    NewtonEuler,
 }
 
 impl std::fmt::Display for Gate {
@@ -82,6 +87,7 @@ impl std::fmt::Display for Gate {
             Gate::Integration => "integration",
             Gate::SteadyState => "steady_state",
             Gate::Dynamics => "dynamics",
+            Gate::NewtonEuler => "newton_euler",
         })
     }
 }
@@ -189,6 +195,7 @@ pub fn validate(scenario: &Scenario, rec: &Recording, evidence: &Evidence) -> Re
     gates::non_finite(rec)?;
     gates::precision(rec)?;
     gates::inverse_dynamics(rec, evidence.residuals)?;
+    gates::newton_euler(scenario, rec)?;
     gates::tracking(scenario, rec)?;
     gates::integration(scenario, rec, evidence.steps)?;
     gates::steady_state(scenario, rec, evidence.checks)
