@@ -172,9 +172,12 @@ fn the_papers_formulation_runs_and_is_far_off() {
 
 #[test]
 fn measured_angles_carry_the_scenarios_noise_reproducibly() {
-    let m = &run().clean;
-    for j in &m.joints {
-        let noisy = &j.measured["q"];
+    // The sensed view's q is the measured copy; the clean view's the ideal one.
+    let (sensed, clean) = (&run().measurements, &run().clean);
+    assert!(clean.joints.iter().all(|j| j.measured.is_empty()));
+    for (s, j) in sensed.joints.iter().zip(&clean.joints) {
+        let noisy = &s.measured["q"];
+        assert_eq!(noisy, &s.q);
         let d: Vec<f64> = noisy.iter().zip(&j.q).map(|(a, b)| a - b).collect();
         assert!(d.iter().all(|v| (0.0..0.1).contains(v)));
         let mean = d.iter().sum::<f64>() / d.len() as f64;

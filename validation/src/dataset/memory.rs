@@ -28,7 +28,7 @@ pub fn from_simulated(run: &sim::Run, dir: &Path) -> Result<Run, ReadError> {
         dir: dir.to_owned(),
         manifest: run.manifest.clone(),
         measurements: clean.sensed(),
-        clean,
+        clean: clean.ideal(),
         truth: truth(&run.manifest.model),
     })
 }

@@ -176,7 +176,8 @@ pub struct Run {
     /// What the sensors give: every column replaced by its measured copy where it has one
     /// ([`Measurements::sensed`]). The only view estimators get.
     pub measurements: Measurements,
-    /// The clean columns (ideal sensors), for physics checks.
+    /// The clean columns (ideal sensors), for physics checks: no measured copies, so
+    /// `measured_or_clean` gives the clean columns.
     pub clean: Measurements,
     /// The truth table.
     pub truth: Truth,
@@ -299,7 +300,7 @@ fn read_files(dir: &Path, files: &[PathBuf; 4]) -> Result<Run, ReadError> {
     Ok(Run {
         dir: dir.to_owned(),
         measurements: clean.sensed(),
-        clean,
+        clean: clean.ideal(),
         manifest,
         truth,
     })

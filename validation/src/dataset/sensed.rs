@@ -62,6 +62,18 @@ impl JointSeries {
 }
 
 impl Measurements {
+    /// The ideal sensors' view: every measured copy dropped, so that `measured_or_clean` gives
+    /// the clean columns ([`super::Run::clean`]).
+    pub fn ideal(mut self) -> Measurements {
+        for j in &mut self.joints {
+            j.measured.clear();
+        }
+        for b in &mut self.bodies {
+            b.measured.clear();
+        }
+        self
+    }
+
     /// What the sensors give: every body group and joint column replaced by its measured copy
     /// where the run has one (the `measured` maps are kept, so an estimator can still tell
     /// which columns are measured). Columns without a copy are ideal sensors. The quaternion,
