@@ -3,10 +3,13 @@
 //! or has no manifest), the next run removes the killed writer's temporaries, and a resumed
 //! population is byte-identical to an uninterrupted one.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
+
+#[path = "common/files.rs"]
+mod files;
+use files::tree;
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("sim-faults-{}-{name}", std::process::id()));
@@ -18,24 +21,6 @@ fn temp(name: &str) -> PathBuf {
 fn shipped(name: &str) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     std::fs::read_to_string(root.join(format!("scenarios/{name}.toml"))).unwrap()
-}
-
-/// Every file under `dir` (relative path → bytes).
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().display().to_string();
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
 }
 
 fn sim(args: &[&Path]) -> Command {

@@ -7,6 +7,8 @@
 //! CI runs a bounded number of cases with a fixed seed; a longer run:
 //! `PROPTEST_CASES=5000 cargo test --release -p sim --test fuzz` (any `PROPTEST_RNG_SEED`).
 
+#[path = "common/files.rs"]
+mod files;
 #[path = "common/mutate.rs"]
 mod mutate;
 
@@ -29,13 +31,7 @@ fn scenarios_dir() -> PathBuf {
 fn bases() -> &'static [(String, toml::Value)] {
     static BASES: std::sync::OnceLock<Vec<(String, toml::Value)>> = std::sync::OnceLock::new();
     BASES.get_or_init(|| {
-        let mut files: Vec<_> = std::fs::read_dir(scenarios_dir())
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-            .collect();
-        files.sort();
-        files
+        files::toml_files(&scenarios_dir())
             .into_iter()
             .map(|p| {
                 let mut doc: toml::Value =

@@ -1,11 +1,14 @@
 //! Populations: shards are disjoint and together equal the unsharded population, file for
 //! file; generation resumes; every arm's truth is its drawn chain.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use sim::population::Shard;
 use sim::scenario::Scenario;
+
+#[path = "common/files.rs"]
+mod files;
+use files::tree;
 
 fn tiny_population() -> Scenario {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_rail.toml");
@@ -20,24 +23,6 @@ fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("sim-pop-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d
-}
-
-/// Every file under `dir` (relative path → bytes).
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().display().to_string();
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
 }
 
 #[test]

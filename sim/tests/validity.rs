@@ -7,23 +7,9 @@ use std::path::PathBuf;
 use sim::scenario::Scenario;
 use sim::validity::Gate;
 
-/// link2 under ±1e9 N·m: the explicit integration of the gyroscopic terms diverges.
-const HUGE_TORQUES: &str = r#"
-name = "huge_torques"
-description = "link2 under 1e9 N m"
-model = "link2"
-seed = 0
-[time]
-end = 0.2
-step = 5e-4
-sample_period = 0.01
-[[joint]]
-id = 1
-torque = { type = "constant", value = 1e9 }
-[[joint]]
-id = 2
-torque = { type = "constant", value = -1e9 }
-"#;
+#[path = "common/files.rs"]
+mod files;
+use files::HUGE_TORQUES;
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("sim-validity-{}-{name}", std::process::id()));

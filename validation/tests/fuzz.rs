@@ -9,6 +9,8 @@
 //! CI runs a bounded number of cases with a fixed seed; a longer run:
 //! `PROPTEST_CASES=5000 cargo test --release -p validation --test fuzz`.
 
+#[path = "../../sim/tests/common/files.rs"]
+mod files;
 #[path = "../../sim/tests/common/mutate.rs"]
 mod mutate;
 
@@ -33,13 +35,7 @@ fn known() -> Vec<&'static str> {
 fn studies() -> &'static [toml::Value] {
     static STUDIES: OnceLock<Vec<toml::Value>> = OnceLock::new();
     STUDIES.get_or_init(|| {
-        let mut files: Vec<_> = std::fs::read_dir(root().join("studies"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-            .collect();
-        files.sort();
-        files
+        files::toml_files(&root().join("studies"))
             .iter()
             .map(|p| toml::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
             .collect()
@@ -221,23 +217,7 @@ fn the_pristine_run_and_every_shipped_study_read() {
 
 #[test]
 fn a_run_kept_invalid_is_not_read_as_data() {
-    let text = r#"
-name = "huge_torques"
-description = "link2 under 1e9 N m"
-model = "link2"
-seed = 0
-[time]
-end = 0.05
-step = 5e-4
-sample_period = 0.01
-[[joint]]
-id = 1
-torque = { type = "constant", value = 1e9 }
-[[joint]]
-id = 2
-torque = { type = "constant", value = -1e9 }
-"#;
-    let s = sim::scenario::Scenario::from_toml(text, "huge").unwrap();
+    let s = sim::scenario::Scenario::from_toml(files::HUGE_TORQUES, "huge").unwrap();
     let run = sim::simulate(&s, None);
     assert!(run.manifest.invalid.is_some());
     let dir = pristine().with_file_name("kept-invalid");
