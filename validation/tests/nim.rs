@@ -108,5 +108,22 @@ fn paper_protocol_runs_and_a_saved_nim_reloads_identically() {
     assert!(loaded.variance);
     assert_eq!(loaded.inputs, nim.inputs);
     assert_eq!(nim.predict(&x), loaded.predict(&x));
+    // The nalgebra forward pass on the same file: the same predictions to 1e-6.
+    let dense = Nim::<validation::nim::dense::Dense>::load(&path).unwrap();
+    let widths = [Inputs::Centroidal.len(), 128, 128, 128, 128, 128, 8];
+    assert_eq!(dense.network.widths(), widths);
+    let (mut worst, mut peak) = (0.0f64, 0.0f64);
+    for (a, b) in nim.predict(&x).iter().zip(dense.predict(&x)) {
+        let (va, vb) = (a.variance.unwrap(), b.variance.unwrap());
+        for i in 0..4 {
+            worst = worst.max((a.value[i] - b.value[i]).abs() / a.value[i].abs().max(1e-3));
+            worst = worst.max((va[i] - vb[i]).abs() / va[i]);
+            peak = peak.max(a.value[i].abs());
+        }
+    }
+    assert!(
+        worst <= 1e-6 && peak > 1.0,
+        "burn and nalgebra differ by {worst:e}"
+    );
     std::fs::remove_file(&path).unwrap();
 }

@@ -1,7 +1,8 @@
 //! `cargo xtask bench [--peer]`: the project's simulation speed, and with `--peer` the same
 //! measurements of the MuJoCo + pyarrow pipeline a user would write instead
 //! (`xtask/peer/peer_mujoco.py`, in a virtual environment under `target/peer-venv`), run right
-//! after, with the ratios. A benchmark, not a test: timings depend on the machine's load.
+//! after, with the ratios; and NIM's inference and training speed against MIM
+//! ([`crate::bench_nim`]). A benchmark, not a test: timings depend on the machine's load.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -33,6 +34,7 @@ pub fn bench(
     let tmp = std::env::temp_dir().join(format!("xtask-bench-{}", std::process::id()));
     std::fs::create_dir_all(&tmp)?;
     let result = measure(root, &tmp, runs, steps).and_then(|ours| {
+        crate::bench_nim::bench(root, &tmp)?;
         if peer {
             compare(root, &tmp, runs, &ours)
         } else {

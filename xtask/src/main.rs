@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 mod bench;
+mod bench_nim;
 mod industrial;
 mod nim;
 mod nim_noise;

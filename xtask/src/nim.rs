@@ -179,13 +179,13 @@ pub fn train_cli(
 /// `cargo xtask nim-predict`: each body's estimate (its samples' predictions pooled by
 /// [`validation::nim::population::pool`]) from saved models; the run's truth, where it has one, is printed beside for comparison only.
 pub fn predict_cli(model_dir: &Path, run_dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    use validation::nim::mlp::BurnMlp;
+    use validation::nim::dense::Dense;
     use validation::nim::{Nim, population::estimate};
     let run = read_run(run_dir)?;
     println!("body, m, j11, j22, j33 (kg, kg·m²): estimate | truth");
     for b in 1..=run.measurements.bodies.len() {
         let path = model_dir.join(format!("body{b}.safetensors"));
-        let nim = Nim::<BurnMlp>::load(&path)?;
+        let nim = Nim::<Dense>::load(&path)?;
         let e = estimate(&nim, &run, b);
         let t = &run.truth.bodies[b - 1];
         println!(

@@ -8,11 +8,12 @@ use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
 use super::{Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId};
+use crate::nim::dense::Dense;
 use crate::nim::features::rows;
-use crate::nim::mlp::BurnMlp;
 use crate::nim::population::pool;
 
-type Model = crate::nim::Nim<BurnMlp>;
+/// Inference through the nalgebra forward pass ([`crate::nim::dense`]).
+type Model = crate::nim::Nim<Dense>;
 
 /// NIM with its models' directory (loaded on first use).
 pub struct Nim {

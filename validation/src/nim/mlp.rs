@@ -13,7 +13,7 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use super::network::{Loss, Network, TrainConfig, TrainReport};
+use super::network::{Loss, Network, Predictor, TrainConfig, TrainReport};
 
 #[derive(Module, Debug)]
 struct Net {
@@ -139,6 +139,15 @@ impl Network for BurnMlp {
         }
     }
 
+    fn save(&self, path: &Path, metadata: &str) -> Result<(), String> {
+        let mut store = SafetensorsStore::from_file(path).metadata("nim", metadata);
+        self.net
+            .save_into(&mut store)
+            .map_err(|e| format!("{}: {e:?}", path.display()))
+    }
+}
+
+impl Predictor for BurnMlp {
     fn predict(&self, x: &[f32]) -> Vec<f32> {
         let ni = self.widths[0];
         let net = self.net.valid();
@@ -146,13 +155,6 @@ impl Network for BurnMlp {
             .into_data()
             .try_to_vec::<f32>()
             .expect("f32 output")
-    }
-
-    fn save(&self, path: &Path, metadata: &str) -> Result<(), String> {
-        let mut store = SafetensorsStore::from_file(path).metadata("nim", metadata);
-        self.net
-            .save_into(&mut store)
-            .map_err(|e| format!("{}: {e:?}", path.display()))
     }
 
     fn load(path: &Path, widths: &[usize]) -> Result<Self, String> {

@@ -3,6 +3,7 @@
 //! one-run protocol; [`population`] is the version trained on many arms and scored on unseen
 //! ones (with the changes it needs, documented there).
 
+pub mod dense;
 pub mod features;
 pub mod mlp;
 pub mod network;
@@ -10,7 +11,7 @@ pub mod population;
 pub mod protocol;
 
 pub use features::{Inputs, Scaler};
-pub use network::{Loss, Network, TrainConfig, TrainReport};
+pub use network::{Loss, Network, Predictor, TrainConfig, TrainReport};
 
 /// The paper's layer widths between inputs and the 4 outputs: five hidden layers of 128.
 pub const HIDDEN: [usize; 5] = [128; 5];
@@ -20,7 +21,7 @@ pub const OUTPUTS: [&str; 4] = ["m", "j11", "j22", "j33"];
 
 /// A trained NIM for one body kind: the network with the standardization of its inputs and
 /// targets and its input schema.
-pub struct Nim<N: Network> {
+pub struct Nim<N: Predictor> {
     /// The network (standardized inputs → standardized targets).
     pub network: N,
     /// Input standardization.
@@ -88,6 +89,22 @@ impl<N: Network> Nim<N> {
         )
     }
 
+    /// Saves weights (safetensors) with the standardization and input schema as metadata.
+    pub fn save(&self, path: &std::path::Path) -> Result<(), String> {
+        let meta = Stored {
+            inputs: self.inputs.clone(),
+            targets: self.targets.clone(),
+            input_names: self.schema.names(),
+            output_names: OUTPUTS.map(String::from).to_vec(),
+            hidden: HIDDEN.to_vec(),
+            log_variance: self.variance,
+        };
+        self.network
+            .save(path, &serde_json::to_string(&meta).expect("serializes"))
+    }
+}
+
+impl<N: Predictor> Nim<N> {
     /// The prediction for each input row.
     pub fn predict(&self, x: &[f32]) -> Vec<Prediction> {
         let z = self.network.predict(&self.inputs.apply(x));
@@ -105,20 +122,6 @@ impl<N: Network> Nim<N> {
                 }
             })
             .collect()
-    }
-
-    /// Saves weights (safetensors) with the standardization and input schema as metadata.
-    pub fn save(&self, path: &std::path::Path) -> Result<(), String> {
-        let meta = Stored {
-            inputs: self.inputs.clone(),
-            targets: self.targets.clone(),
-            input_names: self.schema.names(),
-            output_names: OUTPUTS.map(String::from).to_vec(),
-            hidden: HIDDEN.to_vec(),
-            log_variance: self.variance,
-        };
-        self.network
-            .save(path, &serde_json::to_string(&meta).expect("serializes"))
     }
 
     /// Loads a model saved by [`Nim::save`].

@@ -83,19 +83,25 @@ pub struct TrainReport {
     pub samples_per_second: f64,
 }
 
-/// A regression network: `inputs → outputs`, rows of `f32`.
-pub trait Network: Sized {
+/// The inference side of a regression network: `inputs → outputs`, rows of `f32`, from weights
+/// saved by a [`Network`].
+pub trait Predictor: Sized {
+    /// Predictions for rows `x`, row-major: a whole batch in one call.
+    fn predict(&self, x: &[f32]) -> Vec<f32>;
+    /// Loads weights saved by [`Network::save`] into a network of the given widths.
+    fn load(path: &Path, widths: &[usize]) -> Result<Self, String>;
+}
+
+/// A trainable regression network.
+pub trait Network: Predictor {
     /// A fresh network with the given layer widths (inputs, hidden…, outputs).
     fn new(widths: &[usize], seed: u64) -> Self;
     /// Trains on rows `x` (n × inputs) against `y` (n × targets), row-major; the output width is
     /// the targets' for [`Loss::Mse`], twice that for [`Loss::GaussianNll`].
     fn train(&mut self, x: &[f32], y: &[f32], config: &TrainConfig) -> TrainReport;
-    /// Predictions for rows `x`, row-major.
-    fn predict(&self, x: &[f32]) -> Vec<f32>;
-    /// Saves the weights as safetensors with a metadata entry `nim` holding `metadata`.
+    /// Saves the weights as safetensors with a metadata entry `nim` holding `metadata`: tensors
+    /// `layers.<k>.weight` (`[inputs, outputs]`, row-major) and `layers.<k>.bias`.
     fn save(&self, path: &Path, metadata: &str) -> Result<(), String>;
-    /// Loads weights saved by [`Network::save`] into a network of the given widths.
-    fn load(path: &Path, widths: &[usize]) -> Result<Self, String>;
 }
 
 #[cfg(test)]

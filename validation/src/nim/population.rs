@@ -20,7 +20,7 @@
 //! The network itself is the paper's (5 × 128 ReLU), with 4 more outputs for the variances.
 
 use super::features::{Inputs, rows};
-use super::{Loss, Network, Nim, Prediction, TrainConfig, TrainReport};
+use super::{Loss, Network, Nim, Prediction, Predictor, TrainConfig, TrainReport};
 use crate::dataset::Run;
 
 /// The generalizing NIM's inputs.
@@ -60,7 +60,7 @@ pub fn training_set(arms: &[&Run], b: usize, inputs: Inputs) -> (Vec<f32>, Vec<f
 /// network that predicts variances, their inverse-variance weighted mean (samples that barely
 /// excite a parameter, e.g. an axial moment while the link hardly turns about its axis, then
 /// count little).
-pub fn estimate<N: Network>(nim: &Nim<N>, run: &Run, b: usize) -> [f64; 4] {
+pub fn estimate<N: Predictor>(nim: &Nim<N>, run: &Run, b: usize) -> [f64; 4] {
     let samples: Vec<usize> = (0..run.measurements.samples()).collect();
     pool(&nim.predict(&rows(&run.measurements, b, nim.schema, &samples)))
 }
