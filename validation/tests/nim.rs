@@ -7,7 +7,7 @@ use sim::scenario::Scenario;
 use validation::dataset::write_and_read;
 use validation::nim::features::rows;
 use validation::nim::mlp::BurnMlp;
-use validation::nim::population::recipe;
+use validation::nim::population::{pool, recipe};
 use validation::nim::protocol::{TestInputs, paper};
 use validation::nim::{Inputs, Nim, TrainConfig};
 
@@ -96,7 +96,7 @@ fn paper_protocol_runs_and_a_saved_nim_reloads_identically() {
     let x = rows(&run.measurements, 2, Inputs::Centroidal, &samples);
     let y: Vec<f32> = samples
         .iter()
-        .flat_map(|k| [*k as f32, 1.0, 2.0, 3.0])
+        .flat_map(|k| [1.0 + *k as f32, 1.0, 2.0, 2.5])
         .collect();
     let (nim, report) = Nim::<BurnMlp>::train(Inputs::Centroidal, &x, &y, &recipe(50));
     assert!(report.final_mse < report.first_mse, "{report:?}");
@@ -126,4 +126,68 @@ fn paper_protocol_runs_and_a_saved_nim_reloads_identically() {
         "burn and nalgebra differ by {worst:e}"
     );
     std::fs::remove_file(&path).unwrap();
+}
+
+/// Whether `v = (m, J11, J22, J33)` is a physically valid body: finite, positive mass and
+/// moments, triangle inequalities.
+fn valid(v: &[f64; 4]) -> bool {
+    let [m, a, b, c] = *v;
+    v.iter().all(|x| x.is_finite())
+        && m > 0.0
+        && a > 0.0
+        && b > 0.0
+        && c > 0.0
+        && a <= b + c
+        && b <= a + c
+        && c <= a + b
+}
+
+#[test]
+fn nim_outputs_are_physically_valid_whatever_the_inputs() {
+    let run = paper_rail("valid");
+    let samples: Vec<usize> = (0..80).collect();
+    let x = rows(&run.measurements, 3, Inputs::Centroidal, &samples);
+    let t = &run.truth.bodies[2];
+    let y: Vec<f32> = samples
+        .iter()
+        .flat_map(|k| {
+            let s = 1.0 + 0.01 * *k as f64;
+            [t.mass * s, t.j[0] * s, t.j[1] * s, t.j[2] * s].map(|v| v as f32)
+        })
+        .collect();
+    let (nim, _) = Nim::<BurnMlp>::train(Inputs::Centroidal, &x, &y, &recipe(50));
+    let n = Inputs::Centroidal.len();
+    // Adversarial rows: zeros, each input alone at ±1e30, everything at ±f32::MAX, the
+    // training rows scaled by 1e6 and with flipped signs, alternating extremes.
+    let mut adversarial: Vec<Vec<f32>> = vec![vec![0.0; n], vec![f32::MAX; n], vec![-f32::MAX; n]];
+    for c in 0..n {
+        for v in [1e30f32, -1e30] {
+            let mut r = vec![0.0; n];
+            r[c] = v;
+            adversarial.push(r);
+        }
+    }
+    for r in x.chunks(n).take(10) {
+        adversarial.push(r.iter().map(|v| v * 1e6).collect());
+        adversarial.push(r.iter().map(|v| -v).collect());
+    }
+    adversarial.push(
+        (0..n)
+            .map(|c| if c % 2 == 0 { 1e20 } else { -1e20 })
+            .collect(),
+    );
+    let rows_flat: Vec<f32> = adversarial.concat();
+    let path = std::env::temp_dir().join(format!("nim-valid-{}.safetensors", std::process::id()));
+    nim.save(&path).unwrap();
+    let dense = Nim::<validation::nim::dense::Dense>::load(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    for predictions in [nim.predict(&rows_flat), dense.predict(&rows_flat)] {
+        assert_eq!(predictions.len(), adversarial.len());
+        for (p, r) in predictions.iter().zip(&adversarial) {
+            assert!(valid(&p.value), "{:?} for {r:?}", p.value);
+            let var = p.variance.unwrap();
+            assert!(var.iter().all(|v| v.is_finite() && *v > 0.0), "{var:?}");
+        }
+        assert!(valid(&pool(&predictions)));
+    }
 }

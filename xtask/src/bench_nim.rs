@@ -50,7 +50,7 @@ pub fn bench(root: &Path, tmp: &Path) -> Result<(), Box<dyn std::error::Error>> 
         .flat_map(|b| rows(data, b, inputs, &samples))
         .collect();
     let y: Vec<f32> = (0..x.len() / inputs.len())
-        .flat_map(|k| [1.0 + k as f32, 1.0, 2.0, 3.0])
+        .flat_map(|k| [1.0 + k as f32, 1.0, 2.0, 2.5])
         .collect();
 
     let (trained, report) = Nim::<BurnMlp>::train(inputs, &x, &y, &recipe(200));

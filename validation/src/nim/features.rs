@@ -185,6 +185,27 @@ impl Scaler {
         Scaler { mean, scale }
     }
 
+    /// Fits on row-major `x` with `cols` columns, each scaled by its standard deviation but at
+    /// least `floor` (for targets whose units carry no meaning, such as logarithms, where a
+    /// constant column must not be divided by its magnitude).
+    pub fn fit_spread(x: &[f32], cols: usize, floor: f64) -> Self {
+        let n = (x.len() / cols).max(1) as f64;
+        let mean: Vec<f64> = (0..cols)
+            .map(|c| x.chunks(cols).map(|r| f64::from(r[c])).sum::<f64>() / n)
+            .collect();
+        let scale = (0..cols)
+            .map(|c| {
+                let var = x
+                    .chunks(cols)
+                    .map(|r| (f64::from(r[c]) - mean[c]).powi(2))
+                    .sum::<f64>()
+                    / n;
+                var.sqrt().max(floor)
+            })
+            .collect();
+        Scaler { mean, scale }
+    }
+
     /// Standardized copy of row-major `x`.
     pub fn apply(&self, x: &[f32]) -> Vec<f32> {
         let cols = self.mean.len();

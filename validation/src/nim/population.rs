@@ -65,17 +65,22 @@ pub fn estimate<N: Predictor>(nim: &Nim<N>, run: &Run, b: usize) -> [f64; 4] {
     pool(&nim.predict(&rows(&run.measurements, b, nim.schema, &samples)))
 }
 
-/// Pools per-sample predictions into one estimate (see [`estimate`]).
+/// Pools per-sample predictions into one estimate (see [`estimate`]): the targets'
+/// inverse-variance weighted (or plain) mean, decoded, so that with
+/// [`super::Parametrization::LogSecondMoments`] the pooled body is valid as well.
 pub fn pool(predictions: &[Prediction]) -> [f64; 4] {
-    std::array::from_fn(|i| {
+    let targets = std::array::from_fn(|i| {
         let (mut sum, mut weights) = (0.0, 0.0);
         for p in predictions {
-            let w = p.variance.map_or(1.0, |v| 1.0 / v[i]);
-            sum += w * p.value[i];
+            let w = p.target_variance.map_or(1.0, |v| 1.0 / v[i]);
+            sum += w * p.targets[i];
             weights += w;
         }
         sum / weights
-    })
+    });
+    predictions
+        .first()
+        .map_or([f64::NAN; 4], |p| p.parametrization.decode(targets))
 }
 
 /// One network per body, trained on `arms`.
@@ -102,6 +107,9 @@ mod tests {
         let p = |v: f64, var: Option<f64>| Prediction {
             value: [v; 4],
             variance: var.map(|s| [s; 4]),
+            targets: [v; 4],
+            target_variance: var.map(|s| [s; 4]),
+            parametrization: crate::nim::Parametrization::Direct,
         };
         // Without variances: the plain mean.
         assert_eq!(pool(&[p(1.0, None), p(3.0, None)]), [2.0; 4]);

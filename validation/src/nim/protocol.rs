@@ -52,7 +52,9 @@ pub fn paper<N: Network>(
             let label = [truth.mass, truth.j[0], truth.j[1], truth.j[2]].map(|v| v as f32);
             let x = rows(data, b, inputs, &train);
             let y: Vec<f32> = train.iter().flat_map(|_| label).collect();
-            let (nim, report) = Nim::<N>::train(inputs, &x, &y, config);
+            // The paper's formulation: the network outputs the values themselves.
+            let direct = super::Parametrization::Direct;
+            let (nim, report) = Nim::<N>::train_as(direct, inputs, &x, &y, config);
             let xt = match test {
                 TestInputs::Recorded => rows(data, b, inputs, &test_samples),
                 TestInputs::Zeroed => test_samples
