@@ -99,7 +99,8 @@ pub fn report(root: &Path, out: &Path, size: &StudySize) -> Result<(), Box<dyn s
             size.ood
         ),
     };
-    let study = population_study(&runs, &paper_run, &config, &size.curve);
+    let models = out.join("models").join("nim_population");
+    let study = population_study(&runs, &paper_run, &config, &size.curve, Some(&models))?;
     let report = report.with_population(study);
     let dir = out.join("report");
     report.write(&dir)?;

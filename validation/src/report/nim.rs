@@ -86,14 +86,17 @@ fn worst(rows: &[ArmRow], protocol: &str) -> (f64, f64) {
     w
 }
 
-/// Trains the generalizing NIM (24 inputs) on `runs.train` (and on the first `curve` counts for
-/// the learning curve) and scores it on the held-out, out-of-distribution and paper arms.
+/// Trains the generalizing NIM on `runs.train` (and on the first `curve` counts for the
+/// learning curve) and scores it on the held-out, out-of-distribution and paper arms; the final
+/// networks are saved into `models` (`body<k>.safetensors`, what `validation estimate
+/// --nim-models` and `cargo xtask nim-predict` read) where given.
 pub fn population_study(
     runs: &PopulationRuns,
     paper_arm: &Run,
     config: &TrainConfig,
     curve: &[usize],
-) -> PopulationResult {
+    models: Option<&std::path::Path>,
+) -> Result<PopulationResult, String> {
     use crate::nim::population::{INPUTS as inputs, estimate, train};
     let score = |nims: &[(crate::nim::Nim<BurnMlp>, crate::nim::TrainReport)],
                  protocol: &str,
@@ -123,6 +126,12 @@ pub fn population_study(
     let t0 = std::time::Instant::now();
     let nims = train::<BurnMlp>(&runs.train, inputs, config);
     let train_seconds = t0.elapsed().as_secs_f64();
+    if let Some(dir) = models {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for (b, (nim, _)) in nims.iter().enumerate() {
+            nim.save(&dir.join(format!("body{}.safetensors", b + 1)))?;
+        }
+    }
     let samples: f64 = nims
         .iter()
         .map(|(_, r)| r.samples_per_second * r.seconds)
@@ -136,7 +145,7 @@ pub fn population_study(
     rows.extend(score(&nims, "paper_arm_heldout", &[paper_arm]));
     let w = worst(&rows, "heldout");
     points.push((runs.train.len(), w.0, w.1));
-    PopulationResult {
+    Ok(PopulationResult {
         train_arms: runs.train.len(),
         rows,
         curve: points,
@@ -144,7 +153,7 @@ pub fn population_study(
         samples_per_second: samples / train_seconds.max(1e-12),
         ood_description: runs.ood_description.clone(),
         config: config.clone(),
-    }
+    })
 }
 
 impl NimReport {
@@ -293,10 +302,12 @@ impl NimReport {
              One network per body position, the paper's 5 × 128 ReLU MLP with three changes, each measured \
              (`validation::nim::population` documents why): the 15 inputs of the body's Newton–Euler equations (resultant joint \
              force, specific force r̈ + g e3, moment about the centroid, ω, ω̇; from the measurements MIM reads), a mean and a \
-             variance per parameter (β-NLL loss, β = 0.5), and a cosine-decayed learning rate. Trained on every sample of every \
+             variance per parameter (β-NLL loss, β = 0.5), and a cosine-decayed learning rate. Its targets are ln m and the \
+             logarithms of the principal second moments s_k (J1 = s2 + s3, …; `validation::nim::targets`), so every output, \
+             and every pooled estimate, is a physically valid body. Trained on every sample of every \
              training arm with that arm's truth as labels (Adam, lr {:e} → {:e}, batch {}, {} steps, seed {}; inputs and targets \
              standardized per column over the training set); an arm's estimate is the inverse-variance weighted mean of its \
-             samples' predictions. Training took {:.1} s for the six networks ({:.0} samples/s).\n\n\
+             samples' predicted targets, decoded. Training took {:.1} s for the six networks ({:.0} samples/s).\n\n\
              Goal (issue 4): ≤ 1 % relative on mass and ≤ 2 % on each identifiable principal moment, max over bodies and held-out \
              arms. Reached: mass {:.2} %, moments {:.2} % — {}. B1's J22 and J33 are never identifiable from `arm6` motion (B1 turns \
              about its own axis only): what the network outputs for them is a prior learned from the population, not an estimate.\n",
