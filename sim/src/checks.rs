@@ -121,17 +121,25 @@ pub fn recording_residuals(chain: &Chain, rec: &Recording) -> Residuals {
     )
 }
 
+/// `|q − q_ref(t)|` of every prescribed joint at every sample: `(sample, joint, error)`, in
+/// time order and joint order within a sample.
+pub fn tracking_errors<'a>(
+    scenario: &'a Scenario,
+    rec: &'a Recording,
+) -> impl Iterator<Item = (usize, usize, f64)> + 'a {
+    (0..rec.samples()).flat_map(move |s| {
+        (scenario.drives.iter().enumerate()).filter_map(move |(k, d)| match &d.drive {
+            Drive::Motion(p) => Some((s, k, (rec.joint(s, k).q - p.eval(rec.t[s]).q).abs())),
+            _ => None,
+        })
+    })
+}
+
 /// Largest `|q − q_ref(t)|` over prescribed joints and samples.
 pub fn tracking_error(scenario: &Scenario, rec: &Recording) -> f64 {
-    let mut worst = 0.0f64;
-    for (k, d) in scenario.drives.iter().enumerate() {
-        if let Drive::Motion(p) = &d.drive {
-            for s in 0..rec.samples() {
-                worst = worst.max((rec.joint(s, k).q - p.eval(rec.t[s]).q).abs());
-            }
-        }
-    }
-    worst
+    tracking_errors(scenario, rec)
+        .map(|(_, _, e)| e)
+        .fold(0.0, f64::max)
 }
 
 /// Largest `|q − q_ref(t)|` over servo joints and samples (the controllers' tracking error);

@@ -44,7 +44,9 @@ impl Meter {
             row.push((d - r).abs());
         }
         self.qdd_differences.push(row);
-        self.kinds = kinds.to_vec();
+        if self.kinds.is_empty() {
+            self.kinds = kinds.to_vec();
+        }
     }
 
     /// The wrenches recovered from Rapier's velocity changes against the recorded ones.
@@ -60,9 +62,10 @@ impl Meter {
     /// Per sample and joint, the engine's step against the recorded acceleration, relative to
     /// the largest recorded `|q̈|` of the joint's kind ([`RapierConsistency::qdd_rel_difference`]
     /// is their maximum).
-    pub fn step_differences(&self) -> StepDifferences {
+    /// They are moved out: called once, at the end of the run.
+    pub fn step_differences(&mut self) -> StepDifferences {
         StepDifferences {
-            absolute: self.qdd_differences.clone(),
+            absolute: std::mem::take(&mut self.qdd_differences),
             scale: self.kinds.iter().map(|k| self.qdd[slot(k)].1).collect(),
         }
     }

@@ -230,25 +230,19 @@ pub(super) fn newton_euler(scenario: &Scenario, rec: &Recording) -> Result<(), I
 
 /// The first sample where a prescribed joint is off its profile by more than the tolerance.
 pub(super) fn tracking(scenario: &Scenario, rec: &Recording) -> Result<(), Invalid> {
-    for s in 0..rec.samples() {
-        for (k, d) in scenario.drives.iter().enumerate() {
-            if let Drive::Motion(p) = &d.drive {
-                let e = (rec.joint(s, k).q - p.eval(rec.t[s]).q).abs();
-                if e.is_nan() || e > TRACKING_TOLERANCE {
-                    let place = joint_name(rec, k);
-                    return Err(invalid(
-                        rec,
-                        Gate::Tracking,
-                        place,
-                        s,
-                        e,
-                        TRACKING_TOLERANCE,
-                    ));
-                }
-            }
-        }
+    let bad = crate::checks::tracking_errors(scenario, rec)
+        .find(|(_, _, e)| e.is_nan() || *e > TRACKING_TOLERANCE);
+    match bad {
+        Some((s, k, e)) => Err(invalid(
+            rec,
+            Gate::Tracking,
+            joint_name(rec, k),
+            s,
+            e,
+            TRACKING_TOLERANCE,
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// The first sample where the engine's step of an integrated (not prescribed) joint disagrees
