@@ -175,6 +175,8 @@ pub struct Scenario {
     pub steps_per_sample: usize,
     /// Number of output samples (`end / sample_period + 1`).
     pub samples: usize,
+    /// The motion family drawn, for an arm of a population with `[[population.motion]]`.
+    pub motion_family: Option<crate::population::motion::FamilyId>,
 }
 
 /// Drive and damping of one joint.
@@ -529,6 +531,7 @@ impl Scenario {
             } else {
                 p.validate_scaled(chain.len())
             }
+            .and_then(|()| p.validate_motion(&file.time))
             .map_err(|(f, e)| invalid(&format!("population.{f}"), e))?;
         }
         if let Some((k, j)) = file
@@ -553,6 +556,7 @@ impl Scenario {
             drives,
             steps_per_sample,
             samples,
+            motion_family: None,
         };
         scenario.check_limits().map_err(|(f, e)| invalid(f, e))?;
         Ok(scenario)
@@ -607,7 +611,7 @@ impl Scenario {
         let p = self.population()?;
         let seed = p.seed.unwrap_or(self.file.seed);
         let arm = if crate::population::is_arm6(&self.chain) {
-            p.arm(seed, index)
+            p.arm(seed, index, self.file.time.end)
         } else {
             let drives: Vec<Drive> = self.drives.iter().map(|d| d.drive.clone()).collect();
             p.scaled_arm(&self.chain, &drives, seed, index)
@@ -616,6 +620,11 @@ impl Scenario {
         s.file.name = format!("{}/arm={index:05}", self.file.name);
         s.file.seed = self.file.seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         s.chain = arm.chain;
+        s.motion_family = arm.family;
+        if let Some(step) = arm.step {
+            s.file.time.step = step;
+            s.steps_per_sample = (s.file.time.sample_period / step).round() as usize;
+        }
         let drawn = arm
             .drives
             .unwrap_or_else(|| s.drives.iter().map(|d| d.drive.clone()).collect());
@@ -629,20 +638,24 @@ impl Scenario {
         }
         let end = self.file.time.end;
         for (k, d) in s.drives.iter().enumerate().skip(1) {
-            if let Drive::Motion(prof) = &d.drive {
+            if let Drive::Motion(prof)
+            | Drive::Servo(crate::drive::Servo {
+                reference: prof, ..
+            }) = &d.drive
+            {
                 let peak = (0..=200)
                     .map(|i| prof.eval(end * f64::from(i) / 200.0).q.abs())
                     .fold(0.0, f64::max);
                 if peak >= std::f64::consts::PI {
                     return Err(ScenarioError::Invalid {
                         path: origin,
-                        field: match p.excitation {
-                            crate::population::ExcitationKind::Fourier => {
-                                "population.fourier.max_angle"
+                        field: match (arm.family, p.excitation()) {
+                            (Some(family), _) => format!("population.motion ({family})"),
+                            (None, crate::population::ExcitationKind::Fourier) => {
+                                "population.fourier.max_angle".into()
                             }
-                            _ => "population.joint_acceleration",
-                        }
-                        .into(),
+                            _ => "population.joint_acceleration".into(),
+                        },
                         expected: format!(
                             "expected draws that keep every joint within (−π, π) rad; arm {index} \
                              joint {k} reaches {peak:.3} rad by t = {end} s"

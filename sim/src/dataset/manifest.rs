@@ -41,6 +41,10 @@ pub struct Manifest {
     /// How each recorded column is obtained (column group → method), see [`crate::readout`].
     #[serde(default)]
     pub columns: BTreeMap<String, String>,
+    /// The motion family the run's arm drew, for an arm of a population with
+    /// `[[population.motion]]` ([`crate::population::motion`]); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub motion_family: Option<crate::population::motion::FamilyId>,
     /// Consistency checks computed when the run was written.
     pub checks: Checks,
     /// The first validity gate the run failed ([`crate::validity`]); absent for a valid run (the

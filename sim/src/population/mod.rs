@@ -7,7 +7,8 @@
 //! [population]
 //! arms = 1000
 //! seed = 7                      # default: the scenario's seed
-//! excitation = "paper"          # or "fourier" (see PopulationSection)
+//! excitation = "paper"          # or "fourier" (see PopulationSection), or instead
+//!                               # [[population.motion]] families ([`motion`])
 //! # Every body (a [[population.body]] with `id` overrides any of these for one body):
 //! length = { type = "uniform", low = 0.8, high = 1.2 }      # × the reference length
 //! radius = { type = "uniform", low = 0.8, high = 1.2 }      # × the reference radius
@@ -27,6 +28,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution as _, LogNormal, Normal};
 use serde::{Deserialize, Serialize};
 
+pub mod motion;
 pub mod scaled;
 
 use crate::drive::Drive;
@@ -284,15 +286,19 @@ pub struct PopulationSection {
     /// Per-body overrides.
     #[serde(default)]
     pub body: Vec<BodyOverride>,
-    /// The excitation of each arm.
+    /// The excitation of each arm (default `paper`; not with `motion`).
     #[serde(default)]
-    pub excitation: ExcitationKind,
+    pub excitation: Option<ExcitationKind>,
     /// Rail acceleration (m/s²) (default: the paper's 2).
     pub rail_acceleration: Option<Distribution>,
     /// O1, O2 acceleration for `excitation = "paper"` (rad/s²) (default: the paper's 30°/s²).
     pub joint_acceleration: Option<Distribution>,
     /// Settings for `excitation = "fourier"`.
     pub fourier: Option<FourierExcitation>,
+    /// Motion families (`[[population.motion]]`): each arm draws one by weight, then its
+    /// parameters ([`motion`]); instead of `excitation` and its settings. arm6 only.
+    #[serde(default)]
+    pub motion: Vec<motion::Motion>,
 }
 
 /// Whether a population of `model` draws arm6's cylinders (the reference arm, built in or read
@@ -325,9 +331,46 @@ pub struct Arm {
     pub chain: Chain,
     /// Its drives (`None`: the scenario's own).
     pub drives: Option<Vec<Drive>>,
+    /// The motion family it drew (populations with `[[population.motion]]`).
+    pub family: Option<motion::FamilyId>,
+    /// Its integrator step (s), where its motion family sets one.
+    pub step: Option<f64>,
 }
 
 impl PopulationSection {
+    /// The excitation of each arm (`paper` unless the file says otherwise).
+    pub fn excitation(&self) -> ExcitationKind {
+        self.excitation.unwrap_or_default()
+    }
+
+    /// Checks the motion families against the file's `time` section; `Err` names the field
+    /// (relative to `population`).
+    pub fn validate_motion(&self, time: &crate::scenario::TimeSection) -> Result<(), ParamError> {
+        if self.motion.is_empty() {
+            return Ok(());
+        }
+        for (name, set) in [
+            ("excitation", self.excitation.is_some()),
+            ("rail_acceleration", self.rail_acceleration.is_some()),
+            ("joint_acceleration", self.joint_acceleration.is_some()),
+            ("fourier", self.fourier.is_some()),
+        ] {
+            if set {
+                return Err((
+                    name.into(),
+                    "expected either [[population.motion]] families or `excitation` and its \
+                     settings, not both"
+                        .into(),
+                ));
+            }
+        }
+        for (k, m) in self.motion.iter().enumerate() {
+            m.validate(time)
+                .map_err(|(f, e)| (format!("motion[{k}].{f}"), e))?;
+        }
+        Ok(())
+    }
+
     /// Checks every distribution and setting; `Err` names the field (relative to
     /// `population`).
     pub fn validate(&self, bodies: usize) -> Result<(), ParamError> {
@@ -371,7 +414,7 @@ impl PopulationSection {
                 check(&format!("body[{k}].{name}"), d)?;
             }
         }
-        match (self.excitation, &self.fourier) {
+        match (self.excitation(), &self.fourier) {
             (ExcitationKind::Fourier, None) => Err((
                 "fourier".into(),
                 "expected a [population.fourier] section for excitation = \"fourier\"".into(),
@@ -400,8 +443,9 @@ impl PopulationSection {
         }
     }
 
-    /// Draws arm `index` of the population (`seed`: the population's).
-    pub fn arm(&self, seed: u64, index: usize) -> Arm {
+    /// Draws arm `index` of the population (`seed`: the population's; `end`: the record's
+    /// length, s, which point-to-point moves span).
+    pub fn arm(&self, seed: u64, index: usize, end: f64) -> Arm {
         let mut rng = ChaCha8Rng::seed_from_u64(arm_seed(seed, index));
         let reference = reference::ARM6_CYLINDERS;
         let cylinders: [Cylinder; 6] = std::array::from_fn(|k| {
@@ -431,11 +475,24 @@ impl PopulationSection {
             Cylinder::homogeneous(length, radius, mass)
         });
         let chain = reference::arm6_from(&format!("arm6 population arm {index}"), &cylinders);
-        if self.excitation == ExcitationKind::Scenario {
+        if !self.motion.is_empty() {
+            let family = motion::choose(&self.motion, &mut rng);
+            let drawn = family.draw(chain.len(), end, &mut rng);
+            return Arm {
+                index,
+                chain,
+                drives: Some(drawn.drives),
+                family: Some(drawn.family),
+                step: drawn.step,
+            };
+        }
+        if self.excitation() == ExcitationKind::Scenario {
             return Arm {
                 index,
                 chain,
                 drives: None,
+                family: None,
+                step: None,
             };
         }
         let rail = self
@@ -447,7 +504,7 @@ impl PopulationSection {
             velocity: 0.0,
             position: 0.0,
         })];
-        match (self.excitation, &self.fourier) {
+        match (self.excitation(), &self.fourier) {
             (ExcitationKind::Fourier, Some(f)) => {
                 for _ in 0..chain.len() {
                     drives.push(Drive::Motion(f.draw(0.0, &mut rng)));
@@ -474,6 +531,8 @@ impl PopulationSection {
             index,
             chain,
             drives: Some(drives),
+            family: None,
+            step: None,
         }
     }
 }
@@ -607,19 +666,20 @@ mod tests {
             }),
             mass: None,
             body: Vec::new(),
-            excitation: ExcitationKind::Paper,
+            excitation: Some(ExcitationKind::Paper),
             rail_acceleration: None,
             joint_acceleration: Some(Distribution::Uniform {
                 low: 0.3,
                 high: 0.7,
             }),
             fourier: None,
+            motion: Vec::new(),
         };
         p.validate(6).unwrap();
-        let a = p.arm(5, 7);
-        let b = p.arm(5, 7);
+        let a = p.arm(5, 7, 2.0);
+        let b = p.arm(5, 7, 2.0);
         assert_eq!(a.chain, b.chain);
-        assert_ne!(p.arm(5, 6).chain, a.chain);
+        assert_ne!(p.arm(5, 6, 2.0).chain, a.chain);
         for (link, r) in a.chain.links.iter().zip(reference::ARM6_CYLINDERS.iter()) {
             let l = link.body.shape.length();
             assert!(l >= 0.8 * r.length && l < 1.2 * r.length);

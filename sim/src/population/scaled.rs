@@ -76,10 +76,18 @@ impl PopulationSection {
         if self.density.is_some() || self.body.iter().any(|b| b.density.is_some()) {
             return Err(cylinder("density"));
         }
+        if !self.motion.is_empty() {
+            return Err((
+                "motion".into(),
+                "motion families are drawn for arm6's rail and six joints only; for a URDF model \
+                 expected excitation = \"scenario\" or \"fourier\""
+                    .into(),
+            ));
+        }
         for (name, set) in [
             ("rail_acceleration", self.rail_acceleration.is_some()),
             ("joint_acceleration", self.joint_acceleration.is_some()),
-            ("excitation", self.excitation == ExcitationKind::Paper),
+            ("excitation", self.excitation() == ExcitationKind::Paper),
         ] {
             if set {
                 return Err((
@@ -110,7 +118,7 @@ impl PopulationSection {
         }
         let mut chain = scale(model, &length, &mass);
         chain.name = format!("{} population arm {index}", model.name);
-        let drives = match (self.excitation, &self.fourier) {
+        let drives = match (self.excitation(), &self.fourier) {
             (ExcitationKind::Fourier, Some(f)) => {
                 let kinds = model.joint_kinds();
                 let ranges: Vec<Option<crate::model::JointLimits>> = (model.rail_axis())
@@ -133,6 +141,8 @@ impl PopulationSection {
             index,
             chain,
             drives,
+            family: None,
+            step: None,
         }
     }
 }
