@@ -44,7 +44,7 @@ fn each_arm_moves_as_its_drawn_family_and_its_data_recover_its_truth() {
             }
             FamilyId::Fourier => assert!((0..=6).all(|j| peak(j) > 1e-3), "arm {k}"),
             FamilyId::PointToPoint => {
-                assert_eq!(run.manifest.integrator.dt, 0.002, "arm {k}: its own step");
+                assert_eq!(run.manifest.integrator.dt, 0.0005, "arm {k}: its own step");
                 for (j, d) in arm.drives.iter().enumerate().skip(1) {
                     let sim::drive::Drive::Servo(servo) = &d.drive else {
                         panic!("arm {k}: joint {j} servo-driven")
@@ -102,7 +102,11 @@ fn motion_families_are_checked_when_read() {
             "harmonics = { low = 3, high = 2 }",
             "population.motion[1].harmonics",
         ),
-        ("step = 0.002", "step = 0.003", "population.motion[2].step"),
+        (
+            "step = 0.0005",
+            "step = 0.0003",
+            "population.motion[2].step",
+        ),
         (
             "goal = { type = \"uniform\", low = -1.5, high = 1.5 }",
             "goal = { type = \"uniform\", low = -1.5, high = 3.5 }",

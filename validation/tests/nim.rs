@@ -191,3 +191,75 @@ fn nim_outputs_are_physically_valid_whatever_the_inputs() {
         assert!(valid(&pool(&predictions)));
     }
 }
+
+#[test]
+fn an_ensemble_reloads_identically_and_its_calibrated_sigma_covers_the_calibration_arms() {
+    use sim::population::Shard;
+    use validation::nim::dense::Dense;
+    use validation::nim::ensemble::{Ensemble, TWO_SIGMA_COVERAGE};
+    use validation::nim::population::identifiable;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_motions.toml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("arms = 1000", "arms = 16")
+        .replace("end = 2.0", "end = 0.4");
+    let s = Scenario::from_toml(&text, "population_motions (test)").unwrap();
+    let out = std::env::temp_dir().join(format!("nim-ensemble-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    sim::batch::generate(&s, &out.join("arms"), Shard::ALL, false, None).unwrap();
+    let runs: Vec<_> = (0..16)
+        .map(|k| validation::dataset::read_population_arm(&out.join("arms"), k).unwrap())
+        .collect();
+    let refs: Vec<_> = runs.iter().collect();
+    let (mut ensemble, reports) =
+        Ensemble::<BurnMlp>::train(&refs[..8], Inputs::Normalized, &recipe(100), &[0, 1]);
+    assert_eq!(
+        (ensemble.members.len(), reports.len(), reports[0].len()),
+        (2, 2, 6)
+    );
+    ensemble.calibrate(&refs[8..]);
+    let c = ensemble.calibration;
+    assert!(c.scale.iter().all(|k| k.is_finite() && *k > 0.0), "{c:?}");
+    // 8 arms: 48 mass values, 40 of B2..B6's J22: enough for the 95.45 % rank.
+    assert_eq!(c.samples, [48, 48, 40, 40]);
+    let mut inside = [0usize; 4];
+    for run in &refs[8..] {
+        for b in 1..=6 {
+            let e = ensemble.estimate(run, b);
+            let t = &run.truth.bodies[b - 1];
+            let truth = [t.mass, t.j[0], t.j[1], t.j[2]];
+            assert!(valid(&e.value), "{e:?}");
+            for o in (0..4).filter(|&o| identifiable(b, o)) {
+                inside[o] += usize::from((e.value[o] - truth[o]).abs() <= 2.0 * e.sigma[o]);
+            }
+        }
+    }
+    // On the arms it was fitted on, the calibrated ±2σ covers at least the conformal rank (the
+    // value at that rank sits on the bound, so rounding may leave it out).
+    for o in 0..4 {
+        let n = c.samples[o] as f64;
+        assert!(
+            inside[o] as f64 >= ((n + 1.0) * TWO_SIGMA_COVERAGE).ceil() - 1.0,
+            "{o}: {inside:?}"
+        );
+    }
+    let dir = out.join("models");
+    ensemble.save(&dir).unwrap();
+    ensemble.save(&dir).unwrap(); // replaces a complete ensemble
+    let loaded = Ensemble::<Dense>::load(&dir).unwrap();
+    assert_eq!(loaded.calibration, c);
+    for b in 1..=6 {
+        let (a, l) = (ensemble.estimate(refs[9], b), loaded.estimate(refs[9], b));
+        for o in 0..4 {
+            assert!(
+                (a.value[o] - l.value[o]).abs() <= 1e-6 * a.value[o],
+                "{a:?} vs {l:?}"
+            );
+            assert!(
+                (a.sigma[o] - l.sigma[o]).abs() <= 1e-5 * a.sigma[o],
+                "{a:?} vs {l:?}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+}

@@ -118,6 +118,21 @@ pub fn report(root: &Path, out: &Path, size: &StudySize) -> Result<(), Box<dyn s
     Ok(())
 }
 
+/// An input schema named on the command line (`--inputs`).
+pub(crate) fn parse_inputs(id: &str) -> Result<validation::nim::Inputs, String> {
+    use validation::nim::Inputs;
+    Inputs::ALL
+        .into_iter()
+        .find(|i| i.id() == id)
+        .ok_or_else(|| {
+            let ids: Vec<String> = Inputs::ALL
+                .iter()
+                .map(|i| format!("{} ({})", i.id(), i.len()))
+                .collect();
+            format!("--inputs {id}: expected one of {}", ids.join(", "))
+        })
+}
+
 /// `cargo xtask nim-train`: one network per body on every complete arm of a population.
 pub fn train_cli(
     population: &Path,
@@ -127,17 +142,8 @@ pub fn train_cli(
 ) -> Result<(), Box<dyn std::error::Error>> {
     use validation::dataset::population_arms;
     use validation::nim::mlp::BurnMlp;
-    use validation::nim::{Inputs, population::train};
-    let inputs = Inputs::ALL
-        .into_iter()
-        .find(|i| i.id() == inputs)
-        .ok_or_else(|| {
-            let ids: Vec<String> = Inputs::ALL
-                .iter()
-                .map(|i| format!("{} ({})", i.id(), i.len()))
-                .collect();
-            format!("--inputs {inputs}: expected one of {}", ids.join(", "))
-        })?;
+    use validation::nim::population::train;
+    let inputs = parse_inputs(inputs)?;
     let arms = population_arms(population)?;
     if arms.is_empty() {
         return Err(format!(

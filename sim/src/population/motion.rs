@@ -21,7 +21,7 @@
 //! goal = { type = "uniform", low = -1.5, high = 1.5 }                 # rad, per joint
 //! rail_goal = { type = "uniform", low = -1.0, high = 1.0 }            # m
 //! bandwidth = { type = "uniform", low = 10.0, high = 30.0 }           # rad/s, per arm
-//! step = 0.002                  # s, integrator step of these arms (divides sample_period)
+//! step = 0.0005                 # s, integrator step of these arms (divides sample_period)
 //! ```
 //!
 //! `point_to_point` arms are torque-driven: on every revolute joint a computed-torque servo (the

@@ -25,6 +25,15 @@ pub enum Inputs {
     /// [`crate::estimator::mim::centroidal_wrench`]), `ω` and `ω̇` (body frame). Per sample they
     /// determine the mass, and the moments wherever `ω̇` and `ω` excite them.
     Centroidal,
+    /// The centroidal quantities divided by the scale of their motion, so that the inputs no
+    /// longer grow with how fast the arm moves (the body's Newton–Euler equations are
+    /// homogeneous in it): the force and the specific force by the specific force's magnitude
+    /// `a = |r̈ + g e3|` (`F/a` in kg, `(r̈ + g e3)/a` a unit vector), the moment about the
+    /// centroid and `ω̇` by `S = |ω̇| + |ω|²` and `ω` by `√S` (`n_c/S` in kg·m²; `ω̇/S`, `ω/√S`
+    /// at most 1). Per sample `m = (F/a)·(r̈ + g e3)/a` and `n_c/S = J ω̇/S + ω/√S × J ω/√S`
+    /// exactly, whatever the motion's speed. A body that does not turn (`S = 0`) gives zero
+    /// rotational inputs.
+    Normalized,
 }
 
 /// Components of the vectors every input schema is made of.
@@ -35,7 +44,12 @@ const BODY: [&str; 3] = ["1", "2", "3"];
 
 impl Inputs {
     /// Every schema.
-    pub const ALL: [Inputs; 3] = [Inputs::Paper, Inputs::WithChild, Inputs::Centroidal];
+    pub const ALL: [Inputs; 4] = [
+        Inputs::Paper,
+        Inputs::WithChild,
+        Inputs::Centroidal,
+        Inputs::Normalized,
+    ];
 
     /// The schema's name on the command line.
     pub fn id(self) -> &'static str {
@@ -43,6 +57,7 @@ impl Inputs {
             Inputs::Paper => "paper",
             Inputs::WithChild => "with-child",
             Inputs::Centroidal => "centroidal",
+            Inputs::Normalized => "normalized",
         }
     }
 
@@ -65,6 +80,13 @@ impl Inputs {
                 ("specific_force", XYZ),
                 ("omega", BODY),
                 ("omega_dot", BODY),
+            ],
+            Inputs::Normalized => vec![
+                ("force_per_a", XYZ),
+                ("moment_c_per_s", BODY),
+                ("specific_force_unit", XYZ),
+                ("omega_per_sqrt_s", BODY),
+                ("omega_dot_per_s", BODY),
             ],
         }
     }
@@ -95,10 +117,15 @@ pub fn rows(data: &Measurements, b: usize, inputs: Inputs, samples: &[usize]) ->
     let mut out = Vec::with_capacity(samples.len() * inputs.len());
     for &k in samples {
         let vectors: Vec<Vector3<f64>> = match inputs {
-            Inputs::Centroidal => {
+            Inputs::Centroidal | Inputs::Normalized => {
                 let (force, moment) = crate::estimator::mim::centroidal_wrench(data, b - 1, k);
                 let specific_force = s.acc[k] + Vector3::new(0.0, 0.0, sim::GRAVITY);
-                vec![force, moment, specific_force, s.omega[k], s.omega_dot[k]]
+                let v = [force, moment, specific_force, s.omega[k], s.omega_dot[k]];
+                if inputs == Inputs::Normalized {
+                    normalized(v).to_vec()
+                } else {
+                    v.to_vec()
+                }
             }
             Inputs::Paper | Inputs::WithChild => {
                 let mut v = vec![
@@ -122,6 +149,21 @@ pub fn rows(data: &Measurements, b: usize, inputs: Inputs, samples: &[usize]) ->
         out.extend(vectors.iter().flat_map(|v| v.iter().map(|x| *x as f32)));
     }
     out
+}
+
+/// [`Inputs::Normalized`] from the centroidal vectors `[F, n_c, r̈ + g e3, ω, ω̇]`.
+fn normalized(v: [Vector3<f64>; 5]) -> [Vector3<f64>; 5] {
+    let [force, moment, specific_force, omega, omega_dot] = v;
+    let over = |x: Vector3<f64>, d: f64| if d > 0.0 { x / d } else { Vector3::zeros() };
+    let a = specific_force.norm();
+    let s = omega_dot.norm() + omega.norm_squared();
+    [
+        over(force, a),
+        over(moment, s),
+        over(specific_force, a),
+        over(omega, s.sqrt()),
+        over(omega_dot, s),
+    ]
 }
 
 /// A column varies only when its standard deviation exceeds this fraction of its group's RMS
@@ -234,6 +276,34 @@ impl Scaler {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn normalized_inputs_keep_newton_euler_and_do_not_depend_on_the_motion_speed() {
+        let (m, j) = (3.5, Vector3::new(0.02, 0.3, 0.31));
+        let jm = nalgebra::Matrix3::from_diagonal(&j);
+        let wrench = |omega: Vector3<f64>, omega_dot: Vector3<f64>, sf: Vector3<f64>| {
+            let n = jm * omega_dot + omega.cross(&(jm * omega));
+            [m * sf, n, sf, omega, omega_dot]
+        };
+        let (w, wd, sf) = (
+            Vector3::new(0.4, -1.1, 0.7),
+            Vector3::new(-2.0, 0.5, 3.0),
+            Vector3::new(1.2, -0.3, 9.81),
+        );
+        let [f, n, u, w_n, wd_n] = normalized(wrench(w, wd, sf));
+        assert!((f.dot(&u) - m).abs() < 1e-12 && (u.norm() - 1.0).abs() < 1e-15);
+        let closure = n - (jm * wd_n + w_n.cross(&(jm * w_n)));
+        assert!(closure.norm() < 1e-14, "{closure}");
+        assert!(w_n.norm() <= 1.0 && wd_n.norm() <= 1.0);
+        // Three times as fast (ω × 3, ω̇ × 9): the same inputs.
+        let fast = normalized(wrench(3.0 * w, 9.0 * wd, sf));
+        for (a, b) in fast.iter().zip([f, n, u, w_n, wd_n]) {
+            assert!((a - b).norm() < 1e-14 * b.norm().max(1.0), "{a} vs {b}");
+        }
+        // A body that does not turn: zero rotational inputs, not NaN.
+        let still = normalized(wrench(Vector3::zeros(), Vector3::zeros(), sf));
+        assert!(still[1] == Vector3::zeros() && still[3] == Vector3::zeros());
+    }
 
     #[test]
     fn residue_columns_map_to_zero_and_varying_columns_to_unit_spread() {

@@ -60,7 +60,14 @@ fn tensor(rows: &[f32], cols: usize, device: &Device) -> Tensor<2> {
 }
 
 impl Network for BurnMlp {
+    /// The backend's random stream is one global, seeded per call: seeding and initializing
+    /// hold one lock, so networks created on several threads at once each get their seed's
+    /// weights (training draws nothing from it: the batch order has its own stream).
     fn new(widths: &[usize], seed: u64) -> Self {
+        static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _init = INIT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let device = Device::default().autodiff();
         device.seed(seed);
         BurnMlp {

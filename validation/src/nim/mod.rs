@@ -4,6 +4,7 @@
 //! ones (with the changes it needs, documented there).
 
 pub mod dense;
+pub mod ensemble;
 pub mod features;
 pub mod mlp;
 pub mod network;
@@ -220,7 +221,7 @@ impl<N: Predictor> Nim<N> {
             .find(|i| i.names() == meta.input_names)
             .ok_or_else(|| {
                 format!(
-                    "{}: input_names {:?} match no NIM input schema (paper 18, with-child 24, centroidal 15)",
+                    "{}: input_names {:?} match no NIM input schema (paper 18, with-child 24, centroidal 15, normalized 15)",
                     path.display(),
                     meta.input_names
                 )

@@ -37,6 +37,13 @@ pub fn recipe(steps: usize) -> TrainConfig {
     }
 }
 
+/// Whether output `parameter` (`0..4`: m, J11, J22, J33) of body `body` (1-based) can be
+/// identified from `arm6` data: B1 turns about its own axis only, so its transverse moments
+/// never act (what a network outputs for them is a prior learned from the population).
+pub fn identifiable(body: usize, parameter: usize) -> bool {
+    !(body == 1 && parameter >= 2)
+}
+
 /// Labels of body `b` (1-based) of an arm: `(m, J11, J22, J33)`.
 fn label(run: &Run, b: usize) -> [f32; 4] {
     let t = &run.truth.bodies[b - 1];

@@ -5,6 +5,7 @@ pub mod industrial;
 pub mod mim;
 pub mod multisine;
 pub mod nim;
+pub mod nim_motion;
 pub(crate) mod plot;
 pub mod sweep;
 pub mod teaching;

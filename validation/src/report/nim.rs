@@ -11,6 +11,7 @@ use crate::dataset::Run;
 use crate::estimator::mim::MimSingleInstant;
 use crate::estimator::{Parameter, RunEstimator};
 use crate::nim::mlp::BurnMlp;
+use crate::nim::population::identifiable;
 use crate::nim::protocol::{BodyResult, TestInputs, paper};
 use crate::nim::{Inputs, OUTPUTS, TrainConfig};
 use crate::paper::{NIM_TABLE4, NIM_TABLE5};
@@ -61,12 +62,6 @@ pub struct PopulationResult {
     samples_per_second: f64,
     ood_description: String,
     config: TrainConfig,
-}
-
-/// Whether a parameter can be identified from `arm6` data: B1 turns about its own axis only, so
-/// its transverse moments never act.
-fn identifiable(body: usize, parameter: usize) -> bool {
-    !(body == 1 && parameter >= 2)
 }
 
 /// Largest relative errors over `rows` of a protocol: (mass, identifiable moments).

@@ -5,6 +5,7 @@ pub mod estimate;
 pub mod file;
 pub mod industrial;
 pub mod multisine;
+pub mod nim_motion;
 pub mod stats;
 pub mod sweep;
 pub mod teaching;

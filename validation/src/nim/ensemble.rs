@@ -1,0 +1,375 @@
+//! Ensembles of generalizing NIMs: several sets of body networks trained from different
+//! initialization seeds on the same arms, pooled by their predicted variances, with a predicted
+//! standard deviation calibrated on arms held out for that purpose.
+//!
+//! **Estimate.** Member `i`'s estimate of a body is the inverse-variance weighted mean `z̄_i` of
+//! its samples' predicted targets ([`super::population::pool`]); the ensemble's is the
+//! inverse-variance weighted mean of the members' `z̄_i`, each weighted by its `ū_i` below. All
+//! in target space ([`super::Parametrization`]), so the pooled body is valid.
+//!
+//! **Uncertainty.** A run's samples are strongly correlated (one arm, one motion), so the
+//! textbook variance of an inverse-variance mean, `1 / Σ 1/v_k`, shrinks with the number of
+//! samples while the error does not. Each member's variance is instead the weighted mean of its
+//! samples' variances, `ū_i = n / Σ 1/v_k` (the samples taken as fully correlated), and the
+//! ensemble's `σ_z² = M / Σ 1/ū_i + s²`, with `s²` the members' spread about the ensemble
+//! estimate (`M − 1` degrees of freedom; the initialization's share of the error, which no
+//! single network sees). That is decoded to the values' standard deviations to first order
+//! ([`super::Parametrization::decode_variance`]) and multiplied per output by a scale fitted on
+//! calibration arms ([`Calibration`]): the smallest factor that puts 95.45 % of the calibration
+//! arms' errors (every identifiable parameter of every body) within ±2σ, the finite-sample
+//! split-conformal quantile. On arms exchangeable with the calibration arms the ±2σ interval
+//! then covers at least 95.45 % on average; on arms of another motion family or density it is a
+//! claim that the studies test.
+
+use std::path::Path;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::features::rows;
+use super::population::{identifiable, training_set};
+use super::{Inputs, Network, Nim, Prediction, Predictor, TrainConfig, TrainReport};
+use crate::dataset::Run;
+
+/// The probability of a normal variable within ±2σ: what the calibrated ±2σ interval aims at.
+pub const TWO_SIGMA_COVERAGE: f64 = 0.954_499_736_103_641_6;
+
+/// The factors on the predicted standard deviations, per output `(m, J11, J22, J33)`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Calibration {
+    /// Factor per output (1: uncalibrated).
+    pub scale: [f64; 4],
+    /// Arm-bodies it was fitted on, per output (0: uncalibrated).
+    pub samples: [usize; 4],
+}
+
+impl Calibration {
+    /// No calibration: the predicted standard deviations as they are.
+    pub const NONE: Calibration = Calibration {
+        scale: [1.0; 4],
+        samples: [0; 4],
+    };
+}
+
+/// One body's estimate from one run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyEstimate {
+    /// `(m, J11, J22, J33)` (kg, kg·m²): a physically valid body.
+    pub value: [f64; 4],
+    /// Their standard deviations (kg, kg·m²), calibrated where the ensemble is.
+    pub sigma: [f64; 4],
+}
+
+/// An ensemble: `members[i][b]` is member `i`'s network of body `b + 1`.
+pub struct Ensemble<N: Predictor> {
+    /// The members' body networks.
+    pub members: Vec<Vec<Nim<N>>>,
+    /// The scale of the predicted standard deviations.
+    pub calibration: Calibration,
+}
+
+/// What `ensemble.json` holds beside the members' model files.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Stored {
+    members: usize,
+    bodies: usize,
+    calibration: Calibration,
+    /// How the calibration was obtained, for whoever reads the file.
+    note: String,
+}
+
+/// File of member `i`'s network of body `b` (1-based) in an ensemble directory.
+pub fn member_file(dir: &Path, i: usize, b: usize) -> std::path::PathBuf {
+    dir.join(format!("member{i}"))
+        .join(format!("body{b}.safetensors"))
+}
+
+impl<N: Network + Send> Ensemble<N> {
+    /// Trains one member per seed (each body network with `config` and that seed) on `arms`,
+    /// the networks two at a time on two cores (rayon); uncalibrated. Reports per member, body.
+    pub fn train(
+        arms: &[&Run],
+        inputs: Inputs,
+        config: &TrainConfig,
+        seeds: &[u64],
+    ) -> (Self, Vec<Vec<TrainReport>>) {
+        let bodies = arms.first().map_or(0, |r| r.measurements.bodies.len());
+        let sets: Vec<(Vec<f32>, Vec<f32>)> = (1..=bodies)
+            .map(|b| training_set(arms, b, inputs))
+            .collect();
+        let jobs: Vec<(usize, usize)> = (0..seeds.len())
+            .flat_map(|i| (0..bodies).map(move |b| (i, b)))
+            .collect();
+        let mut trained: Vec<Option<(Nim<N>, TrainReport)>> = jobs
+            .par_iter()
+            .map(|&(i, b)| {
+                let c = TrainConfig {
+                    seed: seeds[i],
+                    ..config.clone()
+                };
+                Some(Nim::<N>::train(inputs, &sets[b].0, &sets[b].1, &c))
+            })
+            .collect();
+        let (mut members, mut reports) = (Vec::new(), Vec::new());
+        for chunk in trained.chunks_mut(bodies.max(1)) {
+            let (nims, r): (Vec<_>, Vec<_>) = chunk.iter_mut().map(|t| t.take().unwrap()).unzip();
+            members.push(nims);
+            reports.push(r);
+        }
+        (
+            Ensemble {
+                members,
+                calibration: Calibration::NONE,
+            },
+            reports,
+        )
+    }
+
+    /// Saves the members' networks and `ensemble.json` as the directory `dir`, replacing it:
+    /// written beside it and renamed, so that `dir` is complete or absent.
+    pub fn save(&self, dir: &Path) -> Result<(), String> {
+        let name = dir
+            .file_name()
+            .map_or("ensemble".into(), |n| n.to_string_lossy().into_owned());
+        let work = dir.with_file_name(format!(".{name}.partial-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&work);
+        self.write(&work)?;
+        if dir.exists() {
+            std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::rename(&work, dir).map_err(|e| format!("{}: {e}", dir.display()))
+    }
+
+    fn write(&self, dir: &Path) -> Result<(), String> {
+        for (i, member) in self.members.iter().enumerate() {
+            for (b, nim) in member.iter().enumerate() {
+                let path = member_file(dir, i, b + 1);
+                let parent = path.parent().expect("in a member directory");
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("{}: {e}", parent.display()))?;
+                nim.save(&path)?;
+            }
+        }
+        let stored = Stored {
+            members: self.members.len(),
+            bodies: self.members.first().map_or(0, Vec::len),
+            calibration: self.calibration,
+            note: "sigma = scale × the ensemble's predicted standard deviation (validation::nim::ensemble); \
+                   scale fitted so that 95.45 % of calibration arms' errors lie within ±2 sigma"
+                .into(),
+        };
+        let path = dir.join("ensemble.json");
+        let text = serde_json::to_string_pretty(&stored).expect("serializes") + "\n";
+        crate::report::write_atomic(&path, &text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+impl<N: Predictor> Ensemble<N> {
+    /// Loads an ensemble saved by [`Ensemble::save`], or a single set of body networks
+    /// (`body<k>.safetensors`, what `nim-train` writes) as a one-member, uncalibrated ensemble.
+    pub fn load(dir: &Path) -> Result<Self, String> {
+        let path = dir.join("ensemble.json");
+        if !path.exists() {
+            let mut member = Vec::new();
+            for b in 1.. {
+                let file = dir.join(format!("body{b}.safetensors"));
+                if !file.exists() {
+                    break;
+                }
+                member.push(Nim::load(&file)?);
+            }
+            if member.is_empty() {
+                return Err(format!(
+                    "{}: neither ensemble.json nor body1.safetensors (expected a directory written by \
+                     `cargo xtask nim-study` or `nim-train`)",
+                    dir.display()
+                ));
+            }
+            return Ok(Ensemble {
+                members: vec![member],
+                calibration: Calibration::NONE,
+            });
+        }
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let stored: Stored =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let members = (0..stored.members)
+            .map(|i| {
+                (1..=stored.bodies)
+                    .map(|b| Nim::load(&member_file(dir, i, b)))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Ensemble {
+            members,
+            calibration: stored.calibration,
+        })
+    }
+
+    /// Number of bodies.
+    pub fn bodies(&self) -> usize {
+        self.members.first().map_or(0, Vec::len)
+    }
+
+    /// Every member's per-sample predictions of body `b` (1-based) on `run`, one batch each.
+    fn predictions(&self, run: &Run, b: usize) -> Vec<Vec<Prediction>> {
+        let samples: Vec<usize> = (0..run.measurements.samples()).collect();
+        self.members
+            .iter()
+            .map(|m| {
+                let nim = &m[b - 1];
+                nim.predict(&rows(&run.measurements, b, nim.schema, &samples))
+            })
+            .collect()
+    }
+
+    /// The estimate of body `b` (1-based) from `run`'s measurements, with its standard
+    /// deviations before calibration.
+    pub fn estimate_uncalibrated(&self, run: &Run, b: usize) -> BodyEstimate {
+        let members: Vec<([f64; 4], [f64; 4])> = self
+            .predictions(run, b)
+            .iter()
+            .map(|p| member_pool(p))
+            .collect();
+        let parametrization = self.members[0][b - 1].parametrization;
+        let (z, var) = ensemble_pool(&members);
+        BodyEstimate {
+            value: parametrization.decode(z),
+            sigma: parametrization.decode_variance(z, var).map(f64::sqrt),
+        }
+    }
+
+    /// The estimate of body `b` (1-based) from `run`'s measurements, calibrated.
+    pub fn estimate(&self, run: &Run, b: usize) -> BodyEstimate {
+        let mut e = self.estimate_uncalibrated(run, b);
+        for (s, k) in e.sigma.iter_mut().zip(self.calibration.scale) {
+            *s *= k;
+        }
+        e
+    }
+
+    /// Fits [`Calibration`] on `arms` (their truths, which nothing else of the ensemble saw).
+    pub fn calibrate(&mut self, arms: &[&Run]) {
+        let mut ratios: [Vec<f64>; 4] = Default::default();
+        for run in arms {
+            for b in 1..=self.bodies() {
+                let e = self.estimate_uncalibrated(run, b);
+                let t = &run.truth.bodies[b - 1];
+                let truth = [t.mass, t.j[0], t.j[1], t.j[2]];
+                for o in (0..4).filter(|&o| identifiable(b, o)) {
+                    ratios[o].push((e.value[o] - truth[o]).abs() / e.sigma[o]);
+                }
+            }
+        }
+        let mut c = Calibration::NONE;
+        for (o, r) in ratios.iter_mut().enumerate() {
+            if let Some(q) = conformal_quantile(r, TWO_SIGMA_COVERAGE) {
+                c.scale[o] = q / 2.0;
+                c.samples[o] = r.len();
+            }
+        }
+        self.calibration = c;
+    }
+}
+
+/// One member's pooled targets and variance: the inverse-variance weighted mean of its
+/// samples' targets, and the weighted mean of their variances `n / Σ 1/v` (see the module
+/// docs). Without predicted variances: the plain mean and the samples' spread.
+fn member_pool(predictions: &[Prediction]) -> ([f64; 4], [f64; 4]) {
+    let n = predictions.len() as f64;
+    let mut z = [0.0; 4];
+    let mut var = [0.0; 4];
+    for i in 0..4 {
+        let w = |p: &Prediction| p.target_variance.map_or(1.0, |v| 1.0 / v[i]);
+        let weights: f64 = predictions.iter().map(w).sum();
+        z[i] = predictions.iter().map(|p| w(p) * p.targets[i]).sum::<f64>() / weights;
+        var[i] = match predictions.first().and_then(|p| p.target_variance) {
+            Some(_) => n / weights,
+            None => {
+                predictions
+                    .iter()
+                    .map(|p| (p.targets[i] - z[i]).powi(2))
+                    .sum::<f64>()
+                    / (n - 1.0).max(1.0)
+            }
+        };
+    }
+    (z, var)
+}
+
+/// The ensemble's targets and variance from its members' `(z̄_i, ū_i)` (module docs).
+fn ensemble_pool(members: &[([f64; 4], [f64; 4])]) -> ([f64; 4], [f64; 4]) {
+    let m = members.len() as f64;
+    let mut z = [0.0; 4];
+    let mut var = [0.0; 4];
+    for i in 0..4 {
+        let precision: f64 = members.iter().map(|(_, u)| 1.0 / u[i]).sum();
+        z[i] = members.iter().map(|(zi, u)| zi[i] / u[i]).sum::<f64>() / precision;
+        let spread = if members.len() > 1 {
+            members
+                .iter()
+                .map(|(zi, _)| (zi[i] - z[i]).powi(2))
+                .sum::<f64>()
+                / (m - 1.0)
+        } else {
+            0.0
+        };
+        var[i] = m / precision + spread;
+    }
+    (z, var)
+}
+
+/// The split-conformal quantile of `values` at `level`: the `⌈(n + 1) level⌉`-th smallest
+/// (`None` when there are too few values for that rank; then the largest is no bound).
+pub fn conformal_quantile(values: &mut [f64], level: f64) -> Option<f64> {
+    let n = values.len();
+    let rank = ((n as f64 + 1.0) * level).ceil() as usize;
+    if rank == 0 || rank > n {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    Some(values[rank - 1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(z: f64, v: f64) -> Prediction {
+        Prediction {
+            value: [z; 4],
+            variance: Some([v; 4]),
+            targets: [z; 4],
+            target_variance: Some([v; 4]),
+            parametrization: super::super::Parametrization::Direct,
+        }
+    }
+
+    #[test]
+    fn correlated_samples_do_not_shrink_the_variance_but_members_disagreeing_grow_it() {
+        // 100 samples of variance 0.04 each: the member's variance stays 0.04 (not 0.0004).
+        let (z, v) = member_pool(&vec![p(1.0, 0.04); 100]);
+        assert!((z[0] - 1.0).abs() < 1e-15 && (v[0] - 0.04).abs() < 1e-15);
+        // Two members agreeing: the same; disagreeing by 0.2: their spread (0.02) is added.
+        let (z, v) = ensemble_pool(&[([1.0; 4], [0.04; 4]), ([1.0; 4], [0.04; 4])]);
+        assert!((z[0] - 1.0).abs() < 1e-15 && (v[0] - 0.04).abs() < 1e-15);
+        let (z, v) = ensemble_pool(&[([0.9; 4], [0.04; 4]), ([1.1; 4], [0.04; 4])]);
+        assert!(
+            (z[0] - 1.0).abs() < 1e-12 && (v[0] - 0.06).abs() < 1e-12,
+            "{v:?}"
+        );
+    }
+
+    #[test]
+    fn the_conformal_quantile_is_the_finite_sample_rank() {
+        let mut v: Vec<f64> = (1..=99).map(f64::from).rev().collect();
+        // ⌈100 · 0.9545⌉ = 96: the 96th smallest.
+        assert_eq!(conformal_quantile(&mut v, TWO_SIGMA_COVERAGE), Some(96.0));
+        assert_eq!(
+            conformal_quantile(&mut [1.0, 2.0], TWO_SIGMA_COVERAGE),
+            None
+        );
+    }
+}

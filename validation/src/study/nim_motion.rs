@@ -1,0 +1,296 @@
+//! The generalizing NIM across motions (issue 14): ensembles trained on the arms of some motion
+//! families of a population ([`sim::population::motion`]), calibrated on arms of the same
+//! families that training never saw, and scored, with MIM beside them on the same runs, on
+//! held-out arms of those families, on arms of a family held out of training entirely, on
+//! denser arms and on named runs of the paper's arm. Several seed sets (each an ensemble of
+//! `members` initialization seeds) show whether a result depends on the seeds.
+
+use std::path::Path;
+
+use sim::population::motion::FamilyId;
+
+use crate::dataset::Run;
+use crate::estimator::mim::MimStacked;
+use crate::estimator::{Parameter, RunEstimator};
+use crate::nim::ensemble::{BodyEstimate, Calibration, Ensemble};
+use crate::nim::mlp::BurnMlp;
+use crate::nim::population::identifiable;
+use crate::nim::{Inputs, TrainConfig};
+
+/// The role of a scored run.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Category {
+    /// Arms of the training families that training and calibration never saw.
+    Heldout,
+    /// Arms of the family held out of training.
+    HeldoutFamily,
+    /// Arms from outside the training distributions of the bodies (denser).
+    OutOfDistribution,
+    /// A named run (e.g. the paper's arm on `paper_rail`).
+    Named(String),
+}
+
+impl Category {
+    /// Its name in tables.
+    pub fn id(&self) -> String {
+        match self {
+            Category::Heldout => "heldout".into(),
+            Category::HeldoutFamily => "heldout_family".into(),
+            Category::OutOfDistribution => "out_of_distribution".into(),
+            Category::Named(n) => n.clone(),
+        }
+    }
+}
+
+/// The runs of the study, by role.
+pub struct MotionArms<'a> {
+    /// Training arms (training families).
+    pub train: Vec<&'a Run>,
+    /// Calibration arms (training families, not trained on).
+    pub calibration: Vec<&'a Run>,
+    /// Scored runs with their category.
+    pub scored: Vec<(Category, &'a Run)>,
+    /// The families trained on.
+    pub train_families: Vec<FamilyId>,
+    /// The family held out.
+    pub heldout_family: FamilyId,
+}
+
+/// How the ensembles are trained.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The networks' inputs.
+    pub inputs: Inputs,
+    /// Each network's training (its `seed` is replaced by the members').
+    pub config: TrainConfig,
+    /// Members per ensemble.
+    pub members: usize,
+    /// Seed sets: the first seed of each (members take consecutive seeds).
+    pub seed_sets: Vec<u64>,
+}
+
+impl Settings {
+    /// The seeds of seed set `k`.
+    pub fn seeds(&self, k: usize) -> Vec<u64> {
+        (0..self.members as u64)
+            .map(|i| self.seed_sets[k] + i)
+            .collect()
+    }
+}
+
+/// One scored run-body.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// The run's role.
+    pub category: Category,
+    /// Its run id.
+    pub run: String,
+    /// Its motion family (from its manifest), where it has one.
+    pub family: Option<FamilyId>,
+    /// Body (1-based).
+    pub body: usize,
+    /// Truth `(m, J11, J22, J33)`.
+    pub truth: [f64; 4],
+    /// Each seed set's ensemble estimate.
+    pub nim: Vec<BodyEstimate>,
+    /// MIM (stacked over the run) on the same measurements; `None` where not identifiable.
+    pub mim: [Option<f64>; 4],
+}
+
+/// The study's results.
+pub struct MotionStudy {
+    /// Every scored run-body.
+    pub rows: Vec<Row>,
+    /// Each seed set's seeds.
+    pub seeds: Vec<Vec<u64>>,
+    /// Each seed set's calibration.
+    pub calibrations: Vec<Calibration>,
+    /// Wall-clock training time of each seed set's ensemble (s).
+    pub train_seconds: Vec<f64>,
+    /// Training throughput: samples processed by all networks per second of wall-clock time.
+    pub samples_per_second: f64,
+    /// Training, calibration arms.
+    pub arms: (usize, usize),
+    /// The families trained on and the one held out.
+    pub families: (Vec<FamilyId>, FamilyId),
+    /// The settings.
+    pub settings: Settings,
+}
+
+/// MIM's `(m, J11, J22, J33)` of every body of `run`.
+fn mim(run: &Run) -> Result<Vec<[Option<f64>; 4]>, String> {
+    let est = MimStacked::default()
+        .estimate(&run.measurements)
+        .map_err(|e| format!("{}: {e}", run.measurements.run_id))?;
+    let pick = |b: usize, p: Parameter| {
+        est.iter()
+            .find(|e| e.body as usize == b && e.parameter == p)
+            .and_then(|e| e.value)
+    };
+    Ok((1..=run.measurements.bodies.len())
+        .map(|b| {
+            [
+                Parameter::Mass,
+                Parameter::J11,
+                Parameter::J22,
+                Parameter::J33,
+            ]
+            .map(|p| pick(b, p))
+        })
+        .collect())
+}
+
+/// Runs the study: one calibrated ensemble per seed set, every scored run estimated by each
+/// and by MIM. The first seed set's ensemble is saved into `models` where given.
+pub fn run(
+    arms: &MotionArms,
+    settings: &Settings,
+    models: Option<&Path>,
+) -> Result<MotionStudy, String> {
+    let mut rows: Vec<Row> = Vec::new();
+    for (category, run) in &arms.scored {
+        let mims = mim(run)?;
+        for (b, t) in run.truth.bodies.iter().enumerate() {
+            rows.push(Row {
+                category: category.clone(),
+                run: run.measurements.run_id.clone(),
+                family: run.manifest.motion_family,
+                body: b + 1,
+                truth: [t.mass, t.j[0], t.j[1], t.j[2]],
+                nim: Vec::new(),
+                mim: mims[b],
+            });
+        }
+    }
+    let (mut calibrations, mut train_seconds, mut seeds) = (Vec::new(), Vec::new(), Vec::new());
+    let mut samples = 0.0;
+    for k in 0..settings.seed_sets.len() {
+        let t0 = std::time::Instant::now();
+        let (mut ensemble, reports) = Ensemble::<BurnMlp>::train(
+            &arms.train,
+            settings.inputs,
+            &settings.config,
+            &settings.seeds(k),
+        );
+        train_seconds.push(t0.elapsed().as_secs_f64());
+        for r in reports.iter().flatten() {
+            samples += r.samples_per_second * r.seconds;
+        }
+        ensemble.calibrate(&arms.calibration);
+        if k == 0
+            && let Some(dir) = models
+        {
+            ensemble.save(dir)?;
+        }
+        let mut row = rows.iter_mut();
+        for (_, run) in &arms.scored {
+            for b in 1..=run.truth.bodies.len() {
+                row.next()
+                    .expect("one row per run-body")
+                    .nim
+                    .push(ensemble.estimate(run, b));
+            }
+        }
+        calibrations.push(ensemble.calibration);
+        seeds.push(settings.seeds(k));
+    }
+    let wall: f64 = train_seconds.iter().sum();
+    Ok(MotionStudy {
+        rows,
+        seeds,
+        calibrations,
+        train_seconds,
+        samples_per_second: samples / wall.max(1e-12),
+        arms: (arms.train.len(), arms.calibration.len()),
+        families: (arms.train_families.clone(), arms.heldout_family),
+        settings: settings.clone(),
+    })
+}
+
+/// Error statistics of one estimator over some run-bodies and one output.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Errors {
+    /// Run-bodies scored.
+    pub count: usize,
+    /// Largest relative error.
+    pub max: f64,
+    /// Mean relative error.
+    pub mean: f64,
+}
+
+impl Errors {
+    fn of(rel: impl Iterator<Item = f64>) -> Errors {
+        let (mut e, mut sum) = (Errors::default(), 0.0);
+        for r in rel {
+            e.count += 1;
+            e.max = e.max.max(r.abs());
+            sum += r.abs();
+        }
+        e.mean = sum / (e.count.max(1)) as f64;
+        e
+    }
+}
+
+impl MotionStudy {
+    /// The categories scored, in order of first appearance.
+    pub fn categories(&self) -> Vec<Category> {
+        let mut c: Vec<Category> = Vec::new();
+        for r in &self.rows {
+            if !c.contains(&r.category) {
+                c.push(r.category.clone());
+            }
+        }
+        c
+    }
+
+    fn rows_of<'a>(&'a self, category: &'a Category) -> impl Iterator<Item = &'a Row> + 'a {
+        self.rows.iter().filter(move |r| &r.category == category)
+    }
+
+    /// Seed set `set`'s NIM errors on output `o` (identifiable only), optionally of one body.
+    pub fn nim_errors(
+        &self,
+        category: &Category,
+        set: usize,
+        o: usize,
+        body: Option<usize>,
+    ) -> Errors {
+        Errors::of(
+            self.rows_of(category)
+                .filter(|r| identifiable(r.body, o) && body.is_none_or(|b| b == r.body))
+                .map(|r| (r.nim[set].value[o] - r.truth[o]) / r.truth[o]),
+        )
+    }
+
+    /// MIM's errors on output `o` where it identifies it, optionally of one body.
+    pub fn mim_errors(&self, category: &Category, o: usize, body: Option<usize>) -> Errors {
+        Errors::of(
+            self.rows_of(category)
+                .filter(|r| identifiable(r.body, o) && body.is_none_or(|b| b == r.body))
+                .filter_map(|r| r.mim[o].map(|v| (v - r.truth[o]) / r.truth[o])),
+        )
+    }
+
+    /// Seed set `set`'s largest relative errors: `(mass, identifiable moments)`.
+    pub fn worst(&self, category: &Category, set: usize) -> (f64, f64) {
+        let moments = (1..4)
+            .map(|o| self.nim_errors(category, set, o, None).max)
+            .fold(0.0, f64::max);
+        (self.nim_errors(category, set, 0, None).max, moments)
+    }
+
+    /// Share of identifiable parameters whose truth lies within the seed set's estimate ± 2σ.
+    pub fn coverage(&self, category: &Category, set: usize) -> (f64, usize) {
+        let (mut inside, mut n) = (0, 0);
+        for r in self.rows_of(category) {
+            for o in (0..4).filter(|&o| identifiable(r.body, o)) {
+                let e = &r.nim[set];
+                n += 1;
+                if (e.value[o] - r.truth[o]).abs() <= 2.0 * e.sigma[o] {
+                    inside += 1;
+                }
+            }
+        }
+        (inside as f64 / n.max(1) as f64, n)
+    }
+}
