@@ -225,7 +225,7 @@ fn an_ensemble_reloads_identically_and_its_calibrated_sigma_covers_the_calibrati
     let mut inside = [0usize; 4];
     for run in &refs[8..] {
         for b in 1..=6 {
-            let e = ensemble.estimate(run, b);
+            let e = ensemble.estimate(&run.measurements, b);
             let t = &run.truth.bodies[b - 1];
             let truth = [t.mass, t.j[0], t.j[1], t.j[2]];
             assert!(valid(&e.value), "{e:?}");
@@ -249,7 +249,8 @@ fn an_ensemble_reloads_identically_and_its_calibrated_sigma_covers_the_calibrati
     let loaded = Ensemble::<Dense>::load(&dir).unwrap();
     assert_eq!(loaded.calibration, c);
     for b in 1..=6 {
-        let (a, l) = (ensemble.estimate(refs[9], b), loaded.estimate(refs[9], b));
+        let m = &refs[9].measurements;
+        let (a, l) = (ensemble.estimate(m, b), loaded.estimate(m, b));
         for o in 0..4 {
             assert!(
                 (a.value[o] - l.value[o]).abs() <= 1e-6 * a.value[o],

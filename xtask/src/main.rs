@@ -347,6 +347,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                         seed: 0,
                     },
                 )?;
+                nim_motion::study(&root, &out, &nim_motion::MotionSize::small())?;
             }
             if part("multisine") {
                 multisine(&root, &out)?;
@@ -417,6 +418,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 &root,
                 &out,
                 &nim_motion::MotionSize {
+                    purpose: "The full study (`cargo xtask nim-motion-study`).",
                     arms,
                     calibration,
                     heldout_family,

@@ -51,6 +51,33 @@ pub(crate) fn population(
         .collect::<Result<_, _>>()?)
 }
 
+/// A population file (`file`, for the message) with every density 20 % higher, bounds too (the
+/// densities of `population_rail` and `population_motions`), and its seed line `seed.0`
+/// replaced by `seed.1`.
+pub(crate) fn denser(
+    text: &str,
+    seed: (&str, &str),
+    file: &str,
+) -> Result<String, Box<dyn std::error::Error>> {
+    let reseeded = text.replace(seed.0, seed.1);
+    let heavy = reseeded
+        .replace(
+            "mean = 1741.8, std = 87.0, low = 1480.0, high = 2000.0",
+            "mean = 2090.16, std = 104.4, low = 1776.0, high = 2400.0",
+        )
+        .replace(
+            "mean = 1178.9, std = 59.0, low = 1000.0, high = 1360.0",
+            "mean = 1414.68, std = 70.8, low = 1200.0, high = 1632.0",
+        );
+    if heavy == reseeded || reseeded == text {
+        return Err(format!(
+            "{file} changed: update the out-of-distribution densities and seed in xtask/src/nim.rs"
+        )
+        .into());
+    }
+    Ok(heavy)
+}
+
 /// Runs the NIM report: the paper's protocol on `paper_rail` and a population study of `size`.
 pub fn report(root: &Path, out: &Path, size: &StudySize) -> Result<(), Box<dyn std::error::Error>> {
     let rail = out.join("runs").join("paper_rail");
@@ -76,19 +103,11 @@ pub fn report(root: &Path, out: &Path, size: &StudySize) -> Result<(), Box<dyn s
         &pops.join("population_rail"),
     )?;
     // Out of distribution: every density 20 % higher (bounds too), another seed.
-    let heavy = text
-        .replace(
-            "mean = 1741.8, std = 87.0, low = 1480.0, high = 2000.0",
-            "mean = 2090.16, std = 104.4, low = 1776.0, high = 2400.0",
-        )
-        .replace(
-            "mean = 1178.9, std = 59.0, low = 1000.0, high = 1360.0",
-            "mean = 1414.68, std = 70.8, low = 1200.0, high = 1632.0",
-        )
-        .replace("seed = 2026", "seed = 2027");
-    if heavy == text.replace("seed = 2026", "seed = 2027") {
-        return Err("population_rail.toml changed: update the out-of-distribution densities in xtask/src/nim.rs".into());
-    }
+    let heavy = denser(
+        &text,
+        ("seed = 2026", "seed = 2027"),
+        "population_rail.toml",
+    )?;
     let ood = population(&heavy, &path, size.ood, &pops.join("population_rail_heavy"))?;
     let runs = PopulationRuns {
         train: arms[..size.train].iter().collect(),
@@ -183,21 +202,40 @@ pub fn train_cli(
     Ok(())
 }
 
-/// `cargo xtask nim-predict`: each body's estimate (its samples' predictions pooled by
-/// [`validation::nim::population::pool`]) from saved models; the run's truth, where it has one, is printed beside for comparison only.
+/// `cargo xtask nim-predict`: each body's estimate (its samples' predictions pooled, an
+/// ensemble's members too: [`validation::nim::ensemble`]) from saved models, ± its calibrated σ
+/// where the models carry a calibration; the run's truth, where it has one, is printed beside
+/// for comparison only.
 pub fn predict_cli(model_dir: &Path, run_dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
     use validation::nim::dense::Dense;
-    use validation::nim::{Nim, population::estimate};
+    use validation::nim::ensemble::Ensemble;
     let run = read_run(run_dir)?;
-    println!("body, m, j11, j22, j33 (kg, kg·m²): estimate | truth");
-    for b in 1..=run.measurements.bodies.len() {
-        let path = model_dir.join(format!("body{b}.safetensors"));
-        let nim = Nim::<Dense>::load(&path)?;
-        let e = estimate(&nim, &run, b);
+    let models = Ensemble::<Dense>::load(model_dir)?;
+    let calibrated = models.calibration.is_fitted();
+    println!(
+        "body, m, j11, j22, j33 (kg, kg·m²): estimate{} | truth",
+        if calibrated {
+            " ± σ (calibrated)"
+        } else {
+            " (uncalibrated: no σ)"
+        }
+    );
+    for b in 1..=run.measurements.bodies.len().min(models.bodies()) {
+        let e = models.estimate(&run.measurements, b);
         let t = &run.truth.bodies[b - 1];
+        let shown: Vec<String> = (0..4)
+            .map(|o| match calibrated {
+                true => format!("{:.4} ± {:.4}", e.value[o], e.sigma[o]),
+                false => format!("{:.4}", e.value[o]),
+            })
+            .collect();
         println!(
-            "B{b}: {:.4} {:.4} {:.4} {:.4} | {:.4} {:.4} {:.4} {:.4}",
-            e[0], e[1], e[2], e[3], t.mass, t.j[0], t.j[1], t.j[2]
+            "B{b}: {} | {:.4} {:.4} {:.4} {:.4}",
+            shown.join(" "),
+            t.mass,
+            t.j[0],
+            t.j[1],
+            t.j[2]
         );
     }
     Ok(())

@@ -13,6 +13,8 @@ use validation::study::nim_motion::{Category, MotionArms, MotionStudy, Settings}
 
 /// Sizes of a motion study.
 pub struct MotionSize {
+    /// What the study is for, said first in its report.
+    pub purpose: &'static str,
     /// Arms of the population (all families).
     pub arms: usize,
     /// Training-family arms used for calibration, and as many held out for scoring (the rest train).
@@ -33,22 +35,24 @@ pub struct MotionSize {
     pub inputs: validation::nim::Inputs,
 }
 
-/// The population file with every density 20 % higher (bounds too) and another seed.
-fn denser(text: &str) -> Result<String, Box<dyn std::error::Error>> {
-    let heavy = text
-        .replace(
-            "mean = 1741.8, std = 87.0, low = 1480.0, high = 2000.0",
-            "mean = 2090.16, std = 104.4, low = 1776.0, high = 2400.0",
-        )
-        .replace(
-            "mean = 1178.9, std = 59.0, low = 1000.0, high = 1360.0",
-            "mean = 1414.68, std = 70.8, low = 1200.0, high = 1632.0",
-        )
-        .replace("seed = 2028", "seed = 2029");
-    if heavy == text.replace("seed = 2028", "seed = 2029") || heavy == text {
-        return Err("population_motions.toml changed: update the denser population in xtask/src/nim_motion.rs".into());
+impl MotionSize {
+    /// The small study of `cargo xtask reproduce` (about two minutes on 2 cores).
+    pub fn small() -> Self {
+        MotionSize {
+            purpose: "The small study of `cargo xtask reproduce` (≈ 2 min): it shows the protocol and the \
+                      direction of each effect, not the accuracy (too few arms and steps); the full one is \
+                      `cargo xtask nim-motion-study`.",
+            arms: 300,
+            calibration: 20,
+            heldout_family: 40,
+            ood: 10,
+            holdout: FamilyId::PointToPoint,
+            steps: 3000,
+            members: 2,
+            seed_sets: 1,
+            inputs: validation::nim::Inputs::Normalized,
+        }
     }
-    Ok(heavy)
 }
 
 /// A named scenario's run under `out/runs/`, simulated if absent.
@@ -72,7 +76,11 @@ pub fn study(
     let pops = out.join("populations");
     let arms = crate::nim::population(&text, &path, size.arms, &pops.join("population_motions"))?;
     let ood_all = crate::nim::population(
-        &denser(&text)?,
+        &crate::nim::denser(
+            &text,
+            ("seed = 2028", "seed = 2029"),
+            "population_motions.toml",
+        )?,
         &path,
         size.ood * 2,
         &pops.join("population_motions_denser"),
@@ -149,10 +157,10 @@ pub fn study(
         t0.elapsed().as_secs_f64()
     );
     let description = format!(
-        "Population: {} arms of `population_motions` (seed 2028) split by the family each drew; out of distribution: \
+        "{} Population: {} arms of `population_motions` (seed 2028) split by the family each drew; out of distribution: \
          {} arms of the training families with every density 20 % higher (seed 2029); named runs `paper_rail` and \
          `arm6_fourier` (a user's Fourier excitation of every joint: family `fourier`).",
-        size.arms, size.ood
+        size.purpose, size.arms, size.ood
     );
     let dir = out.join("report");
     validation::report::nim_motion::write(&result, &description, &dir)?;

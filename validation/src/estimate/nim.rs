@@ -1,19 +1,20 @@
-//! NIM, the MIM paper's neural identification method ([`crate::nim`]), with models trained by
-//! `cargo xtask nim-train` (one network per body position, `body<k>.safetensors` in a
-//! directory). Each body's estimate pools its samples' predictions
-//! ([`crate::nim::population::pool`]). NIM gives no standard deviation, and it always answers:
-//! where the motion does not determine a parameter its estimate is the population's prior.
+//! NIM, the MIM paper's neural identification method ([`crate::nim`]), with models from a
+//! directory: an ensemble written by `cargo xtask nim-motion-study` (`ensemble.json`,
+//! `member<i>/body<k>.safetensors`) or one network per body position from `cargo xtask
+//! nim-train` or `nim-study` (`body<k>.safetensors`), read as a one-member ensemble
+//! ([`crate::nim::ensemble::Ensemble::load`]). Each body's estimate pools its samples'
+//! predictions and the members'; its standard deviation is given where the ensemble is
+//! calibrated (an uncalibrated σ would be a number without a meaning). NIM always answers: where
+//! the motion does not determine a parameter its estimate is the population's prior.
 
 use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use super::{Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId};
 use crate::nim::dense::Dense;
-use crate::nim::features::rows;
-use crate::nim::population::pool;
 
 /// Inference through the nalgebra forward pass ([`crate::nim::dense`]).
-type Model = crate::nim::Nim<Dense>;
+type Model = crate::nim::ensemble::Ensemble<Dense>;
 
 /// NIM with its models' directory (loaded on first use).
 pub struct Nim {
@@ -21,7 +22,7 @@ pub struct Nim {
     /// Inputs from the encoder-only kinematics ([`crate::encoder`]) instead of the sensed body
     /// columns.
     encoders: bool,
-    models: OnceLock<Result<Vec<Mutex<Model>>, String>>,
+    models: OnceLock<Result<Model, String>>,
 }
 
 impl Nim {
@@ -42,31 +43,16 @@ impl Nim {
         }
     }
 
-    fn models(&self) -> Result<&[Mutex<Model>], NotApplicable> {
+    fn models(&self) -> Result<&Model, NotApplicable> {
         let dir = self.dir.as_ref().ok_or_else(|| {
             NotApplicable::new(
-                "needs trained NIM models (--nim-models DIR from `cargo xtask nim-train`)",
+                "needs trained NIM models (--nim-models DIR from `cargo xtask nim-motion-study`, \
+                 `nim-study` or `nim-train`)",
             )
         })?;
         self.models
-            .get_or_init(|| {
-                let mut out = Vec::new();
-                for b in 1.. {
-                    let path = dir.join(format!("body{b}.safetensors"));
-                    if !path.exists() {
-                        break;
-                    }
-                    out.push(Mutex::new(Model::load(&path)?));
-                }
-                if out.is_empty() {
-                    return Err(format!(
-                        "needs NIM models body1.safetensors, … in {}; it has none",
-                        dir.display()
-                    ));
-                }
-                Ok(out)
-            })
-            .as_deref()
+            .get_or_init(|| Model::load(dir))
+            .as_ref()
             .map_err(|e| NotApplicable::new(e.clone()))
     }
 }
@@ -79,10 +65,10 @@ impl Estimator for Nim {
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
         let data = super::single(experiment)?;
         let models = self.models()?;
-        if models.len() != data.bodies.len() {
+        if models.bodies() != data.bodies.len() {
             return Err(NotApplicable::new(format!(
                 "needs one NIM model per body: the models cover {} bodies, the run has {}",
-                models.len(),
+                models.bodies(),
                 data.bodies.len()
             )));
         }
@@ -99,11 +85,11 @@ impl Estimator for Nim {
         } else {
             super::single(experiment).map_err(err)?
         };
-        let samples: Vec<usize> = (0..data.samples()).collect();
+        let models = self.models().map_err(err)?;
+        let calibrated = models.calibration.is_fitted();
         let mut out = Estimates::default();
-        for (i, model) in self.models().map_err(err)?.iter().enumerate() {
-            let nim = model.lock().expect("a NIM model lock");
-            let e = pool(&nim.predict(&rows(data, i + 1, nim.schema, &samples)));
+        for i in 0..models.bodies() {
+            let e = models.estimate(data, i + 1);
             let b = (i + 1) as u8;
             let ids = [
                 ParamId::mass(b),
@@ -111,9 +97,15 @@ impl Estimator for Nim {
                 ParamId::moment(b, 2),
                 ParamId::moment(b, 3),
             ];
-            for (id, v) in ids.into_iter().zip(e) {
-                out.values
-                    .insert(id, Estimate::value(v.is_finite().then_some(v)));
+            for (k, id) in ids.into_iter().enumerate() {
+                let (v, s) = (e.value[k], e.sigma[k]);
+                out.values.insert(
+                    id,
+                    Estimate {
+                        value: v.is_finite().then_some(v),
+                        std: (calibrated && s.is_finite()).then_some(s),
+                    },
+                );
             }
         }
         Ok(out)

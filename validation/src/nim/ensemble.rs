@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use super::features::rows;
 use super::population::{identifiable, training_set};
 use super::{Inputs, Network, Nim, Prediction, Predictor, TrainConfig, TrainReport};
-use crate::dataset::Run;
+use crate::dataset::{Measurements, Run};
 
 /// The probability of a normal variable within ±2σ: what the calibrated ±2σ interval aims at.
 pub const TWO_SIGMA_COVERAGE: f64 = 0.954_499_736_103_641_6;
@@ -44,6 +44,11 @@ pub struct Calibration {
 }
 
 impl Calibration {
+    /// Whether it was fitted (every output on some arms).
+    pub fn is_fitted(&self) -> bool {
+        self.samples.iter().all(|&n| n > 0)
+    }
+
     /// No calibration: the predicted standard deviations as they are.
     pub const NONE: Calibration = Calibration {
         scale: [1.0; 4],
@@ -213,23 +218,23 @@ impl<N: Predictor> Ensemble<N> {
         self.members.first().map_or(0, Vec::len)
     }
 
-    /// Every member's per-sample predictions of body `b` (1-based) on `run`, one batch each.
-    fn predictions(&self, run: &Run, b: usize) -> Vec<Vec<Prediction>> {
-        let samples: Vec<usize> = (0..run.measurements.samples()).collect();
+    /// Every member's per-sample predictions of body `b` (1-based), one batch each.
+    fn predictions(&self, data: &Measurements, b: usize) -> Vec<Vec<Prediction>> {
+        let samples: Vec<usize> = (0..data.samples()).collect();
         self.members
             .iter()
             .map(|m| {
                 let nim = &m[b - 1];
-                nim.predict(&rows(&run.measurements, b, nim.schema, &samples))
+                nim.predict(&rows(data, b, nim.schema, &samples))
             })
             .collect()
     }
 
-    /// The estimate of body `b` (1-based) from `run`'s measurements, with its standard
+    /// The estimate of body `b` (1-based) from a run's measurements, with its standard
     /// deviations before calibration.
-    pub fn estimate_uncalibrated(&self, run: &Run, b: usize) -> BodyEstimate {
+    pub fn estimate_uncalibrated(&self, data: &Measurements, b: usize) -> BodyEstimate {
         let members: Vec<([f64; 4], [f64; 4])> = self
-            .predictions(run, b)
+            .predictions(data, b)
             .iter()
             .map(|p| member_pool(p))
             .collect();
@@ -241,9 +246,9 @@ impl<N: Predictor> Ensemble<N> {
         }
     }
 
-    /// The estimate of body `b` (1-based) from `run`'s measurements, calibrated.
-    pub fn estimate(&self, run: &Run, b: usize) -> BodyEstimate {
-        let mut e = self.estimate_uncalibrated(run, b);
+    /// The estimate of body `b` (1-based) from a run's measurements, calibrated.
+    pub fn estimate(&self, data: &Measurements, b: usize) -> BodyEstimate {
+        let mut e = self.estimate_uncalibrated(data, b);
         for (s, k) in e.sigma.iter_mut().zip(self.calibration.scale) {
             *s *= k;
         }
@@ -255,7 +260,7 @@ impl<N: Predictor> Ensemble<N> {
         let mut ratios: [Vec<f64>; 4] = Default::default();
         for run in arms {
             for b in 1..=self.bodies() {
-                let e = self.estimate_uncalibrated(run, b);
+                let e = self.estimate_uncalibrated(&run.measurements, b);
                 let t = &run.truth.bodies[b - 1];
                 let truth = [t.mass, t.j[0], t.j[1], t.j[2]];
                 for o in (0..4).filter(|&o| identifiable(b, o)) {

@@ -12,8 +12,13 @@ use crate::study::nim_motion::{Category, MotionStudy};
 /// The goals of issue 14: (mass, moments) for the held-out family and for held-out arms.
 pub const GOALS: [(&str, f64, f64); 2] = [("heldout_family", 0.01, 0.02), ("heldout", 0.005, 0.01)];
 
+/// A relative error in percent; below 1e-6 (exact data) in scientific notation.
 fn pct(v: f64) -> String {
-    format!("{:.2} %", 100.0 * v)
+    if v > 0.0 && v < 1e-6 {
+        format!("{:.1e} %", 100.0 * v)
+    } else {
+        format!("{:.2} %", 100.0 * v)
+    }
 }
 
 /// `nim_motions.md`.
@@ -172,7 +177,7 @@ fn named(md: &mut String, study: &MotionStudy) {
             md,
             "\n## `{name}` (the paper's arm, Table 1)\n\n| body | parameter | truth | NIM (seed set 0) ± σ | error | MIM |\n|---|---|---|---|---|---|"
         );
-        for r in study.rows.iter().filter(|r| &r.category == &c) {
+        for r in study.rows.iter().filter(|r| r.category == c) {
             for (o, p) in OUTPUTS.iter().enumerate() {
                 let e = &r.nim[0];
                 let mark = if identifiable(r.body, o) {

@@ -188,7 +188,7 @@ pub fn run(
                 row.next()
                     .expect("one row per run-body")
                     .nim
-                    .push(ensemble.estimate(run, b));
+                    .push(ensemble.estimate(&run.measurements, b));
             }
         }
         calibrations.push(ensemble.calibration);
@@ -292,5 +292,61 @@ impl MotionStudy {
             }
         }
         (inside as f64 / n.max(1) as f64, n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(body: usize, estimate: [f64; 4], sigma: f64) -> Row {
+        Row {
+            category: Category::HeldoutFamily,
+            run: "arm".into(),
+            family: Some(FamilyId::PointToPoint),
+            body,
+            truth: [10.0, 1.0, 2.0, 2.0],
+            nim: vec![BodyEstimate {
+                value: estimate,
+                sigma: [sigma; 4],
+            }],
+            mim: [Some(10.0), Some(1.0), None, None],
+        }
+    }
+
+    #[test]
+    fn statistics_skip_what_arm6_cannot_identify_and_count_the_2_sigma_interval() {
+        let study = MotionStudy {
+            // B1's J22 is off by 50 % but never identifiable; B2's J22 is off by 10 %.
+            rows: vec![
+                row(1, [10.1, 1.0, 3.0, 2.0], 0.06),
+                row(2, [10.0, 1.0, 2.2, 2.0], 0.06),
+            ],
+            seeds: vec![vec![0]],
+            calibrations: vec![Calibration::NONE],
+            train_seconds: vec![1.0],
+            samples_per_second: 1.0,
+            arms: (1, 1),
+            families: (vec![FamilyId::Paper], FamilyId::PointToPoint),
+            settings: Settings {
+                inputs: Inputs::Normalized,
+                config: TrainConfig::default(),
+                members: 1,
+                seed_sets: vec![0],
+            },
+        };
+        let c = Category::HeldoutFamily;
+        let (m, j) = study.worst(&c, 0);
+        assert!(
+            (m - 0.01).abs() < 1e-12 && (j - 0.1).abs() < 1e-12,
+            "{m} {j}"
+        );
+        // 6 identifiable values; outside ±0.12: B2's J22 (0.2 off) only.
+        let (cov, n) = study.coverage(&c, 0);
+        assert_eq!(n, 6);
+        assert!((cov - 5.0 / 6.0).abs() < 1e-12);
+        let mim = study.mim_errors(&c, 2, None);
+        assert_eq!(mim.count, 0);
+        assert_eq!(study.nim_errors(&c, 0, 0, Some(1)).count, 1);
     }
 }
