@@ -3,9 +3,9 @@
 //! standard deviation calibrated on arms held out for that purpose.
 //!
 //! **Estimate.** Member `i`'s estimate of a body is the inverse-variance weighted mean `z̄_i` of
-//! its samples' predicted targets ([`super::population::pool`]); the ensemble's is the
-//! inverse-variance weighted mean of the members' `z̄_i`, each weighted by its `ū_i` below. All
-//! in target space ([`super::Parametrization`]), so the pooled body is valid.
+//! its samples' predicted targets ([`super::population::pool`]); the ensemble's is the weighted
+//! mean of the members' `z̄_i`, each weighted by `1/ū_i` (below). All in target space
+//! ([`super::Parametrization`]), so the pooled body is valid.
 //!
 //! **Uncertainty.** A run's samples are strongly correlated (one arm, one motion), so the
 //! textbook variance of an inverse-variance mean, `1 / Σ 1/v_k`, shrinks with the number of
@@ -92,7 +92,9 @@ pub fn member_file(dir: &Path, i: usize, b: usize) -> std::path::PathBuf {
 
 impl<N: Network + Send> Ensemble<N> {
     /// Trains one member per seed (each body network with `config` and that seed) on `arms`,
-    /// the networks two at a time on two cores (rayon); uncalibrated. Reports per member, body.
+    /// the networks in parallel on rayon's threads (initializations are serialized, so a
+    /// network's weights depend on its seed and data, not on which thread trains it);
+    /// uncalibrated. Reports per member and body.
     pub fn train(
         arms: &[&Run],
         inputs: Inputs,
