@@ -103,6 +103,7 @@ fn paper_protocol_runs_and_a_saved_nim_reloads_identically() {
     assert!(nim.predict(&x).iter().all(|p| p.variance.is_some()));
     let path = std::env::temp_dir().join(format!("nim-model-{}.safetensors", std::process::id()));
     nim.save(&path).unwrap();
+    nim.save(&path).unwrap(); // saving again replaces the file
     let loaded = Nim::<BurnMlp>::load(&path).unwrap();
     assert_eq!(loaded.schema, Inputs::Centroidal);
     assert!(loaded.variance);
@@ -211,12 +212,26 @@ fn an_ensemble_reloads_identically_and_its_calibrated_sigma_covers_the_calibrati
         .map(|k| validation::dataset::read_population_arm(&out.join("arms"), k).unwrap())
         .collect();
     let refs: Vec<_> = runs.iter().collect();
-    let (mut ensemble, reports) =
-        Ensemble::<BurnMlp>::train(&refs[..8], Inputs::Normalized, &recipe(100), &[0, 1]);
+    // Trained on one thread and on two (networks side by side): the same networks.
+    let train = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            Ensemble::<BurnMlp>::train(&refs[..8], Inputs::Normalized, &recipe(100), &[0, 1])
+        })
+    };
+    let (one, _) = train(1);
+    let (mut ensemble, reports) = train(2);
     assert_eq!(
         (ensemble.members.len(), reports.len(), reports[0].len()),
         (2, 2, 6)
     );
+    for b in 1..=6 {
+        let m = &refs[8].measurements;
+        assert_eq!(one.estimate(m, b), ensemble.estimate(m, b), "body {b}");
+    }
     ensemble.calibrate(&refs[8..]);
     let c = ensemble.calibration;
     assert!(c.scale.iter().all(|k| k.is_finite() && *k > 0.0), "{c:?}");

@@ -179,10 +179,15 @@ pub fn train_cli(
     let t0 = Instant::now();
     let refs: Vec<&Run> = runs.iter().collect();
     let nims = train::<BurnMlp>(&refs, inputs, &config);
-    std::fs::create_dir_all(model_dir)?;
-    for (b, (nim, report)) in nims.iter().enumerate() {
+    // The model directory is replaced whole, or left as it was.
+    validation::report::write_dir_atomic(model_dir, |work| {
+        for (b, (nim, _)) in nims.iter().enumerate() {
+            nim.save(&work.join(format!("body{}.safetensors", b + 1)))?;
+        }
+        Ok(())
+    })?;
+    for (b, (_, report)) in nims.iter().enumerate() {
         let path = model_dir.join(format!("body{}.safetensors", b + 1));
-        nim.save(&path)?;
         println!(
             "body {}: {} steps, training MSE {:.2e} → {:.2e} (standardized), {:.0} samples/s → {}",
             b + 1,

@@ -3,7 +3,7 @@
 //! standard deviation calibrated on arms held out for that purpose.
 //!
 //! **Estimate.** Member `i`'s estimate of a body is the inverse-variance weighted mean `z̄_i` of
-//! its samples' predicted targets ([`super::population::pool`]); the ensemble's is the weighted
+//! its samples' predicted targets ([`super::population::pool_targets`]); the ensemble's is the weighted
 //! mean of the members' `z̄_i`, each weighted by `1/ū_i` (below). All in target space
 //! ([`super::Parametrization`]), so the pooled body is valid.
 //!
@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::features::rows;
-use super::population::{identifiable, training_set};
+use super::population::{identifiable, pool_targets, training_set};
 use super::{Inputs, Network, Nim, Prediction, Predictor, TrainConfig, TrainReport};
 use crate::dataset::{Measurements, Run};
 
@@ -92,9 +92,9 @@ pub fn member_file(dir: &Path, i: usize, b: usize) -> std::path::PathBuf {
 
 impl<N: Network + Send> Ensemble<N> {
     /// Trains one member per seed (each body network with `config` and that seed) on `arms`,
-    /// the networks in parallel on rayon's threads (initializations are serialized, so a
-    /// network's weights depend on its seed and data, not on which thread trains it);
-    /// uncalibrated. Reports per member and body.
+    /// the networks in parallel on rayon's threads (initializations are serialized,
+    /// [`super::mlp::BurnMlp`], so the networks are the same whatever the thread count:
+    /// tested); uncalibrated. Reports per member and body.
     pub fn train(
         arms: &[&Run],
         inputs: Inputs,
@@ -133,19 +133,10 @@ impl<N: Network + Send> Ensemble<N> {
         )
     }
 
-    /// Saves the members' networks and `ensemble.json` as the directory `dir`, replacing it:
-    /// written beside it and renamed, so that `dir` is complete or absent.
+    /// Saves the members' networks and `ensemble.json` as the directory `dir`, replacing it,
+    /// whole or not at all ([`crate::report::write_dir_atomic`]).
     pub fn save(&self, dir: &Path) -> Result<(), String> {
-        let name = dir
-            .file_name()
-            .map_or("ensemble".into(), |n| n.to_string_lossy().into_owned());
-        let work = dir.with_file_name(format!(".{name}.partial-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&work);
-        self.write(&work)?;
-        if dir.exists() {
-            std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        std::fs::rename(&work, dir).map_err(|e| format!("{}: {e}", dir.display()))
+        crate::report::write_dir_atomic(dir, |work| self.write(work))
     }
 
     fn write(&self, dir: &Path) -> Result<(), String> {
@@ -238,7 +229,7 @@ impl<N: Predictor> Ensemble<N> {
         let members: Vec<([f64; 4], [f64; 4])> = self
             .predictions(data, b)
             .iter()
-            .map(|p| member_pool(p))
+            .map(|p| pool_targets(p))
             .collect();
         let parametrization = self.members[0][b - 1].parametrization;
         let (z, var) = ensemble_pool(&members);
@@ -279,31 +270,6 @@ impl<N: Predictor> Ensemble<N> {
         }
         self.calibration = c;
     }
-}
-
-/// One member's pooled targets and variance: the inverse-variance weighted mean of its
-/// samples' targets, and the weighted mean of their variances `n / Σ 1/v` (see the module
-/// docs). Without predicted variances: the plain mean and the samples' spread.
-fn member_pool(predictions: &[Prediction]) -> ([f64; 4], [f64; 4]) {
-    let n = predictions.len() as f64;
-    let mut z = [0.0; 4];
-    let mut var = [0.0; 4];
-    for i in 0..4 {
-        let w = |p: &Prediction| p.target_variance.map_or(1.0, |v| 1.0 / v[i]);
-        let weights: f64 = predictions.iter().map(w).sum();
-        z[i] = predictions.iter().map(|p| w(p) * p.targets[i]).sum::<f64>() / weights;
-        var[i] = match predictions.first().and_then(|p| p.target_variance) {
-            Some(_) => n / weights,
-            None => {
-                predictions
-                    .iter()
-                    .map(|p| (p.targets[i] - z[i]).powi(2))
-                    .sum::<f64>()
-                    / (n - 1.0).max(1.0)
-            }
-        };
-    }
-    (z, var)
 }
 
 /// The ensemble's targets and variance from its members' `(z̄_i, ū_i)` (module docs).
@@ -357,7 +323,7 @@ mod tests {
     #[test]
     fn correlated_samples_do_not_shrink_the_variance_but_members_disagreeing_grow_it() {
         // 100 samples of variance 0.04 each: the member's variance stays 0.04 (not 0.0004).
-        let (z, v) = member_pool(&vec![p(1.0, 0.04); 100]);
+        let (z, v) = pool_targets(&vec![p(1.0, 0.04); 100]);
         assert!((z[0] - 1.0).abs() < 1e-15 && (v[0] - 0.04).abs() < 1e-15);
         // Two members agreeing: the same; disagreeing by 0.2: their spread (0.02) is added.
         let (z, v) = ensemble_pool(&[([1.0; 4], [0.04; 4]), ([1.0; 4], [0.04; 4])]);

@@ -60,9 +60,11 @@ fn tensor(rows: &[f32], cols: usize, device: &Device) -> Tensor<2> {
 }
 
 impl Network for BurnMlp {
-    /// The backend's random stream is one global, seeded per call: seeding and initializing
-    /// hold one lock, so networks created on several threads at once each get their seed's
-    /// weights (training draws nothing from it: the batch order has its own stream).
+    /// The backend's random stream is one global, seeded per call, and burn initializes
+    /// parameters lazily, at their first use: seeding and drawing every weight (one forward pass
+    /// of a zero row, which materializes them) hold one lock, so networks created and trained on
+    /// several threads at once each get their seed's weights, exactly as one at a time would
+    /// (training draws nothing from it: the batch order has its own stream).
     fn new(widths: &[usize], seed: u64) -> Self {
         static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
         let _init = INIT
@@ -70,8 +72,10 @@ impl Network for BurnMlp {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let device = Device::default().autodiff();
         device.seed(seed);
+        let net = Net::new(widths, &device);
+        let _ = net.forward(tensor(&vec![0.0; widths[0]], widths[0], &device));
         BurnMlp {
-            net: Net::new(widths, &device),
+            net,
             device,
             widths: widths.to_vec(),
         }
@@ -147,7 +151,10 @@ impl Network for BurnMlp {
     }
 
     fn save(&self, path: &Path, metadata: &str) -> Result<(), String> {
-        let mut store = SafetensorsStore::from_file(path).metadata("nim", metadata);
+        // Replaces an existing file (burn writes it atomically either way).
+        let mut store = SafetensorsStore::from_file(path)
+            .overwrite(true)
+            .metadata("nim", metadata);
         self.net
             .save_into(&mut store)
             .map_err(|e| format!("{}: {e:?}", path.display()))

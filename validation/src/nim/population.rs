@@ -76,18 +76,35 @@ pub fn estimate<N: Predictor>(nim: &Nim<N>, run: &Run, b: usize) -> [f64; 4] {
 /// inverse-variance weighted (or plain) mean, decoded, so that with
 /// [`super::Parametrization::LogSecondMoments`] the pooled body is valid as well.
 pub fn pool(predictions: &[Prediction]) -> [f64; 4] {
-    let targets = std::array::from_fn(|i| {
-        let (mut sum, mut weights) = (0.0, 0.0);
-        for p in predictions {
-            let w = p.target_variance.map_or(1.0, |v| 1.0 / v[i]);
-            sum += w * p.targets[i];
-            weights += w;
-        }
-        sum / weights
-    });
+    let (targets, _) = pool_targets(predictions);
     predictions
         .first()
         .map_or([f64::NAN; 4], |p| p.parametrization.decode(targets))
+}
+
+/// The pooled targets of [`pool`], undecoded, with their variance taken as one sample's: the
+/// weighted mean of the samples' predicted variances, `n / Σ 1/v` (a run's samples are strongly
+/// correlated, so `1 / Σ 1/v`, which shrinks with `n`, would not describe the error; see
+/// [`super::ensemble`]). Without predicted variances: the plain mean and the samples' spread.
+pub fn pool_targets(predictions: &[Prediction]) -> ([f64; 4], [f64; 4]) {
+    let n = predictions.len() as f64;
+    let (mut z, mut var) = ([0.0; 4], [0.0; 4]);
+    for i in 0..4 {
+        let w = |p: &Prediction| p.target_variance.map_or(1.0, |v| 1.0 / v[i]);
+        let weights: f64 = predictions.iter().map(w).sum();
+        z[i] = predictions.iter().map(|p| w(p) * p.targets[i]).sum::<f64>() / weights;
+        var[i] = match predictions.first().and_then(|p| p.target_variance) {
+            Some(_) => n / weights,
+            None => {
+                let spread: f64 = predictions
+                    .iter()
+                    .map(|p| (p.targets[i] - z[i]).powi(2))
+                    .sum();
+                spread / (n - 1.0).max(1.0)
+            }
+        };
+    }
+    (z, var)
 }
 
 /// One network per body, trained on `arms`.

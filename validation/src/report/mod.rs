@@ -49,6 +49,31 @@ pub fn write_atomic(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     })
 }
 
+/// Writes the directory `dir` whole or not at all through `write`, which fills the temporary
+/// sibling directory it is given; that replaces `dir` when `write` succeeds and is removed when
+/// it fails.
+pub fn write_dir_atomic(
+    dir: &std::path::Path,
+    write: impl FnOnce(&std::path::Path) -> Result<(), String>,
+) -> Result<(), String> {
+    let name = dir
+        .file_name()
+        .map_or("out".into(), |n| n.to_string_lossy().into_owned());
+    let work = dir.with_file_name(format!(".{name}.partial-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    let made = std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()));
+    let result = made.and_then(|()| write(&work)).and_then(|()| {
+        if dir.exists() {
+            std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::rename(&work, dir).map_err(|e| format!("{}: {e}", dir.display()))
+    });
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&work);
+    }
+    result
+}
+
 /// Writes `path` whole or not at all through `draw`, which renders into the temporary sibling
 /// path it is given (same extension, so image backends pick the same format); renamed into place
 /// when `draw` succeeds, removed when it fails.

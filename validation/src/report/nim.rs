@@ -122,10 +122,12 @@ pub fn population_study(
     let nims = train::<BurnMlp>(&runs.train, inputs, config);
     let train_seconds = t0.elapsed().as_secs_f64();
     if let Some(dir) = models {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        for (b, (nim, _)) in nims.iter().enumerate() {
-            nim.save(&dir.join(format!("body{}.safetensors", b + 1)))?;
-        }
+        super::write_dir_atomic(dir, |work| {
+            for (b, (nim, _)) in nims.iter().enumerate() {
+                nim.save(&work.join(format!("body{}.safetensors", b + 1)))?;
+            }
+            Ok(())
+        })?;
     }
     let samples: f64 = nims
         .iter()
