@@ -71,34 +71,8 @@ enum Command {
         /// Output root (default: <workspace>/generated).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Arms of the population (all families).
-        #[arg(long, default_value_t = 1500)]
-        arms: usize,
-        /// Calibration arms (and as many held-out arms) of the training families.
-        #[arg(long, default_value_t = 100)]
-        calibration: usize,
-        /// Held-out family arms scored.
-        #[arg(long, default_value_t = 100)]
-        heldout_family: usize,
-        /// Denser arms scored.
-        #[arg(long, default_value_t = 50)]
-        ood: usize,
-        /// The family held out of training: paper, fourier or point_to_point (default: the
-        /// servo-tracked moves; the others span the widest range of motions).
-        #[arg(long, default_value = "point_to_point")]
-        holdout: sim::population::motion::FamilyId,
-        /// Adam steps per body network.
-        #[arg(long, default_value_t = 20_000)]
-        steps: usize,
-        /// Members per ensemble.
-        #[arg(long, default_value_t = 3)]
-        members: usize,
-        /// Seed sets.
-        #[arg(long, default_value_t = 3)]
-        seed_sets: usize,
-        /// Inputs: `normalized` or `centroidal` (15 each).
-        #[arg(long, default_value = "normalized")]
-        inputs: String,
+        #[command(flatten)]
+        size: nim_motion::MotionSize,
     },
     /// Train NIM (one network per body) on every complete arm of a population dataset
     /// (`sim population` output); writes MODEL_DIR/body<k>.safetensors.
@@ -400,36 +374,9 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 },
             )?;
         }
-        Command::NimMotionStudy {
-            out,
-            arms,
-            calibration,
-            heldout_family,
-            ood,
-            holdout,
-            steps,
-            members,
-            seed_sets,
-            inputs,
-        } => {
+        Command::NimMotionStudy { out, size } => {
             let out = out.unwrap_or_else(|| root.join("generated"));
-            let inputs = nim::parse_inputs(&inputs)?;
-            nim_motion::study(
-                &root,
-                &out,
-                &nim_motion::MotionSize {
-                    purpose: "The full study (`cargo xtask nim-motion-study`).",
-                    arms,
-                    calibration,
-                    heldout_family,
-                    ood,
-                    holdout,
-                    steps,
-                    members,
-                    seed_sets,
-                    inputs,
-                },
-            )?;
+            nim_motion::study(&root, &out, &size)?;
         }
         Command::Bench { runs, steps, peer } => bench::bench(&root, runs, steps, peer)?,
     }

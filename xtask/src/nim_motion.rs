@@ -1,4 +1,4 @@
-//! The NIM motion study (`cargo xtask nim-study`, and a small one in `reproduce`): the
+//! The NIM motion study (`cargo xtask nim-motion-study`, and a small one in `reproduce`): the
 //! generalizing NIM trained on arms of `population_motions` under every motion family but one,
 //! scored on held-out arms, on the held-out family, on denser arms and on the paper's arm.
 
@@ -11,27 +11,41 @@ use validation::dataset::{Run, read_run};
 use validation::nim::TrainConfig;
 use validation::study::nim_motion::{Category, MotionArms, MotionStudy, Settings};
 
-/// Sizes of a motion study.
+/// Sizes of a motion study (also the arguments of `cargo xtask nim-motion-study`, whose
+/// defaults are the full study's).
+#[derive(clap::Args)]
 pub struct MotionSize {
     /// What the study is for, said first in its report.
+    #[arg(skip = "The full study (`cargo xtask nim-motion-study`).")]
     pub purpose: &'static str,
     /// Arms of the population (all families).
+    #[arg(long, default_value_t = 1500)]
     pub arms: usize,
-    /// Training-family arms used for calibration, and as many held out for scoring (the rest train).
+    /// Training-family arms used for calibration, and as many held out for scoring (the rest
+    /// train).
+    #[arg(long, default_value_t = 100)]
     pub calibration: usize,
     /// Held-out family arms scored (at most what the population has).
+    #[arg(long, default_value_t = 100)]
     pub heldout_family: usize,
     /// Out-of-distribution (20 % denser) arms.
+    #[arg(long, default_value_t = 50)]
     pub ood: usize,
-    /// The family held out of training.
+    /// The family held out of training: paper, fourier or point_to_point (default: the
+    /// servo-tracked moves; the others span the widest range of motions).
+    #[arg(long, default_value = "point_to_point")]
     pub holdout: FamilyId,
     /// Adam steps per body network.
+    #[arg(long, default_value_t = 20_000)]
     pub steps: usize,
     /// Members per ensemble.
+    #[arg(long, default_value_t = 3)]
     pub members: usize,
     /// Seed sets.
+    #[arg(long, default_value_t = 3)]
     pub seed_sets: usize,
-    /// The networks' inputs.
+    /// The networks' inputs: `normalized` or `centroidal` (15 each).
+    #[arg(long, default_value = "normalized", value_parser = crate::nim::parse_inputs)]
     pub inputs: validation::nim::Inputs,
 }
 
