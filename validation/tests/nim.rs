@@ -129,6 +129,48 @@ fn paper_protocol_runs_and_a_saved_nim_reloads_identically() {
     std::fs::remove_file(&path).unwrap();
 }
 
+/// A run's estimate pools every sample but, for the schemas that divide by the motion's scale,
+/// those at rest (where their inputs would be `0/0`); a body at rest throughout keeps them all.
+#[test]
+fn samples_at_rest_are_not_pooled_by_the_normalized_schemas() {
+    use nalgebra::Vector3;
+    let mut run = paper_rail("rest");
+    let n = run.measurements.samples();
+    let body = &mut run.measurements.bodies[2];
+    for k in [0, 7] {
+        body.omega[k] = Vector3::zeros();
+        body.omega_dot[k] = Vector3::zeros();
+    }
+    // Moving at 1e-4 of the run's largest `|ω̇| + |ω|²`: at rest too.
+    let largest = (0..n)
+        .map(|k| body.omega_dot[k].norm() + body.omega[k].norm_squared())
+        .fold(0.0, f64::max);
+    body.omega[9] = Vector3::zeros();
+    body.omega_dot[9] = Vector3::new(0.0, 1e-4 * largest, 0.0);
+    let data = &run.measurements;
+    for schema in Inputs::ALL {
+        let pooled = schema.pooled_samples(data, 3);
+        if schema.is_normalized() {
+            let expected: Vec<usize> = (0..n).filter(|k| ![0, 7, 9].contains(k)).collect();
+            assert_eq!(pooled, expected, "{}", schema.id());
+        } else {
+            assert_eq!(pooled, (0..n).collect::<Vec<_>>(), "{}", schema.id());
+        }
+    }
+    let still = &mut run.measurements.bodies[2];
+    still.omega.iter_mut().for_each(|w| *w = Vector3::zeros());
+    still
+        .omega_dot
+        .iter_mut()
+        .for_each(|w| *w = Vector3::zeros());
+    assert_eq!(
+        Inputs::PerAxisLog
+            .pooled_samples(&run.measurements, 3)
+            .len(),
+        n
+    );
+}
+
 /// Whether `v = (m, J11, J22, J33)` is a physically valid body: finite, positive mass and
 /// moments, triangle inequalities.
 fn valid(v: &[f64; 4]) -> bool {
@@ -146,8 +188,15 @@ fn valid(v: &[f64; 4]) -> bool {
 #[test]
 fn nim_outputs_are_physically_valid_whatever_the_inputs() {
     let run = paper_rail("valid");
+    // The centroidal inputs, and the per-axis logarithms, whose mass is relative to an input.
+    for schema in [Inputs::Centroidal, Inputs::PerAxisLog] {
+        valid_whatever_the_inputs(&run, schema);
+    }
+}
+
+fn valid_whatever_the_inputs(run: &validation::dataset::Run, schema: Inputs) {
     let samples: Vec<usize> = (0..80).collect();
-    let x = rows(&run.measurements, 3, Inputs::Centroidal, &samples);
+    let x = rows(&run.measurements, 3, schema, &samples);
     let t = &run.truth.bodies[2];
     let y: Vec<f32> = samples
         .iter()
@@ -156,8 +205,8 @@ fn nim_outputs_are_physically_valid_whatever_the_inputs() {
             [t.mass * s, t.j[0] * s, t.j[1] * s, t.j[2] * s].map(|v| v as f32)
         })
         .collect();
-    let (nim, _) = Nim::<BurnMlp>::train(Inputs::Centroidal, &x, &y, &recipe(50));
-    let n = Inputs::Centroidal.len();
+    let (nim, _) = Nim::<BurnMlp>::train(schema, &x, &y, &recipe(50));
+    let n = schema.len();
     // Adversarial rows: zeros, each input alone at ±1e30, everything at ±f32::MAX, the
     // training rows scaled by 1e6 and with flipped signs, alternating extremes.
     let mut adversarial: Vec<Vec<f32>> = vec![vec![0.0; n], vec![f32::MAX; n], vec![-f32::MAX; n]];

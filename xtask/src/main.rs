@@ -86,7 +86,8 @@ enum Command {
         /// Adam steps per network (batch 256).
         #[arg(long, default_value_t = 40_000)]
         steps: usize,
-        /// Inputs: `centroidal` (15, the generalizing NIM's), `with-child` (24) or `paper` (18).
+        /// Inputs: `centroidal` (15, the rail study's), `per-axis-log` (25, the motion study's),
+        /// `per-axis` (18), `normalized` (15), `with-child` (24) or `paper` (18).
         #[arg(long, default_value = "centroidal")]
         inputs: String,
     },

@@ -44,8 +44,9 @@ pub struct MotionSize {
     /// Seed sets.
     #[arg(long, default_value_t = 3)]
     pub seed_sets: usize,
-    /// The networks' inputs: `normalized` or `centroidal` (15 each).
-    #[arg(long, default_value = "normalized", value_parser = crate::nim::parse_inputs)]
+    /// The networks' inputs: `per-axis-log` (25), `per-axis` (18), `normalized` or `centroidal`
+    /// (15 each).
+    #[arg(long, default_value = "per-axis-log", value_parser = crate::nim::parse_inputs)]
     pub inputs: validation::nim::Inputs,
 }
 
@@ -64,7 +65,7 @@ impl MotionSize {
             steps: 3000,
             members: 2,
             seed_sets: 1,
-            inputs: validation::nim::Inputs::Normalized,
+            inputs: validation::nim::Inputs::PerAxisLog,
         }
     }
 }

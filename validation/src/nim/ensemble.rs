@@ -213,11 +213,11 @@ impl<N: Predictor> Ensemble<N> {
 
     /// Every member's per-sample predictions of body `b` (1-based), one batch each.
     fn predictions(&self, data: &Measurements, b: usize) -> Vec<Vec<Prediction>> {
-        let samples: Vec<usize> = (0..data.samples()).collect();
         self.members
             .iter()
             .map(|m| {
                 let nim = &m[b - 1];
+                let samples = nim.schema.pooled_samples(data, b);
                 nim.predict(&rows(data, b, nim.schema, &samples))
             })
             .collect()

@@ -66,9 +66,9 @@ pub fn training_set(arms: &[&Run], b: usize, inputs: Inputs) -> (Vec<f32>, Vec<f
 /// The estimate of body `b` of an arm from the predictions of its samples: their mean, or, for a
 /// network that predicts variances, their inverse-variance weighted mean (samples that barely
 /// excite a parameter, e.g. an axial moment while the link hardly turns about its axis, then
-/// count little).
+/// count little). The samples are [`Inputs::pooled_samples`].
 pub fn estimate<N: Predictor>(nim: &Nim<N>, run: &Run, b: usize) -> [f64; 4] {
-    let samples: Vec<usize> = (0..run.measurements.samples()).collect();
+    let samples = nim.schema.pooled_samples(&run.measurements, b);
     pool(&nim.predict(&rows(&run.measurements, b, nim.schema, &samples)))
 }
 

@@ -29,7 +29,7 @@ pub fn markdown(study: &MotionStudy, description: &str) -> String {
     let _ = writeln!(
         md,
         "# NIM across motions\n\n\
-         Written by `cargo xtask nim-study` (or the small study of `cargo xtask reproduce --only nim`). {description}\n\n\
+         Written by `cargo xtask nim-motion-study` (or the small study of `cargo xtask reproduce --only nim`). {description}\n\n\
          The generalizing NIM (`validation::nim::population`: one 5 × 128 ReLU network per body, a mean and a variance per \
          target, targets ln m and the log principal second moments, so every output is a physically valid body) with inputs \
          `{}` ({}), trained on {} arms of `population_motions` under the motion families {} only; the family `{}` is held out \
@@ -66,6 +66,20 @@ pub fn markdown(study: &MotionStudy, description: &str) -> String {
             .join(", "),
         study.samples_per_second,
     );
+    if s.inputs.log_mass_column().is_some() {
+        md.push_str(
+            "With these inputs the network regresses `ln m − ln |F/a|` (zero wherever Newton's equation holds) and \
+             the logarithms of the second moments (`validation::nim::Nim::train_as`).",
+        );
+    }
+    if s.inputs.is_normalized() {
+        let _ = write!(
+            md,
+            " A run's samples at rest (`|ω̇| + |ω|²` below {:e} of its largest: the normalized inputs would be 0/0) \
+             are not pooled (`Inputs::pooled_samples`).\n\n",
+            crate::nim::features::REST
+        );
+    }
     summary(&mut md, study);
     per_parameter(&mut md, study);
     named(&mut md, study);
