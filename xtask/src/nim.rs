@@ -27,6 +27,32 @@ pub struct StudySize {
 }
 
 /// Generates (or resumes) a population with `arms` arms from `text` into `dir`.
+/// `text` (a population scenario) with force/torque sensors on every body whose noise is
+/// `level` × that body's signal RMS on the paper's clean rail run (`paper_rail`), per channel:
+/// noise-augmented training data.
+pub(crate) fn with_ft_sensors(
+    root: &Path,
+    text: &str,
+    level: f64,
+) -> Result<String, Box<dyn std::error::Error>> {
+    let rail = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
+    let clean = sim::simulate(&rail, None);
+    #[derive(serde::Serialize)]
+    struct Sensors {
+        sensor: Vec<sim::sensor::Sensor>,
+    }
+    let sensors = validation::study::sweep::measurement(
+        validation::study::file::SensorFamily::ForceTorque,
+        level,
+        &clean.recording,
+    )
+    .sensors;
+    Ok(format!(
+        "{text}\n{}",
+        toml::to_string(&Sensors { sensor: sensors })?
+    ))
+}
+
 pub(crate) fn population(
     text: &str,
     origin: &Path,

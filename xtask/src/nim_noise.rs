@@ -4,8 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use sim::scenario::Scenario;
-
 /// Arms of each training population, and Adam steps per body network (the small study's).
 const ARMS: usize = 80;
 const STEPS: usize = 3000;
@@ -29,20 +27,7 @@ pub fn models(
 ) -> Result<Vec<(&'static str, PathBuf)>, Box<dyn std::error::Error>> {
     let path = root.join("scenarios/population_rail.toml");
     let text = std::fs::read_to_string(&path)?;
-    // The sensors at LEVEL, their σ from the paper arm's clean signals.
-    let rail = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
-    let clean = sim::simulate(&rail, None);
-    #[derive(serde::Serialize)]
-    struct Sensors {
-        sensor: Vec<sim::sensor::Sensor>,
-    }
-    let sensors = validation::study::sweep::measurement(
-        validation::study::file::SensorFamily::ForceTorque,
-        LEVEL,
-        &clean.recording,
-    )
-    .sensors;
-    let augmented = format!("{text}\n{}", toml::to_string(&Sensors { sensor: sensors })?);
+    let augmented = crate::nim::with_ft_sensors(root, &text, LEVEL)?;
     let pops = out.join("populations");
     let mut sets = Vec::new();
     for (label, scenario, dir) in [

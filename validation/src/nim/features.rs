@@ -162,6 +162,20 @@ impl Inputs {
     }
 }
 
+/// What [`Inputs::PerAxis`] adds to each axis' `S_i`, as a fraction of the run's largest
+/// `|ω̇| + |ω|²`: it bounds how much an axis that barely moves amplifies measurement noise (to
+/// `1/AXIS_FLOOR` times the noise over the run's motion scale). Exact data still close each axis:
+/// Euler's equation holds divided by anything.
+pub const AXIS_FLOOR: f64 = 1e-2;
+
+/// `|ω̇| + |ω|²` of body `b` (1-based) at every sample (rad/s²).
+fn motion_scales(data: &Measurements, b: usize) -> Vec<f64> {
+    let s = &data.bodies[b - 1];
+    (0..data.samples())
+        .map(|k| s.omega_dot[k].norm() + s.omega[k].norm_squared())
+        .collect()
+}
+
 /// A sample counts as at rest, for the schemas that divide by the motion's scale, when its
 /// `S = |ω̇| + |ω|²` is below this fraction of the run's largest (see [`Inputs::pooled_samples`]).
 pub const REST: f64 = 1e-3;
@@ -195,11 +209,7 @@ impl Inputs {
         if !self.is_normalized() {
             return all;
         }
-        let s = &data.bodies[b - 1];
-        let scale: Vec<f64> = all
-            .iter()
-            .map(|&k| s.omega_dot[k].norm() + s.omega[k].norm_squared())
-            .collect();
+        let scale = motion_scales(data, b);
         let largest = scale.iter().copied().fold(0.0, f64::max);
         if largest <= 0.0 {
             return all;
@@ -213,8 +223,14 @@ impl Inputs {
 /// Input rows (row-major, `samples.len() × inputs.len()`) of body `b` (1-based).
 pub fn rows(data: &Measurements, b: usize, inputs: Inputs, samples: &[usize]) -> Vec<f32> {
     let mut out = Vec::with_capacity(samples.len() * inputs.len());
+    let floor = match inputs {
+        Inputs::PerAxis | Inputs::PerAxisLog => {
+            AXIS_FLOOR * motion_scales(data, b).into_iter().fold(0.0, f64::max)
+        }
+        _ => 0.0,
+    };
     for &k in samples {
-        let vectors = sample(data, b, inputs, k);
+        let vectors = sample(data, b, inputs, k, floor);
         out.extend(vectors.iter().flat_map(|v| v.iter().map(|x| *x as f32)));
         if inputs == Inputs::PerAxisLog {
             out.extend(log_inputs(&vectors).map(|x| x as f32));
@@ -224,8 +240,14 @@ pub fn rows(data: &Measurements, b: usize, inputs: Inputs, samples: &[usize]) ->
 }
 
 /// The 3-vectors of sample `k` of body `b` (1-based): every input of a schema but
-/// [`Inputs::PerAxisLog`]'s logarithms ([`log_inputs`]).
-fn sample(data: &Measurements, b: usize, inputs: Inputs, k: usize) -> Vec<Vector3<f64>> {
+/// [`Inputs::PerAxisLog`]'s logarithms ([`log_inputs`]); `floor` as in [`per_axis`].
+fn sample(
+    data: &Measurements,
+    b: usize,
+    inputs: Inputs,
+    k: usize,
+    floor: f64,
+) -> Vec<Vector3<f64>> {
     let s = &data.bodies[b - 1];
     match inputs {
         Inputs::Centroidal | Inputs::Normalized | Inputs::PerAxis | Inputs::PerAxisLog => {
@@ -234,7 +256,7 @@ fn sample(data: &Measurements, b: usize, inputs: Inputs, k: usize) -> Vec<Vector
             let v = [force, moment, specific_force, s.omega[k], s.omega_dot[k]];
             match inputs {
                 Inputs::Normalized => normalized(v).to_vec(),
-                Inputs::PerAxis | Inputs::PerAxisLog => per_axis(v).to_vec(),
+                Inputs::PerAxis | Inputs::PerAxisLog => per_axis(v, floor).to_vec(),
                 _ => v.to_vec(),
             }
         }
@@ -292,15 +314,16 @@ fn normalized(v: [Vector3<f64>; 5]) -> [Vector3<f64>; 5] {
 }
 
 /// [`Inputs::PerAxis`] from the centroidal vectors `[F, n_c, r̈ + g e3, ω, ω̇]`.
-fn per_axis(v: [Vector3<f64>; 5]) -> [Vector3<f64>; 6] {
+/// `floor` is added to every axis' `S_i` ([`AXIS_FLOOR`]).
+fn per_axis(v: [Vector3<f64>; 5], floor: f64) -> [Vector3<f64>; 6] {
     let [_, moment, _, omega, omega_dot] = v;
     let [f, _, u, _, _] = normalized(v);
     let gyro = Vector3::from_fn(|i, _| omega[(i + 1) % 3] * omega[(i + 2) % 3]);
     let scale = omega_dot.abs() + gyro.abs();
     let total = scale.sum();
-    let over = |x: &Vector3<f64>| {
-        Vector3::from_fn(|i, _| if scale[i] > 0.0 { x[i] / scale[i] } else { 0.0 })
-    };
+    let d = scale.add_scalar(floor);
+    let over =
+        |x: &Vector3<f64>| Vector3::from_fn(|i, _| if d[i] > 0.0 { x[i] / d[i] } else { 0.0 });
     let share = if total > 0.0 {
         scale / total
     } else {
@@ -482,7 +505,7 @@ mod tests {
             Vector3::new(1.2, -0.3, 9.81),
         );
         let n = jm * wd + w.cross(&(jm * w));
-        let p = per_axis([2.0 * sf, n, sf, w, wd]);
+        let p = per_axis([2.0 * sf, n, sf, w, wd], 0.0);
         let [_, _, n_i, wd_i, g_i, share] = p;
         // The logarithms: ln |F/a| = ln m; ln |n_i/S_i| − ln |ω̇_i/S_i| = ln J_i on axis 3, whose
         // gyroscopic term is small here.
@@ -496,16 +519,26 @@ mod tests {
             assert!((wd_i[i].abs() + g_i[i].abs() - 1.0).abs() < 1e-14);
         }
         assert!((share.sum() - 1.0).abs() < 1e-14 && share[0] < 0.05);
+        // With a floor on S_i the inputs shrink, and each axis still closes.
+        let [_, _, n_f, wd_f, g_f, _] = per_axis([2.0 * sf, n, sf, w, wd], 0.5);
+        for i in 0..3 {
+            let (k, l) = ((i + 1) % 3, (i + 2) % 3);
+            assert!((n_f[i] - (j[i] * wd_f[i] + (j[l] - j[k]) * g_f[i])).abs() < 1e-14);
+            assert!(wd_f[i].abs() + g_f[i].abs() < 1.0);
+        }
         // Twice as fast: the same inputs; a body that does not turn: zeros.
-        let fast = per_axis([2.0 * sf, 4.0 * n, sf, 2.0 * w, 4.0 * wd]);
+        let fast = per_axis([2.0 * sf, 4.0 * n, sf, 2.0 * w, 4.0 * wd], 0.0);
         assert!((fast[2] - n_i).norm() < 1e-14 && (fast[5] - share).norm() < 1e-14);
-        let still = per_axis([
-            2.0 * sf,
-            Vector3::zeros(),
-            sf,
-            Vector3::zeros(),
-            Vector3::zeros(),
-        ]);
+        let still = per_axis(
+            [
+                2.0 * sf,
+                Vector3::zeros(),
+                sf,
+                Vector3::zeros(),
+                Vector3::zeros(),
+            ],
+            0.0,
+        );
         assert!(still[2..].iter().all(|v| *v == Vector3::zeros()));
     }
 
