@@ -43,7 +43,8 @@ pub enum Inputs {
     /// less than the others, is read from its own equation at full scale instead of from a
     /// component `S_i/S` times smaller than the rest. The axis' share `S_i / Σ S` is an input too,
     /// so that the network can tell an axis that hardly moves (and would amplify noise) from one
-    /// that carries the motion. An axis that does not move gives zeros.
+    /// that carries the motion. An axis that does not move gives zeros. Against noise every `S_i`
+    /// gets [`AXIS_FLOOR`] of the run's motion scale added (the equations still close).
     PerAxis,
     /// [`Inputs::PerAxis`] (18) and 7 logarithms ([`log_inputs`]): `ln |F/a|` and
     /// `ln |n_i/S_i|`, `ln |ω̇_i/S_i|` per axis. The targets are logarithms
