@@ -26,7 +26,6 @@ pub struct StudySize {
     pub seed: u64,
 }
 
-/// Generates (or resumes) a population with `arms` arms from `text` into `dir`.
 /// `text` (a population scenario) with force/torque sensors on every body whose noise is
 /// `level` × that body's signal RMS on the paper's clean rail run (`paper_rail`), per channel:
 /// noise-augmented training data.
@@ -53,6 +52,7 @@ pub(crate) fn with_ft_sensors(
     ))
 }
 
+/// Generates (or resumes) a population with `arms` arms from `text` into `dir`.
 pub(crate) fn population(
     text: &str,
     origin: &Path,

@@ -37,7 +37,7 @@ pub enum Inputs {
     /// [`Inputs::Normalized`]'s force and specific force, and each axis of Euler's equations
     /// normalized by its own excitation. Axis `i` (cyclic `i, j, k`) reads
     /// `n_i = J_i ω̇_i + ω_j ω_k (J_k − J_j)`; with `S_i = |ω̇_i| + |ω_j ω_k|` the inputs are
-    /// `n_i/S_i` (kg·m²), `ω̇_i/S_i` and `ω_j ω_k/S_i` (`|·| + |·| = 1`), so
+    /// `n_i/S_i` (kg·m²), `ω̇_i/S_i` and `ω_j ω_k/S_i` (`|·| + |·| = 1` before the floor below), so
     /// `n_i/S_i = J_i ω̇_i/S_i + (J_k − J_j) ω_j ω_k/S_i` with coefficients of order one on every
     /// axis, however little it moves: an axial moment of a slender link, whose axis turns far
     /// less than the others, is read from its own equation at full scale instead of from a
