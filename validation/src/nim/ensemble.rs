@@ -1,25 +1,18 @@
 //! Ensembles of generalizing NIMs: several sets of body networks trained from different
-//! initialization seeds on the same arms, pooled by their predicted variances, with a predicted
-//! standard deviation calibrated on arms held out for that purpose.
+//! initialization seeds on the same arms, pooled sample by sample (a mixture of the members),
+//! with a predicted standard deviation calibrated on arms held out for that purpose.
 //!
-//! **Estimate.** Member `i`'s estimate of a body is the inverse-variance weighted mean `z̄_i` of
-//! its samples' predicted targets ([`super::population::pool_targets`]); the ensemble's is the weighted
-//! mean of the members' `z̄_i`, each weighted by `1/ū_i` (below). All in target space
-//! ([`super::Parametrization`]), so the pooled body is valid.
-//!
-//! **Uncertainty.** A run's samples are strongly correlated (one arm, one motion), so the
-//! textbook variance of an inverse-variance mean, `1 / Σ 1/v_k`, shrinks with the number of
-//! samples while the error does not. Each member's variance is instead the weighted mean of its
-//! samples' variances, `ū_i = n / Σ 1/v_k` (the samples taken as fully correlated), and the
-//! ensemble's `σ_z² = M / Σ 1/ū_i + s²`, with `s²` the members' spread about the ensemble
-//! estimate (`M − 1` degrees of freedom; the initialization's share of the error, which no
-//! single network sees). That is decoded to the values' standard deviations to first order
-//! ([`super::Parametrization::decode_variance`]) and multiplied per output by a scale fitted on
-//! calibration arms ([`Calibration`]): the smallest factor that puts 95.45 % of the calibration
-//! arms' errors (every identifiable parameter of every body) within ±2σ, the finite-sample
-//! split-conformal quantile. On arms exchangeable with the calibration arms the ±2σ interval
-//! then covers at least 95.45 % on average; on arms of another motion family or density it is a
-//! claim that the studies test.
+//! **Estimate.** The members' per-sample predictions are pooled into one estimate per body
+//! ([`super::pooling`]): each sample's mixture over the members (their mean, with their mean
+//! predicted variance plus their disagreement), then Huber's robust weighted location of the
+//! samples, with the samples' variances averaged as if fully correlated (a run's samples are one
+//! arm and one motion). That variance is decoded to the values' standard deviations to first
+//! order ([`super::Parametrization::decode_variance`]) and multiplied per output by a scale
+//! fitted on calibration arms ([`Calibration`]): the smallest factor that puts 95.45 % of the
+//! calibration arms' errors (every identifiable parameter of every body) within ±2σ, the
+//! finite-sample split-conformal quantile. On arms exchangeable with the calibration arms the
+//! ±2σ interval then covers at least 95.45 % on average; on arms of another motion family or
+//! density it is a claim that the studies test.
 
 use std::path::Path;
 
@@ -27,7 +20,8 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::features::rows;
-use super::population::{identifiable, pool_targets, training_set};
+use super::pooling::{mixture, pool};
+use super::population::{identifiable, training_set};
 use super::{Inputs, Network, Nim, Prediction, Predictor, TrainConfig, TrainReport};
 use crate::dataset::{Measurements, Run};
 
@@ -226,13 +220,8 @@ impl<N: Predictor> Ensemble<N> {
     /// The estimate of body `b` (1-based) from a run's measurements, with its standard
     /// deviations before calibration.
     pub fn estimate_uncalibrated(&self, data: &Measurements, b: usize) -> BodyEstimate {
-        let members: Vec<([f64; 4], [f64; 4])> = self
-            .predictions(data, b)
-            .iter()
-            .map(|p| pool_targets(p))
-            .collect();
         let parametrization = self.members[0][b - 1].parametrization;
-        let (z, var) = ensemble_pool(&members);
+        let (z, var) = pool(&mixture(&self.predictions(data, b)));
         BodyEstimate {
             value: parametrization.decode(z),
             sigma: parametrization.decode_variance(z, var).map(f64::sqrt),
@@ -272,28 +261,6 @@ impl<N: Predictor> Ensemble<N> {
     }
 }
 
-/// The ensemble's targets and variance from its members' `(z̄_i, ū_i)` (module docs).
-fn ensemble_pool(members: &[([f64; 4], [f64; 4])]) -> ([f64; 4], [f64; 4]) {
-    let m = members.len() as f64;
-    let mut z = [0.0; 4];
-    let mut var = [0.0; 4];
-    for i in 0..4 {
-        let precision: f64 = members.iter().map(|(_, u)| 1.0 / u[i]).sum();
-        z[i] = members.iter().map(|(zi, u)| zi[i] / u[i]).sum::<f64>() / precision;
-        let spread = if members.len() > 1 {
-            members
-                .iter()
-                .map(|(zi, _)| (zi[i] - z[i]).powi(2))
-                .sum::<f64>()
-                / (m - 1.0)
-        } else {
-            0.0
-        };
-        var[i] = m / precision + spread;
-    }
-    (z, var)
-}
-
 /// The split-conformal quantile of `values` at `level`: the `⌈(n + 1) level⌉`-th smallest
 /// (`None` when there are too few values for that rank; then the largest is no bound).
 pub fn conformal_quantile(values: &mut [f64], level: f64) -> Option<f64> {
@@ -309,31 +276,6 @@ pub fn conformal_quantile(values: &mut [f64], level: f64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn p(z: f64, v: f64) -> Prediction {
-        Prediction {
-            value: [z; 4],
-            variance: Some([v; 4]),
-            targets: [z; 4],
-            target_variance: Some([v; 4]),
-            parametrization: super::super::Parametrization::Direct,
-        }
-    }
-
-    #[test]
-    fn correlated_samples_do_not_shrink_the_variance_but_members_disagreeing_grow_it() {
-        // 100 samples of variance 0.04 each: the member's variance stays 0.04 (not 0.0004).
-        let (z, v) = pool_targets(&vec![p(1.0, 0.04); 100]);
-        assert!((z[0] - 1.0).abs() < 1e-15 && (v[0] - 0.04).abs() < 1e-15);
-        // Two members agreeing: the same; disagreeing by 0.2: their spread (0.02) is added.
-        let (z, v) = ensemble_pool(&[([1.0; 4], [0.04; 4]), ([1.0; 4], [0.04; 4])]);
-        assert!((z[0] - 1.0).abs() < 1e-15 && (v[0] - 0.04).abs() < 1e-15);
-        let (z, v) = ensemble_pool(&[([0.9; 4], [0.04; 4]), ([1.1; 4], [0.04; 4])]);
-        assert!(
-            (z[0] - 1.0).abs() < 1e-12 && (v[0] - 0.06).abs() < 1e-12,
-            "{v:?}"
-        );
-    }
 
     #[test]
     fn the_conformal_quantile_is_the_finite_sample_rank() {

@@ -8,6 +8,7 @@ pub mod ensemble;
 pub mod features;
 pub mod mlp;
 pub mod network;
+pub mod pooling;
 pub mod population;
 pub mod protocol;
 pub mod targets;
