@@ -17,26 +17,56 @@ use crate::nim::mlp::BurnMlp;
 use crate::nim::population::identifiable;
 use crate::nim::{Inputs, TrainConfig};
 
-/// The role of a scored run.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// How a scored population arm was measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Sensing {
+    /// The exact columns (no sensor).
+    Exact,
+    /// Force/torque sensors on every body with white noise of this level × the body's signal
+    /// RMS on `paper_rail`, per channel (as the noise sweeps state a level).
+    ForceTorque(f64),
+}
+
+impl Sensing {
+    /// `level` as a sensing: 0 is exact.
+    pub fn of_level(level: f64) -> Sensing {
+        if level > 0.0 {
+            Sensing::ForceTorque(level)
+        } else {
+            Sensing::Exact
+        }
+    }
+
+    /// Suffix of a category's name: empty when exact, `@ft<level>` otherwise.
+    fn suffix(self) -> String {
+        match self {
+            Sensing::Exact => String::new(),
+            Sensing::ForceTorque(l) => format!("@ft{l:e}"),
+        }
+    }
+}
+
+/// The role of a scored run, and for population arms how they were measured.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Category {
     /// Arms of the training families that training and calibration never saw.
-    Heldout,
+    Heldout(Sensing),
     /// Arms of the family held out of training.
-    HeldoutFamily,
+    HeldoutFamily(Sensing),
     /// Arms from outside the training distributions of the bodies (denser).
-    OutOfDistribution,
+    OutOfDistribution(Sensing),
     /// A named run (e.g. the paper's arm on `paper_rail`).
     Named(String),
 }
 
 impl Category {
-    /// Its name in tables.
+    /// Its name in tables: `heldout`, `heldout_family`, `out_of_distribution` (exact data),
+    /// with `@ft<level>` appended under force/torque noise; a named run's name.
     pub fn id(&self) -> String {
         match self {
-            Category::Heldout => "heldout".into(),
-            Category::HeldoutFamily => "heldout_family".into(),
-            Category::OutOfDistribution => "out_of_distribution".into(),
+            Category::Heldout(s) => format!("heldout{}", s.suffix()),
+            Category::HeldoutFamily(s) => format!("heldout_family{}", s.suffix()),
+            Category::OutOfDistribution(s) => format!("out_of_distribution{}", s.suffix()),
             Category::Named(n) => n.clone(),
         }
     }
@@ -44,9 +74,9 @@ impl Category {
 
 /// The runs of the study, by role.
 pub struct MotionArms<'a> {
-    /// Training arms (training families).
+    /// Training arms (training families; the same arm may come at several noise levels).
     pub train: Vec<&'a Run>,
-    /// Calibration arms (training families, not trained on).
+    /// Calibration arms (training families, not trained on; likewise).
     pub calibration: Vec<&'a Run>,
     /// Scored runs with their category.
     pub scored: Vec<(Category, &'a Run)>,
@@ -301,7 +331,7 @@ mod tests {
 
     fn row(body: usize, estimate: [f64; 4], sigma: f64) -> Row {
         Row {
-            category: Category::HeldoutFamily,
+            category: Category::HeldoutFamily(Sensing::Exact),
             run: "arm".into(),
             family: Some(FamilyId::PointToPoint),
             body,
@@ -335,7 +365,7 @@ mod tests {
                 seed_sets: vec![0],
             },
         };
-        let c = Category::HeldoutFamily;
+        let c = Category::HeldoutFamily(Sensing::Exact);
         let (m, j) = study.worst(&c, 0);
         assert!(
             (m - 0.01).abs() < 1e-12 && (j - 0.1).abs() < 1e-12,
@@ -348,5 +378,11 @@ mod tests {
         let mim = study.mim_errors(&c, 2, None);
         assert_eq!(mim.count, 0);
         assert_eq!(study.nim_errors(&c, 0, 0, Some(1)).count, 1);
+        // The same arms measured with noise are another category.
+        let noisy = Category::HeldoutFamily(Sensing::of_level(1e-2));
+        assert_eq!(study.nim_errors(&noisy, 0, 0, None).count, 0);
+        assert_eq!(noisy.id(), "heldout_family@ft1e-2");
+        assert_eq!(c.id(), "heldout_family");
+        assert_eq!(Sensing::of_level(0.0), Sensing::Exact);
     }
 }
