@@ -41,30 +41,21 @@ pub fn mixture(members: &[Vec<Prediction>]) -> Vec<Prediction> {
     (0..members.first().map_or(0, Vec::len))
         .map(|k| {
             let mut p = members[0][k];
-            if members.iter().any(|s| s[k].target_variance.is_none()) {
-                for i in 0..4 {
-                    p.targets[i] = members.iter().map(|s| s[k].targets[i]).sum::<f64>() / m;
-                }
-                p.target_variance = None;
-                return p;
-            }
+            let variances: Option<Vec<[f64; 4]>> =
+                members.iter().map(|s| s[k].target_variance).collect();
             let mut var = [0.0; 4];
             for i in 0..4 {
                 let mean = members.iter().map(|s| s[k].targets[i]).sum::<f64>() / m;
-                let spread = members
-                    .iter()
-                    .map(|s| (s[k].targets[i] - mean).powi(2))
-                    .sum::<f64>()
-                    / m;
-                let predicted = members
-                    .iter()
-                    .filter_map(|s| s[k].target_variance.map(|v| v[i]))
-                    .sum::<f64>()
-                    / m;
+                if let Some(v) = &variances {
+                    let spread = members
+                        .iter()
+                        .map(|s| (s[k].targets[i] - mean).powi(2))
+                        .sum::<f64>();
+                    var[i] = (v.iter().map(|v| v[i]).sum::<f64>() + spread) / m;
+                }
                 p.targets[i] = mean;
-                var[i] = predicted + spread;
             }
-            p.target_variance = Some(var);
+            p.target_variance = variances.map(|_| var);
             p
         })
         .collect()
