@@ -326,5 +326,23 @@ fn an_ensemble_reloads_identically_and_its_calibrated_sigma_covers_the_calibrati
             );
         }
     }
+    // A member whose network of a body reads other inputs is refused by name: the members'
+    // predictions are pooled sample by sample.
+    let (other, _) = Ensemble::<BurnMlp>::train(&refs[..8], Inputs::Centroidal, &recipe(10), &[0]);
+    other.save(&out.join("other")).unwrap();
+    let swapped = validation::nim::ensemble::member_file(&dir, 1, 2);
+    std::fs::copy(
+        validation::nim::ensemble::member_file(&out.join("other"), 0, 2),
+        &swapped,
+    )
+    .unwrap();
+    let e = Ensemble::<Dense>::load(&dir)
+        .err()
+        .expect("mixed schemas load");
+    assert!(
+        e.contains(&swapped.display().to_string())
+            && e.contains("input schema `centroidal`, expected `normalized`"),
+        "{e}"
+    );
     std::fs::remove_dir_all(&out).unwrap();
 }

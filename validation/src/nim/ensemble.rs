@@ -194,6 +194,7 @@ impl<N: Predictor> Ensemble<N> {
                     .collect::<Result<Vec<_>, _>>()
             })
             .collect::<Result<Vec<_>, _>>()?;
+        same_schemas(dir, &members)?;
         Ok(Ensemble {
             members,
             calibration: stored.calibration,
@@ -205,16 +206,13 @@ impl<N: Predictor> Ensemble<N> {
         self.members.first().map_or(0, Vec::len)
     }
 
-    /// Every member's per-sample predictions of body `b` (1-based), one batch each.
+    /// Every member's per-sample predictions of body `b` (1-based), one batch each, on the same
+    /// samples and input rows (every member of a body has the same schema: trained so, checked
+    /// by [`Ensemble::load`]).
     fn predictions(&self, data: &Measurements, b: usize) -> Vec<Vec<Prediction>> {
-        self.members
-            .iter()
-            .map(|m| {
-                let nim = &m[b - 1];
-                let samples = nim.schema.pooled_samples(data, b);
-                nim.predict(&rows(data, b, nim.schema, &samples))
-            })
-            .collect()
+        let schema = self.members[0][b - 1].schema;
+        let x = rows(data, b, schema, &schema.pooled_samples(data, b));
+        self.members.iter().map(|m| m[b - 1].predict(&x)).collect()
     }
 
     /// The estimate of body `b` (1-based) from a run's measurements, with its standard
@@ -259,6 +257,27 @@ impl<N: Predictor> Ensemble<N> {
         }
         self.calibration = c;
     }
+}
+
+/// Checks that every member's network of a body reads member 0's input schema: the members'
+/// predictions are pooled sample by sample ([`super::pooling::mixture`]).
+fn same_schemas<N: Predictor>(dir: &Path, members: &[Vec<Nim<N>>]) -> Result<(), String> {
+    for (i, member) in members.iter().enumerate().skip(1) {
+        for (b, nim) in member.iter().enumerate() {
+            let expected = members[0][b].schema;
+            if nim.schema != expected {
+                return Err(format!(
+                    "{}: input schema `{}`, expected `{}` as member 0's body {} (an ensemble's members \
+                     read the same inputs)",
+                    member_file(dir, i, b + 1).display(),
+                    nim.schema.id(),
+                    expected.id(),
+                    b + 1
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The split-conformal quantile of `values` at `level`: the `⌈(n + 1) level⌉`-th smallest

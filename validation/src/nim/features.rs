@@ -177,6 +177,11 @@ fn motion_scales(data: &Measurements, b: usize) -> Vec<f64> {
         .collect()
 }
 
+/// The largest of [`motion_scales`] over the run (rad/s²; 0 for a body that never moves).
+fn largest(scales: &[f64]) -> f64 {
+    scales.iter().copied().fold(0.0, f64::max)
+}
+
 /// A sample counts as at rest, for the schemas that divide by the motion's scale, when its
 /// `S = |ω̇| + |ω|²` is below this fraction of the run's largest (see [`Inputs::pooled_samples`]).
 pub const REST: f64 = 1e-3;
@@ -211,12 +216,12 @@ impl Inputs {
             return all;
         }
         let scale = motion_scales(data, b);
-        let largest = scale.iter().copied().fold(0.0, f64::max);
-        if largest <= 0.0 {
+        let top = largest(&scale);
+        if top <= 0.0 {
             return all;
         }
         all.into_iter()
-            .filter(|&k| scale[k] >= REST * largest)
+            .filter(|&k| scale[k] >= REST * top)
             .collect()
     }
 }
@@ -225,9 +230,7 @@ impl Inputs {
 pub fn rows(data: &Measurements, b: usize, inputs: Inputs, samples: &[usize]) -> Vec<f32> {
     let mut out = Vec::with_capacity(samples.len() * inputs.len());
     let floor = match inputs {
-        Inputs::PerAxis | Inputs::PerAxisLog => {
-            AXIS_FLOOR * motion_scales(data, b).into_iter().fold(0.0, f64::max)
-        }
+        Inputs::PerAxis | Inputs::PerAxisLog => AXIS_FLOOR * largest(&motion_scales(data, b)),
         _ => 0.0,
     };
     for &k in samples {
