@@ -7,11 +7,7 @@ use std::path::Path;
 use crate::nim::OUTPUTS;
 use crate::nim::population::identifiable;
 use crate::report::csv_num;
-use crate::study::nim_motion::{Category, MotionStudy};
-
-/// The goals of issue 14: (mass, moments) for the held-out family and for held-out arms, on
-/// exact data (the categories without a noise suffix).
-pub const GOALS: [(&str, f64, f64); 2] = [("heldout_family", 0.01, 0.02), ("heldout", 0.005, 0.01)];
+use crate::study::nim_motion::{Category, GOALS, MotionStudy};
 
 /// A relative error in percent; below 1e-6 (exact data) in scientific notation.
 fn pct(v: f64) -> String {
@@ -132,20 +128,16 @@ fn summary(md: &mut String, study: &MotionStudy) {
             );
         }
     }
-    for (id, gm, gj) in GOALS {
-        let Some(c) = study.categories().into_iter().find(|c| c.id() == id) else {
+    for goal in &GOALS {
+        let Some(met) = study.met(goal) else {
             continue;
         };
-        let met = (0..study.seeds.len()).filter(|&k| {
-            let (m, j) = study.worst(&c, k);
-            m <= gm && j <= gj
-        });
         let _ = writeln!(
             md,
-            "\n`{id}`: goal ({} mass, {} moments) met by {} of {} seed sets.",
-            pct(gm),
-            pct(gj),
-            met.count(),
+            "\n`{}`: goal ({} mass, {} moments) met by {met} of {} seed sets.",
+            goal.category.id(),
+            pct(goal.mass),
+            pct(goal.moments),
             study.seeds.len()
         );
     }
