@@ -46,7 +46,7 @@ pub enum Inputs {
     /// that carries the motion. An axis that does not move gives zeros. Against noise every `S_i`
     /// gets [`AXIS_FLOOR`] of the run's motion scale added (the equations still close).
     PerAxis,
-    /// [`Inputs::PerAxis`] (18) and 7 logarithms ([`log_inputs`]): `ln |F/a|` and
+    /// [`Inputs::PerAxis`] (18) and 7 logarithms ([`PerAxisSample::logs`]): `ln |F/a|` and
     /// `ln |n_i/S_i|`, `ln |ω̇_i/S_i|` per axis. The targets are logarithms
     /// ([`super::Parametrization::LogSecondMoments`]), and a body's Newton–Euler equations are
     /// products of its parameters and the motion: `|F/a| = m` exactly, `|n_i/S_i| ≈ J_i |ω̇_i/S_i|`
@@ -233,73 +233,56 @@ pub fn rows(data: &Measurements, b: usize, inputs: Inputs, samples: &[usize]) ->
         Inputs::PerAxis | Inputs::PerAxisLog => AXIS_FLOOR * largest(&motion_scales(data, b)),
         _ => 0.0,
     };
+    let vector_columns = |out: &mut Vec<f32>, v: &[Vector3<f64>]| {
+        out.extend(v.iter().flat_map(|v| v.iter().map(|x| *x as f32)));
+    };
     for &k in samples {
-        let vectors = sample(data, b, inputs, k, floor);
-        out.extend(vectors.iter().flat_map(|v| v.iter().map(|x| *x as f32)));
-        if inputs == Inputs::PerAxisLog {
-            out.extend(log_inputs(&vectors).map(|x| x as f32));
+        match inputs {
+            Inputs::PerAxis | Inputs::PerAxisLog => {
+                let p = PerAxisSample::of(centroidal(data, b, k), floor);
+                vector_columns(&mut out, &p.vectors());
+                if inputs == Inputs::PerAxisLog {
+                    out.extend(p.logs().map(|x| x as f32));
+                }
+            }
+            Inputs::Centroidal => vector_columns(&mut out, &centroidal(data, b, k)),
+            Inputs::Normalized => vector_columns(&mut out, &normalized(centroidal(data, b, k))),
+            Inputs::Paper => vector_columns(&mut out, &paper(data, b, k, false)),
+            Inputs::WithChild => vector_columns(&mut out, &paper(data, b, k, true)),
         }
     }
     out
 }
 
-/// The 3-vectors of sample `k` of body `b` (1-based): every input of a schema but
-/// [`Inputs::PerAxisLog`]'s logarithms ([`log_inputs`]); `floor` as in [`per_axis`].
-fn sample(
-    data: &Measurements,
-    b: usize,
-    inputs: Inputs,
-    k: usize,
-    floor: f64,
-) -> Vec<Vector3<f64>> {
+/// The centroidal vectors `[F, n_c, r̈ + g e3, ω, ω̇]` of sample `k` of body `b` (1-based):
+/// [`Inputs::Centroidal`].
+fn centroidal(data: &Measurements, b: usize, k: usize) -> [Vector3<f64>; 5] {
     let s = &data.bodies[b - 1];
-    match inputs {
-        Inputs::Centroidal | Inputs::Normalized | Inputs::PerAxis | Inputs::PerAxisLog => {
-            let (force, moment) = crate::estimator::mim::centroidal_wrench(data, b - 1, k);
-            let specific_force = s.acc[k] + Vector3::new(0.0, 0.0, sim::GRAVITY);
-            let v = [force, moment, specific_force, s.omega[k], s.omega_dot[k]];
-            match inputs {
-                Inputs::Normalized => normalized(v).to_vec(),
-                Inputs::PerAxis | Inputs::PerAxisLog => per_axis(v, floor).to_vec(),
-                _ => v.to_vec(),
-            }
-        }
-        Inputs::Paper | Inputs::WithChild => {
-            let mut v = vec![
-                s.euler[k],
-                -s.force[k],
-                -s.moment[k],
-                s.acc[k],
-                s.omega[k],
-                s.omega_dot[k],
-            ];
-            if inputs == Inputs::WithChild {
-                // The child's joint wrench on this body is minus what this body exerts on it.
-                v.extend(match data.bodies.get(b) {
-                    Some(c) => [-c.force[k], -c.moment[k]],
-                    None => [Vector3::zeros(); 2],
-                });
-            }
-            v
-        }
-    }
+    let (force, moment) = crate::estimator::mim::centroidal_wrench(data, b - 1, k);
+    let specific_force = s.acc[k] + Vector3::new(0.0, 0.0, sim::GRAVITY);
+    [force, moment, specific_force, s.omega[k], s.omega_dot[k]]
 }
 
-/// [`Inputs::PerAxisLog`]'s logarithms from its [`per_axis`] vectors: `ln |F/a|` (`= ln m`
-/// where Newton's equation holds; 0 when `F/a` vanishes, in free fall) and [`log_magnitudes`]
-/// of `n_i/S_i` and `ω̇_i/S_i`.
-fn log_inputs(per_axis: &[Vector3<f64>]) -> [f64; 7] {
-    let f = per_axis[0].norm();
-    let (n, wd) = (log_magnitudes(per_axis[2]), log_magnitudes(per_axis[3]));
-    [
-        if f > 0.0 { f.ln() } else { 0.0 },
-        n[0],
-        n[1],
-        n[2],
-        wd[0],
-        wd[1],
-        wd[2],
-    ]
+/// [`Inputs::Paper`]'s 3-vectors of sample `k` of body `b` (1-based), and with `child` the
+/// outer joint's force and moment on the body ([`Inputs::WithChild`]).
+fn paper(data: &Measurements, b: usize, k: usize, child: bool) -> Vec<Vector3<f64>> {
+    let s = &data.bodies[b - 1];
+    let mut v = vec![
+        s.euler[k],
+        -s.force[k],
+        -s.moment[k],
+        s.acc[k],
+        s.omega[k],
+        s.omega_dot[k],
+    ];
+    if child {
+        // The child's joint wrench on this body is minus what this body exerts on it.
+        v.extend(match data.bodies.get(b) {
+            Some(c) => [-c.force[k], -c.moment[k]],
+            None => [Vector3::zeros(); 2],
+        });
+    }
+    v
 }
 
 /// [`Inputs::Normalized`] from the centroidal vectors `[F, n_c, r̈ + g e3, ω, ω̇]`.
@@ -317,23 +300,78 @@ fn normalized(v: [Vector3<f64>; 5]) -> [Vector3<f64>; 5] {
     ]
 }
 
-/// [`Inputs::PerAxis`] from the centroidal vectors `[F, n_c, r̈ + g e3, ω, ω̇]`.
-/// `floor` is added to every axis' `S_i` ([`AXIS_FLOOR`]).
-fn per_axis(v: [Vector3<f64>; 5], floor: f64) -> [Vector3<f64>; 6] {
-    let [_, moment, _, omega, omega_dot] = v;
-    let [f, _, u, _, _] = normalized(v);
-    let gyro = Vector3::from_fn(|i, _| omega[(i + 1) % 3] * omega[(i + 2) % 3]);
-    let scale = omega_dot.abs() + gyro.abs();
-    let total = scale.sum();
-    let d = scale.add_scalar(floor);
-    let over =
-        |x: &Vector3<f64>| Vector3::from_fn(|i, _| if d[i] > 0.0 { x[i] / d[i] } else { 0.0 });
-    let share = if total > 0.0 {
-        scale / total
-    } else {
-        Vector3::zeros()
-    };
-    [f, u, over(&moment), over(&omega_dot), over(&gyro), share]
+/// One sample of [`Inputs::PerAxis`] (the 3-vectors in schema order) and of
+/// [`Inputs::PerAxisLog`]'s logarithms ([`PerAxisSample::logs`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct PerAxisSample {
+    /// `F/a` (kg, world frame).
+    force_per_a: Vector3<f64>,
+    /// `(r̈ + g e3)/a` (world frame).
+    specific_force_unit: Vector3<f64>,
+    /// `n_i/S_i` per body axis (kg·m²).
+    moment: Vector3<f64>,
+    /// `ω̇_i/S_i` per body axis.
+    omega_dot: Vector3<f64>,
+    /// `ω_j ω_k/S_i` per body axis.
+    gyro: Vector3<f64>,
+    /// `S_i / Σ S` per body axis.
+    share: Vector3<f64>,
+}
+
+impl PerAxisSample {
+    /// From the centroidal vectors `[F, n_c, r̈ + g e3, ω, ω̇]`; `floor` is added to every
+    /// axis' `S_i` ([`AXIS_FLOOR`]).
+    fn of(v: [Vector3<f64>; 5], floor: f64) -> Self {
+        let [_, moment, _, omega, omega_dot] = v;
+        let [f, _, u, _, _] = normalized(v);
+        let gyro = Vector3::from_fn(|i, _| omega[(i + 1) % 3] * omega[(i + 2) % 3]);
+        let scale = omega_dot.abs() + gyro.abs();
+        let total = scale.sum();
+        let d = scale.add_scalar(floor);
+        let over =
+            |x: &Vector3<f64>| Vector3::from_fn(|i, _| if d[i] > 0.0 { x[i] / d[i] } else { 0.0 });
+        PerAxisSample {
+            force_per_a: f,
+            specific_force_unit: u,
+            moment: over(&moment),
+            omega_dot: over(&omega_dot),
+            gyro: over(&gyro),
+            share: if total > 0.0 {
+                scale / total
+            } else {
+                Vector3::zeros()
+            },
+        }
+    }
+
+    /// The 3-vectors in [`Inputs::PerAxis`]'s order.
+    fn vectors(&self) -> [Vector3<f64>; 6] {
+        [
+            self.force_per_a,
+            self.specific_force_unit,
+            self.moment,
+            self.omega_dot,
+            self.gyro,
+            self.share,
+        ]
+    }
+
+    /// [`Inputs::PerAxisLog`]'s logarithms: `ln |F/a|` (`= ln m` where Newton's equation
+    /// holds; 0 when `F/a` vanishes, in free fall) and [`log_magnitudes`] of `n_i/S_i` and
+    /// `ω̇_i/S_i`.
+    fn logs(&self) -> [f64; 7] {
+        let f = self.force_per_a.norm();
+        let (n, wd) = (log_magnitudes(self.moment), log_magnitudes(self.omega_dot));
+        [
+            if f > 0.0 { f.ln() } else { 0.0 },
+            n[0],
+            n[1],
+            n[2],
+            wd[0],
+            wd[1],
+            wd[2],
+        ]
+    }
 }
 
 /// Smallest component magnitude [`log_magnitudes`] resolves, relative to the vector's largest.
@@ -509,11 +547,11 @@ mod tests {
             Vector3::new(1.2, -0.3, 9.81),
         );
         let n = jm * wd + w.cross(&(jm * w));
-        let p = per_axis([2.0 * sf, n, sf, w, wd], 0.0);
-        let [_, _, n_i, wd_i, g_i, share] = p;
+        let p = PerAxisSample::of([2.0 * sf, n, sf, w, wd], 0.0);
+        let [_, _, n_i, wd_i, g_i, share] = p.vectors();
         // The logarithms: ln |F/a| = ln m; ln |n_i/S_i| − ln |ω̇_i/S_i| = ln J_i on axis 3, whose
         // gyroscopic term is small here.
-        let logs = log_inputs(&p);
+        let logs = p.logs();
         assert!((logs[0] - 2f64.ln()).abs() < 1e-14, "{logs:?}");
         assert!((logs[3] - logs[6] - j[2].ln()).abs() < 0.02, "{logs:?}");
         for i in 0..3 {
@@ -524,16 +562,16 @@ mod tests {
         }
         assert!((share.sum() - 1.0).abs() < 1e-14 && share[0] < 0.05);
         // With a floor on S_i the inputs shrink, and each axis still closes.
-        let [_, _, n_f, wd_f, g_f, _] = per_axis([2.0 * sf, n, sf, w, wd], 0.5);
+        let [_, _, n_f, wd_f, g_f, _] = PerAxisSample::of([2.0 * sf, n, sf, w, wd], 0.5).vectors();
         for i in 0..3 {
             let (k, l) = ((i + 1) % 3, (i + 2) % 3);
             assert!((n_f[i] - (j[i] * wd_f[i] + (j[l] - j[k]) * g_f[i])).abs() < 1e-14);
             assert!(wd_f[i].abs() + g_f[i].abs() < 1.0);
         }
         // Twice as fast: the same inputs; a body that does not turn: zeros.
-        let fast = per_axis([2.0 * sf, 4.0 * n, sf, 2.0 * w, 4.0 * wd], 0.0);
-        assert!((fast[2] - n_i).norm() < 1e-14 && (fast[5] - share).norm() < 1e-14);
-        let still = per_axis(
+        let fast = PerAxisSample::of([2.0 * sf, 4.0 * n, sf, 2.0 * w, 4.0 * wd], 0.0);
+        assert!((fast.moment - n_i).norm() < 1e-14 && (fast.share - share).norm() < 1e-14);
+        let still = PerAxisSample::of(
             [
                 2.0 * sf,
                 Vector3::zeros(),
@@ -542,7 +580,8 @@ mod tests {
                 Vector3::zeros(),
             ],
             0.0,
-        );
+        )
+        .vectors();
         assert!(still[2..].iter().all(|v| *v == Vector3::zeros()));
     }
 
