@@ -18,9 +18,9 @@ pub struct MotionSize {
     /// What the study is for, said first in its report.
     #[arg(skip = "The full study (`cargo xtask nim-motion-study`).")]
     pub purpose: &'static str,
-    /// Arms of the population (all families). With one member, 20 000 steps, lr 3e-3, 1500 arms
-    /// gave a largest held-out moment error of 0.96 % (held-out family 2.56 %), 3000 arms 0.72 %
-    /// (2.20 %).
+    /// Arms of the population (all families). Data, not steps, limit the held-out accuracy at
+    /// the full study's training: with one member, 20 000 steps, lr 3e-3, 1500 arms gave a
+    /// largest held-out moment error of 1.82 % (B6's J22), 3000 arms 0.30 %.
     #[arg(long, default_value_t = 4000)]
     pub arms: usize,
     /// Training-family arms used for calibration, and as many held out for scoring (the rest

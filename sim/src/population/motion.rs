@@ -15,8 +15,6 @@
 //! coefficient = { type = "normal", mean = 0.0, std = 0.6 }            # rad/s (m/s on the rail)
 //! max_angle = 2.5               # rad, bound of every revolute joint (default 2.5)
 //! rail_travel = 0.5             # m, bound of the rail (default 0.5)
-//! joint_scale = { type = "log_normal", mu = -1.6, sigma = 1.5, low = 1e-3, high = 1.0 }
-//!                               # factor on each joint's series, one draw per joint (default 1)
 //!
 //! [[population.motion]]
 //! family = "point_to_point"     # servo-tracked rest-to-rest moves (quintic, over the record)
@@ -131,13 +129,6 @@ pub enum Motion {
         /// Bound of the rail's travel (m).
         #[serde(default = "rail_travel")]
         rail_travel: f64,
-        /// A factor on each joint's series (the rail's too), drawn per joint after its
-        /// coefficients and applied after the bound (default: none, every joint at full
-        /// scale). Identification experiments rarely move every joint alike (one joint at a
-        /// time, a wrist that hardly turns); a law spread over decades gives bodies whose axes
-        /// turn at very different rates, which a data set of equal amplitudes never shows.
-        #[serde(default)]
-        joint_scale: Option<Distribution>,
     },
     /// Every revolute joint servo-tracks a rest-to-rest quintic move from 0 to a drawn goal over
     /// the record; the rail's carriage follows its own quintic move, prescribed.
@@ -219,7 +210,6 @@ impl Motion {
                 coefficient,
                 max_angle,
                 rail_travel,
-                joint_scale,
                 ..
             } => {
                 check("base_frequency", base_frequency)?;
@@ -240,19 +230,6 @@ impl Motion {
                     ));
                 }
                 check("coefficient", coefficient)?;
-                if let Some(scale) = joint_scale {
-                    check("joint_scale", scale)?;
-                    let (low, high) = (distribution_low(scale), distribution_high(scale));
-                    if !(low > 0.0 && high <= 1.0) {
-                        return Err((
-                            "joint_scale".into(),
-                            format!(
-                                "expected a law of factors in (0, 1] (bounded: low > 0, high ≤ 1), \
-                                 got low = {low}, high = {high}"
-                            ),
-                        ));
-                    }
-                }
                 if !(*max_angle > 0.0 && *max_angle < std::f64::consts::PI) {
                     return Err((
                         "max_angle".into(),
@@ -335,7 +312,6 @@ impl Motion {
                 coefficient,
                 max_angle,
                 rail_travel,
-                joint_scale,
                 ..
             } => {
                 let base_frequency = base_frequency.sample(rng);
@@ -346,16 +322,9 @@ impl Motion {
                     coefficient: coefficient.clone(),
                     max_angle: bound,
                 };
-                let joint = |bound: f64, rng: &mut ChaCha8Rng| {
-                    let profile = law(bound).draw(0.0, rng);
-                    Drive::Motion(match joint_scale {
-                        Some(scale) => scaled(profile, scale.sample(rng)),
-                        None => profile,
-                    })
-                };
-                let mut drives = vec![joint(*rail_travel, rng)];
+                let mut drives = vec![Drive::Motion(law(*rail_travel).draw(0.0, rng))];
                 for _ in 0..joints {
-                    drives.push(joint(*max_angle, rng));
+                    drives.push(Drive::Motion(law(*max_angle).draw(0.0, rng)));
                 }
                 (drives, None)
             }
@@ -390,26 +359,6 @@ impl Motion {
             drives,
             step,
         }
-    }
-}
-
-/// A Fourier profile about 0 with its coefficients times `factor`.
-fn scaled(profile: Profile, factor: f64) -> Profile {
-    let Profile::Fourier {
-        base_frequency,
-        offset,
-        a,
-        b,
-    } = profile
-    else {
-        unreachable!("FourierExcitation draws Fourier profiles")
-    };
-    let times = |c: Vec<f64>| c.into_iter().map(|c| c * factor).collect();
-    Profile::Fourier {
-        base_frequency,
-        offset,
-        a: times(a),
-        b: times(b),
     }
 }
 
@@ -459,17 +408,6 @@ fn distribution_low(d: &Distribution) -> f64 {
     }
 }
 
-/// The largest value a law can draw (`∞` when unbounded above).
-fn distribution_high(d: &Distribution) -> f64 {
-    match d {
-        Distribution::Constant { value } => *value,
-        Distribution::Uniform { high, .. } => *high,
-        Distribution::Normal { high, .. } | Distribution::LogNormal { high, .. } => {
-            high.unwrap_or(f64::INFINITY)
-        }
-    }
-}
-
 /// The largest magnitude a law can draw (`∞` when unbounded).
 fn distribution_bound(d: &Distribution) -> f64 {
     match d {
@@ -499,65 +437,6 @@ mod tests {
         assert!((mid.qd - 1.875 * 0.6).abs() < 1e-12, "{}", mid.qd);
     }
 
-    fn fourier(joint_scale: Option<Distribution>) -> Motion {
-        Motion::Fourier {
-            weight: 1.0,
-            base_frequency: Distribution::Constant { value: 0.5 },
-            harmonics: Count { low: 2, high: 2 },
-            coefficient: Distribution::Uniform {
-                low: -1.0,
-                high: 1.0,
-            },
-            max_angle: 2.5,
-            rail_travel: 0.5,
-            joint_scale,
-        }
-    }
-
-    #[test]
-    fn a_joint_scale_multiplies_each_series_and_must_lie_in_zero_one() {
-        let coefficients = |m: &Motion| -> Vec<Vec<f64>> {
-            let draw = m.draw(3, 2.0, &mut ChaCha8Rng::seed_from_u64(7));
-            draw.drives
-                .iter()
-                .map(|d| match d {
-                    Drive::Motion(Profile::Fourier { a, b, .. }) => [&a[..], &b[..]].concat(),
-                    other => panic!("{other:?}"),
-                })
-                .collect()
-        };
-        // A constant law draws nothing from the stream: the same coefficients, halved.
-        let full = coefficients(&fourier(None));
-        let half = coefficients(&fourier(Some(Distribution::Constant { value: 0.5 })));
-        assert_eq!(full.len(), 4);
-        for (f, h) in full.iter().zip(&half) {
-            assert!(f.iter().zip(h).all(|(f, h)| *h == 0.5 * f), "{f:?} {h:?}");
-        }
-        let time: crate::scenario::TimeSection =
-            toml::from_str("end = 2.0\nstep = 0.02\nsample_period = 0.02").unwrap();
-        assert!(
-            fourier(Some(Distribution::Constant { value: 0.5 }))
-                .validate(&time)
-                .is_ok()
-        );
-        for bad in [
-            Distribution::Constant { value: 2.0 },
-            Distribution::Uniform {
-                low: 0.0,
-                high: 1.0,
-            },
-            Distribution::LogNormal {
-                mu: -1.0,
-                sigma: 1.0,
-                low: Some(1e-3),
-                high: None,
-            },
-        ] {
-            let (field, why) = fourier(Some(bad)).validate(&time).unwrap_err();
-            assert_eq!(field, "joint_scale", "{why}");
-        }
-    }
-
     #[test]
     fn families_are_drawn_by_weight() {
         let law = Distribution::Uniform {
@@ -577,7 +456,6 @@ mod tests {
                 coefficient: law,
                 max_angle: 2.5,
                 rail_travel: 0.5,
-                joint_scale: None,
             },
         ];
         let mut rng = ChaCha8Rng::seed_from_u64(1);
