@@ -336,7 +336,7 @@ impl MotionStudy {
         (self.nim_errors(category, set, 0, None).max, moments)
     }
 
-    /// The seed sets that meet `goal`, or `None` when the study scored none of its arms.
+    /// How many seed sets meet `goal`; `None` when the study scored none of its arms.
     pub fn met(&self, goal: &Goal) -> Option<usize> {
         self.categories().contains(&goal.category).then(|| {
             (0..self.seeds.len())
