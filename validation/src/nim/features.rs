@@ -44,7 +44,7 @@ pub enum Inputs {
     /// component `S_i/S` times smaller than the rest. The axis' share `S_i / Σ S` is an input too,
     /// so that the network can tell an axis that hardly moves (and would amplify noise) from one
     /// that carries the motion. An axis that does not move gives zeros. Against noise every `S_i`
-    /// gets [`AXIS_FLOOR`] of the run's motion scale added (the equations still close).
+    /// gets [`AXIS_FLOOR`] of that axis' motion scale over the run added ([`axis_floors`]; the equations still close).
     PerAxis,
     /// [`Inputs::PerAxis`] (18) and 7 logarithms ([`PerAxisSample::logs`]): `ln |F/a|` and
     /// `ln |n_i/S_i|`, `ln |ω̇_i/S_i|` per axis. The targets are logarithms
@@ -163,11 +163,19 @@ impl Inputs {
     }
 }
 
-/// What [`Inputs::PerAxis`] adds to each axis' `S_i`, as a fraction of the run's largest
-/// `|ω̇| + |ω|²`: it bounds how much an axis that barely moves amplifies measurement noise (to
-/// `1/AXIS_FLOOR` times the noise over the run's motion scale). Exact data still close each axis:
-/// Euler's equation holds divided by anything.
+/// What [`Inputs::PerAxis`] adds to each axis' `S_i`, as a fraction of that axis' largest `S_i`
+/// over the run ([`axis_floors`]): it bounds how much a sample where the axis barely moves
+/// amplifies measurement noise (to `1/AXIS_FLOOR` times the noise over the axis' own motion
+/// scale), while an axis that moves little over the whole run (a slender link turned about one
+/// axis) is still read at full scale. Exact data still close each axis: Euler's equation holds
+/// divided by anything.
 pub const AXIS_FLOOR: f64 = 1e-2;
+
+/// An axis whose largest `S_i` over the run is below this fraction of the run's largest
+/// `|ω̇| + |ω|²` counts as not moving: its floor is [`AXIS_FLOOR`] times this fraction of the run's
+/// scale, so that integration residue (B1's out-of-plane axes move by 1e-9 of the rest) is not
+/// blown up to unit scale.
+pub const AXIS_RESOLUTION: f64 = 1e-3;
 
 /// `|ω̇| + |ω|²` of body `b` (1-based) at every sample (rad/s²).
 fn motion_scales(data: &Measurements, b: usize) -> Vec<f64> {
@@ -180,6 +188,29 @@ fn motion_scales(data: &Measurements, b: usize) -> Vec<f64> {
 /// The largest of [`motion_scales`] over the run (rad/s²; 0 for a body that never moves).
 fn largest(scales: &[f64]) -> f64 {
     scales.iter().copied().fold(0.0, f64::max)
+}
+
+/// `(ω_j ω_k, |ω̇_i| + |ω_j ω_k|)` per body axis `i` (cyclic `i, j, k`): the gyroscopic factor of
+/// Euler's equation on axis `i` and the axis' excitation `S_i` (rad/s²).
+fn axis_excitation(omega: &Vector3<f64>, omega_dot: &Vector3<f64>) -> (Vector3<f64>, Vector3<f64>) {
+    let gyro = Vector3::from_fn(|i, _| omega[(i + 1) % 3] * omega[(i + 2) % 3]);
+    let scale = omega_dot.abs() + gyro.abs();
+    (gyro, scale)
+}
+
+/// The floor [`Inputs::PerAxis`] adds to each axis' `S_i` for a body whose angular velocity and
+/// acceleration (body frame) over the run are `omega`, `omega_dot`: [`AXIS_FLOOR`] times the
+/// axis' largest `S_i` over the run, or times [`AXIS_RESOLUTION`] of the run's largest
+/// `|ω̇| + |ω|²` if that is more (rad/s²).
+fn axis_floors(omega: &[Vector3<f64>], omega_dot: &[Vector3<f64>]) -> Vector3<f64> {
+    let (own, run) = omega.iter().zip(omega_dot).fold(
+        (Vector3::zeros(), 0.0f64),
+        |(own, run): (Vector3<f64>, f64), (w, wd)| {
+            let scale = axis_excitation(w, wd).1;
+            (own.sup(&scale), run.max(wd.norm() + w.norm_squared()))
+        },
+    );
+    own.map(|o| AXIS_FLOOR * o.max(AXIS_RESOLUTION * run))
 }
 
 /// A sample counts as at rest, for the schemas that divide by the motion's scale, when its
@@ -230,8 +261,11 @@ impl Inputs {
 pub fn rows(data: &Measurements, b: usize, inputs: Inputs, samples: &[usize]) -> Vec<f32> {
     let mut out = Vec::with_capacity(samples.len() * inputs.len());
     let floor = match inputs {
-        Inputs::PerAxis | Inputs::PerAxisLog => AXIS_FLOOR * largest(&motion_scales(data, b)),
-        _ => 0.0,
+        Inputs::PerAxis | Inputs::PerAxisLog => {
+            let s = &data.bodies[b - 1];
+            axis_floors(&s.omega, &s.omega_dot)
+        }
+        _ => Vector3::zeros(),
     };
     let vector_columns = |out: &mut Vec<f32>, v: &[Vector3<f64>]| {
         out.extend(v.iter().flat_map(|v| v.iter().map(|x| *x as f32)));
@@ -319,15 +353,14 @@ struct PerAxisSample {
 }
 
 impl PerAxisSample {
-    /// From the centroidal vectors `[F, n_c, r̈ + g e3, ω, ω̇]`; `floor` is added to every
-    /// axis' `S_i` ([`AXIS_FLOOR`]).
-    fn of(v: [Vector3<f64>; 5], floor: f64) -> Self {
+    /// From the centroidal vectors `[F, n_c, r̈ + g e3, ω, ω̇]`; `floor[i]` is added to axis
+    /// `i`'s `S_i` ([`axis_floors`]).
+    fn of(v: [Vector3<f64>; 5], floor: Vector3<f64>) -> Self {
         let [_, moment, _, omega, omega_dot] = v;
         let [f, _, u, _, _] = normalized(v);
-        let gyro = Vector3::from_fn(|i, _| omega[(i + 1) % 3] * omega[(i + 2) % 3]);
-        let scale = omega_dot.abs() + gyro.abs();
+        let (gyro, scale) = axis_excitation(&omega, &omega_dot);
         let total = scale.sum();
-        let d = scale.add_scalar(floor);
+        let d = scale + floor;
         let over =
             |x: &Vector3<f64>| Vector3::from_fn(|i, _| if d[i] > 0.0 { x[i] / d[i] } else { 0.0 });
         PerAxisSample {
@@ -547,7 +580,7 @@ mod tests {
             Vector3::new(1.2, -0.3, 9.81),
         );
         let n = jm * wd + w.cross(&(jm * w));
-        let p = PerAxisSample::of([2.0 * sf, n, sf, w, wd], 0.0);
+        let p = PerAxisSample::of([2.0 * sf, n, sf, w, wd], Vector3::zeros());
         let [_, _, n_i, wd_i, g_i, share] = p.vectors();
         // The logarithms: ln |F/a| = ln m; ln |n_i/S_i| − ln |ω̇_i/S_i| = ln J_i on axis 3, whose
         // gyroscopic term is small here.
@@ -562,14 +595,15 @@ mod tests {
         }
         assert!((share.sum() - 1.0).abs() < 1e-14 && share[0] < 0.05);
         // With a floor on S_i the inputs shrink, and each axis still closes.
-        let [_, _, n_f, wd_f, g_f, _] = PerAxisSample::of([2.0 * sf, n, sf, w, wd], 0.5).vectors();
+        let [_, _, n_f, wd_f, g_f, _] =
+            PerAxisSample::of([2.0 * sf, n, sf, w, wd], Vector3::repeat(0.5)).vectors();
         for i in 0..3 {
             let (k, l) = ((i + 1) % 3, (i + 2) % 3);
             assert!((n_f[i] - (j[i] * wd_f[i] + (j[l] - j[k]) * g_f[i])).abs() < 1e-14);
             assert!(wd_f[i].abs() + g_f[i].abs() < 1.0);
         }
         // Twice as fast: the same inputs; a body that does not turn: zeros.
-        let fast = PerAxisSample::of([2.0 * sf, 4.0 * n, sf, 2.0 * w, 4.0 * wd], 0.0);
+        let fast = PerAxisSample::of([2.0 * sf, 4.0 * n, sf, 2.0 * w, 4.0 * wd], Vector3::zeros());
         assert!((fast.moment - n_i).norm() < 1e-14 && (fast.share - share).norm() < 1e-14);
         let still = PerAxisSample::of(
             [
@@ -579,10 +613,51 @@ mod tests {
                 Vector3::zeros(),
                 Vector3::zeros(),
             ],
-            0.0,
+            Vector3::zeros(),
         )
         .vectors();
         assert!(still[2..].iter().all(|v| *v == Vector3::zeros()));
+    }
+
+    #[test]
+    fn an_axis_that_moves_little_over_the_run_is_floored_by_its_own_motion_not_the_runs() {
+        // Axis 1 carries the motion; axis 2 moves at 1e-2 of it all run long; axis 3 only by
+        // integration residue (1e-9).
+        let omega: Vec<Vector3<f64>> = (0..50)
+            .map(|k| {
+                let t = k as f64 / 10.0;
+                Vector3::new(t.sin(), 0.0, 0.0)
+            })
+            .collect();
+        let omega_dot: Vec<Vector3<f64>> = (0..50)
+            .map(|k| {
+                let t = k as f64 / 10.0;
+                Vector3::new(t.cos(), 1e-2 * t.cos(), 1e-9 * t.sin())
+            })
+            .collect();
+        let run = (0..50)
+            .map(|k| omega_dot[k].norm() + omega[k].norm_squared())
+            .fold(0.0, f64::max);
+        let floor = axis_floors(&omega, &omega_dot);
+        assert!((floor[0] - AXIS_FLOOR).abs() < 1e-12, "{floor}");
+        assert!((floor[1] - AXIS_FLOOR * 1e-2).abs() < 1e-14, "{floor}");
+        assert!(
+            (floor[2] - AXIS_FLOOR * AXIS_RESOLUTION * run).abs() < 1e-15,
+            "{floor}"
+        );
+        // Axis 2's equation is read at full scale (|ω̇_2/S_2| close to 1 where it moves), the
+        // residue on axis 3 stays negligible.
+        let j = Vector3::new(0.3, 0.31, 0.02);
+        let jm = nalgebra::Matrix3::from_diagonal(&j);
+        let (w, wd) = (omega[0], omega_dot[0]);
+        let n = jm * wd + w.cross(&(jm * w));
+        let sf = Vector3::new(0.0, 0.0, 9.81);
+        let p = PerAxisSample::of([sf, n, sf, w, wd], floor);
+        assert!(
+            p.omega_dot[1].abs() > 0.98 && p.omega_dot[2].abs() < 1e-5,
+            "{p:?}"
+        );
+        assert!((p.moment[1] - j[1] * p.omega_dot[1]).abs() < 1e-14, "{p:?}");
     }
 
     #[test]
