@@ -44,7 +44,8 @@ pub enum Inputs {
     /// component `S_i/S` times smaller than the rest. The axis' share `S_i / Σ S` is an input too,
     /// so that the network can tell an axis that hardly moves (and would amplify noise) from one
     /// that carries the motion. An axis that does not move gives zeros. Against noise every `S_i`
-    /// gets [`AXIS_FLOOR`] of that axis' motion scale over the run added ([`axis_floors`]; the equations still close).
+    /// gets [`AXIS_FLOOR`] of that axis' motion scale over the run added ([`axis_floors`]; the
+    /// equations still close).
     PerAxis,
     /// [`Inputs::PerAxis`] (18) and 7 logarithms ([`PerAxisSample::logs`]): `ln |F/a|` and
     /// `ln |n_i/S_i|`, `ln |ω̇_i/S_i|` per axis. The targets are logarithms
@@ -177,11 +178,16 @@ pub const AXIS_FLOOR: f64 = 1e-2;
 /// blown up to unit scale.
 pub const AXIS_RESOLUTION: f64 = 1e-3;
 
-/// `|ω̇| + |ω|²` of body `b` (1-based) at every sample (rad/s²).
+/// `|ω̇| + |ω|²` of a body turning at `omega` with `omega_dot` (body frame; rad/s²).
+fn motion_scale(omega: &Vector3<f64>, omega_dot: &Vector3<f64>) -> f64 {
+    omega_dot.norm() + omega.norm_squared()
+}
+
+/// [`motion_scale`] of body `b` (1-based) at every sample (rad/s²).
 fn motion_scales(data: &Measurements, b: usize) -> Vec<f64> {
     let s = &data.bodies[b - 1];
     (0..data.samples())
-        .map(|k| s.omega_dot[k].norm() + s.omega[k].norm_squared())
+        .map(|k| motion_scale(&s.omega[k], &s.omega_dot[k]))
         .collect()
 }
 
@@ -207,7 +213,7 @@ fn axis_floors(omega: &[Vector3<f64>], omega_dot: &[Vector3<f64>]) -> Vector3<f6
         (Vector3::zeros(), 0.0f64),
         |(own, run): (Vector3<f64>, f64), (w, wd)| {
             let scale = axis_excitation(w, wd).1;
-            (own.sup(&scale), run.max(wd.norm() + w.norm_squared()))
+            (own.sup(&scale), run.max(motion_scale(w, wd)))
         },
     );
     own.map(|o| AXIS_FLOOR * o.max(AXIS_RESOLUTION * run))
