@@ -84,6 +84,11 @@ pub struct ScenarioFile {
     /// A population of arms drawn around the model (`sim::population`); `sim population`
     /// simulates it, `sim run` the reference arm with the file's own drives.
     pub population: Option<crate::population::PopulationSection>,
+    /// Joints of a URDF model held at a position (rad or m) by name, e.g. a gripper's fingers:
+    /// `lock = { panda_finger_joint1 = 0.02 }`; mimic joints whose leader is held are held too
+    /// ([`crate::model::urdf::lock`]). The rest must be a serial chain.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub lock: crate::model::urdf::Locks,
 }
 
 /// `[time]`: all in seconds.
@@ -268,6 +273,47 @@ fn check_size(
     Ok(())
 }
 
+/// `Err` for a body Rapier cannot simulate: one with exactly one zero principal moment (an
+/// ideal rod). Rapier inverts the world inertia tensor and replaces a singular one by zero, so
+/// such a body would lose its inertia; a point mass (all three zero) is simulated exactly.
+fn simulable(chain: &Chain) -> Result<(), String> {
+    for link in &chain.links {
+        let zeros = link.body.inertia.iter().filter(|j| **j == 0.0).count();
+        if zeros == 1 {
+            return Err(format!(
+                "link \"{}\": principal moments {:?} kg·m² with one zero (an ideal rod): Rapier \
+                 would drop its inertia (expected three positive moments, or all zero for a \
+                 point mass)",
+                link.name, link.body.inertia
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `Err` where a prescribed profile leaves the joint's `<limit>` range (checked at every
+/// integrator step up to `steps`). Revolute joints may work anywhere within their limits,
+/// beyond ±π too: the multibody's joint coordinate is not wrapped.
+fn within_limits(
+    p: &Profile,
+    limits: &crate::model::JointLimits,
+    steps: usize,
+    dt: f64,
+) -> Result<(), String> {
+    let slack = 1e-9 * (limits.upper - limits.lower).abs().max(1.0);
+    let range = limits.lower - slack..=limits.upper + slack;
+    match (0..steps)
+        .map(|k| (k as f64 * dt, p.eval(k as f64 * dt).q))
+        .find(|(_, q)| !range.contains(q))
+    {
+        Some((t, q)) => Err(format!(
+            "expected a profile within the joint's limits [{}, {}]; it reaches {q} at t = {t} s",
+            limits.lower, limits.upper
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Where a scenario's model comes from.
 enum ModelSource<'a> {
     /// Named by `model`: a reference model, or a URDF path relative to this directory.
@@ -327,8 +373,18 @@ impl Scenario {
         let chain = match model {
             ModelSource::Given(chain) => chain.clone(),
             ModelSource::Dir(dir) if file.model.ends_with(".urdf") => {
-                crate::model::urdf::read(&dir.join(&file.model))
+                crate::model::urdf::read_locked(&dir.join(&file.model), &file.lock)
                     .map_err(|e| invalid("model", format!("expected a serial-chain URDF: {e}")))?
+            }
+            ModelSource::Dir(_) if !file.lock.is_empty() => {
+                return Err(invalid(
+                    "lock",
+                    format!(
+                        "expected no locks for the built-in model {:?} (locks name joints of a \
+                         URDF model)",
+                        file.model
+                    ),
+                ));
             }
             ModelSource::Dir(_) => reference::by_name(&file.model).ok_or_else(|| {
                 invalid(
@@ -344,6 +400,7 @@ impl Scenario {
         chain
             .validate()
             .map_err(|e| invalid("model", e.to_string()))?;
+        simulable(&chain).map_err(|e| invalid("model", e))?;
 
         let t = &file.time;
         for (name, v) in [
@@ -461,21 +518,12 @@ impl Scenario {
             };
             positive("gain", j.gain, "drive gain in N·m/A (N/A)")
                 .map_err(|(f, e)| invalid(&field(&f), e))?;
-            // Rapier's revolute motor measures its angle in (−π, π]: a target beyond it would not
-            // be tracked.
-            let revolute = id > 0
-                && chain.links[id as usize - 1].joint.kind == crate::model::JointKind::Revolute;
-            if let (Drive::Motion(p), true) = (&drive, revolute)
-                && let Some(t) = (0..samples * steps_per_sample)
-                    .map(|k| k as f64 * t.step)
-                    .find(|&s| p.eval(s).q.abs() >= std::f64::consts::PI)
-            {
-                return Err(invalid(
-                    &field("motion"),
-                    format!(
-                        "expected a revolute profile within (−π, π) rad; it reaches ±π at t = {t} s"
-                    ),
-                ));
+            let limits = (id > 0)
+                .then(|| chain.links[id as usize - 1].joint.limits)
+                .flatten();
+            if let (Drive::Motion(p), Some(l)) = (&drive, limits) {
+                within_limits(p, &l, samples * steps_per_sample, t.step)
+                    .map_err(|e| invalid(&field("motion"), e))?;
             }
             if id == 0 && !matches!(drive, Drive::Motion(_)) {
                 return Err(invalid(
@@ -605,7 +653,7 @@ impl Scenario {
     /// file's time, solver, noise, sensors, damping and friction; named `<name>/arm=<index>`.
     /// Its seed (the noise streams') is the file's mixed with the index, so arms do not share
     /// noise realizations. `Err` names
-    /// the population field whose draw is unusable (a revolute profile leaving (−π, π)).
+    /// the population field whose draw is unusable (a profile leaving its joint's limits).
     pub fn population_arm(&self, index: usize) -> Result<Scenario, ScenarioError> {
         let origin = self.origin();
         let p = self.population()?;
@@ -638,30 +686,29 @@ impl Scenario {
         }
         let end = self.file.time.end;
         for (k, d) in s.drives.iter().enumerate().skip(1) {
-            if let Drive::Motion(prof)
-            | Drive::Servo(crate::drive::Servo {
-                reference: prof, ..
-            }) = &d.drive
+            let limits = (d.id > 0)
+                .then(|| s.chain.links[d.id as usize - 1].joint.limits)
+                .flatten();
+            if let (
+                Drive::Motion(prof)
+                | Drive::Servo(crate::drive::Servo {
+                    reference: prof, ..
+                }),
+                Some(limits),
+            ) = (&d.drive, limits)
+                && let Err(e) = within_limits(prof, &limits, 201, end / 200.0)
             {
-                let peak = (0..=200)
-                    .map(|i| prof.eval(end * f64::from(i) / 200.0).q.abs())
-                    .fold(0.0, f64::max);
-                if peak >= std::f64::consts::PI {
-                    return Err(ScenarioError::Invalid {
-                        path: origin,
-                        field: match (arm.family, p.excitation()) {
-                            (Some(family), _) => format!("population.motion ({family})"),
-                            (None, crate::population::ExcitationKind::Fourier) => {
-                                "population.fourier.max_angle".into()
-                            }
-                            _ => "population.joint_acceleration".into(),
-                        },
-                        expected: format!(
-                            "expected draws that keep every joint within (−π, π) rad; arm {index} \
-                             joint {k} reaches {peak:.3} rad by t = {end} s"
-                        ),
-                    });
-                }
+                return Err(ScenarioError::Invalid {
+                    path: origin,
+                    field: match (arm.family, p.excitation()) {
+                        (Some(family), _) => format!("population.motion ({family})"),
+                        (None, crate::population::ExcitationKind::Fourier) => {
+                            "population.fourier.max_angle".into()
+                        }
+                        _ => "population.joint_acceleration".into(),
+                    },
+                    expected: format!("arm {index} joint {k}: {e}"),
+                });
             }
         }
         Ok(s)

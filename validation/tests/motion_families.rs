@@ -109,7 +109,7 @@ fn motion_families_are_checked_when_read() {
         ),
         (
             "goal = { type = \"uniform\", low = -1.5, high = 1.5 }",
-            "goal = { type = \"uniform\", low = -1.5, high = 3.5 }",
+            "goal = { type = \"normal\", mean = 0.0, std = 1.0 }",
             "population.motion[2].goal",
         ),
         (

@@ -256,7 +256,9 @@ impl Chain {
                 ));
             }
             let [j1, j2, j3] = b.inertia;
-            let ok = [j1, j2, j3].iter().all(|j| j.is_finite() && *j > 0.0)
+            // Zero moments are a point mass (all three) or an ideal rod: the degenerate cases of
+            // the triangle inequality, which real bodies approach.
+            let ok = [j1, j2, j3].iter().all(|j| j.is_finite() && *j >= 0.0)
                 && j1 <= j2 + j3 * (1.0 + 1e-12)
                 && j2 <= j1 + j3 * (1.0 + 1e-12)
                 && j3 <= j1 + j2 * (1.0 + 1e-12);
@@ -264,8 +266,8 @@ impl Chain {
                 return Err(err(
                     format!("links[{k}].body.inertia"),
                     format!(
-                        "expected positive principal moments (kg·m²) obeying the triangle \
-                         inequality, got {:?}",
+                        "expected non-negative principal moments (kg·m²) obeying the \
+                         triangle inequality, got {:?}",
                         b.inertia
                     ),
                 ));

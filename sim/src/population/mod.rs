@@ -216,7 +216,7 @@ pub struct FourierExcitation {
     pub harmonics: usize,
     /// Distribution of every coefficient `a_l`, `b_l` (rad/s).
     pub coefficient: Distribution,
-    /// Largest joint angle (rad), below π.
+    /// Largest excursion of a joint from its centre (rad).
     #[serde(default = "default_max_angle")]
     pub max_angle: f64,
 }
@@ -431,10 +431,10 @@ impl PopulationSection {
                 f.coefficient
                     .validate()
                     .map_err(|(n, e)| (format!("fourier.coefficient.{n}"), e))?;
-                if !(f.max_angle > 0.0 && f.max_angle < std::f64::consts::PI) {
+                if !(f.max_angle > 0.0 && f.max_angle.is_finite()) {
                     return Err((
                         "fourier.max_angle".into(),
-                        format!("expected an angle in (0, π), got {}", f.max_angle),
+                        format!("expected a positive angle in rad, got {}", f.max_angle),
                     ));
                 }
                 Ok(())

@@ -123,7 +123,7 @@ pub enum Motion {
         harmonics: Count,
         /// Every coefficient `a_l`, `b_l` (rad/s; m/s on the rail).
         coefficient: Distribution,
-        /// Bound of every revolute joint's angle (rad), below π.
+        /// Bound of every revolute joint's angle (rad).
         #[serde(default = "max_angle")]
         max_angle: f64,
         /// Bound of the rail's travel (m).
@@ -230,10 +230,10 @@ impl Motion {
                     ));
                 }
                 check("coefficient", coefficient)?;
-                if !(*max_angle > 0.0 && *max_angle < std::f64::consts::PI) {
+                if !(*max_angle > 0.0 && max_angle.is_finite()) {
                     return Err((
                         "max_angle".into(),
-                        format!("expected an angle in (0, π), got {max_angle}"),
+                        format!("expected a positive angle in rad, got {max_angle}"),
                     ));
                 }
                 positive("rail_travel", *rail_travel, "travel in m")
@@ -246,10 +246,10 @@ impl Motion {
                 ..
             } => {
                 check("goal", goal)?;
-                if distribution_bound(goal) >= std::f64::consts::PI {
+                if !distribution_bound(goal).is_finite() {
                     return Err((
                         "goal".into(),
-                        "expected goals bounded within (−π, π) rad (low and high)".into(),
+                        "expected goals drawn from a bounded law (low and high, rad)".into(),
                     ));
                 }
                 check("rail_goal", rail_goal)?;

@@ -24,9 +24,14 @@
 //! * A body's `shape` (for the record) is its link's single `<collision>` cylinder where it has
 //!   one (radius 0: a rod), else a rod whose length is the distance to the next joint (0 for the
 //!   last body).
+//! * Joints held at a position ([`super::lock`]: a scenario's `lock`, and mimic joints whose
+//!   leader is held) are read as `fixed` joints with their child placed at that position.
+//! * A link with mass and a zero inertia tensor is a point mass (the degenerate case of the
+//!   triangle inequality, which CAD exports and identification priors often write): it is
+//!   simulated as one.
 //! * Floating, planar and spherical joints, closed loops, branches with more than one moving
-//!   joint, moving links without mass, mimic joints and physically impossible inertias
-//!   ([`crate::physical::check`]) are rejected, with the element named.
+//!   joint, moving links without mass, mimic joints whose leader moves and physically
+//!   impossible inertias ([`crate::physical::check`]) are rejected, with the element named.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -35,6 +40,8 @@ use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, UnitQuaternion, Vect
 
 use crate::dynamics::StandardParameters;
 use crate::friction::Friction;
+
+use super::lock::Locks;
 
 /// The sign smoothing `ε` (rad/s or m/s) given to a URDF's `<dynamics friction>`, which URDF
 /// states as a Coulomb level only: `F_c tanh(q̇/ε)` ([`Friction::CoulombViscous`]).
@@ -75,16 +82,39 @@ pub enum UrdfError {
 
 /// Reads the serial chain of a URDF file.
 pub fn read(path: &Path) -> Result<Chain, UrdfError> {
+    read_locked(path, &Locks::new())
+}
+
+/// Reads the serial chain of a URDF file with the joints of `locks` held at their positions
+/// ([`super::lock`]).
+pub fn read_locked(path: &Path, locks: &Locks) -> Result<Chain, UrdfError> {
+    read_named(path, locks).map(|(chain, _)| chain)
+}
+
+/// [`read_locked`], and the URDF names of the chain's moving joints in chain order (a
+/// recording's columns name its joints so).
+pub fn read_named(path: &Path, locks: &Locks) -> Result<(Chain, Vec<String>), UrdfError> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|source| UrdfError::Io {
         file: file.clone(),
         source,
     })?;
-    from_str(&text, &file)
+    named(&text, &file, locks)
 }
 
 /// The serial chain of URDF text; `file` names it in errors.
 pub fn from_str(text: &str, file: &str) -> Result<Chain, UrdfError> {
+    from_str_locked(text, file, &Locks::new())
+}
+
+/// [`from_str`] with the joints of `locks` held at their positions ([`super::lock`]).
+pub fn from_str_locked(text: &str, file: &str, locks: &Locks) -> Result<Chain, UrdfError> {
+    named(text, file, locks).map(|(chain, _)| chain)
+}
+
+/// The chain of URDF text and its moving joints' names (the rail's, where there is one, left
+/// out: the chain's links only).
+fn named(text: &str, file: &str, locks: &Locks) -> Result<(Chain, Vec<String>), UrdfError> {
     let robot = urdf_rs::read_from_string(text).map_err(|source| UrdfError::Parse {
         file: file.to_string(),
         source,
@@ -95,10 +125,14 @@ pub fn from_str(text: &str, file: &str) -> Result<Chain, UrdfError> {
         problem,
     };
     let root = root_link(&robot).map_err(|(e, p)| fail(e, p))?;
-    let mut walk = Walk::default();
+    let mut walk = Walk {
+        held: super::lock::held(&robot, locks).map_err(|(e, p)| fail(e, p))?,
+        bodies: Vec::new(),
+    };
     walk.visit(&robot, &root, Isometry3::identity(), None)
         .map_err(|(e, p)| fail(e, p))?;
     let (base, bodies) = walk.split_rail();
+    let names = bodies.iter().map(|f| f.joint.clone()).collect();
     let links = Walk::links(bodies).map_err(|(e, p)| fail(e, p))?;
     let chain = Chain {
         name: robot.name.clone(),
@@ -108,10 +142,11 @@ pub fn from_str(text: &str, file: &str) -> Result<Chain, UrdfError> {
     chain
         .validate()
         .map_err(|e| fail(format!("robot \"{}\"", robot.name), e.to_string()))?;
-    Ok(chain)
+    Ok((chain, names))
 }
 
-type Problem = (String, String);
+/// An element of the file and what is wrong with it.
+pub(super) type Problem = (String, String);
 
 /// The one link that is no joint's child; every link the child of at most one joint.
 fn root_link(robot: &urdf_rs::Robot) -> Result<String, Problem> {
@@ -211,11 +246,14 @@ struct Found {
     shape: Option<Shape>,
     /// The child link's name (the body's name).
     link: String,
+    /// The joint's name.
+    joint: String,
     mass: Mass,
 }
 
-#[derive(Default)]
 struct Walk {
+    /// Joints held at a position (rad or m), by name.
+    held: HashMap<String, f64>,
     bodies: Vec<Found>,
 }
 
@@ -243,8 +281,13 @@ impl Walk {
         for j in robot.joints.iter().filter(|j| j.parent.link == link) {
             let at = frame * pose(&j.origin);
             let element = format!("joint \"{}\"", j.name);
-            if j.mimic.is_some() {
-                return Err((element, "mimic joints are not supported".into()));
+            if let Some(&position) = self.held.get(&j.name) {
+                if Vector3::from(j.axis.xyz.0).norm() < 1e-12 {
+                    return Err((element, "<axis xyz> is zero (expected a direction)".into()));
+                }
+                let placed = at * super::lock::motion(j, position);
+                self.visit(robot, &j.child.link, placed, into)?;
+                continue;
             }
             let kind = match j.joint_type {
                 urdf_rs::JointType::Fixed => {
@@ -308,6 +351,7 @@ impl Walk {
                 damping: dynamics.damping,
                 friction,
                 link: j.child.link.clone(),
+                joint: j.name.clone(),
                 shape: shape_of(robot, &j.child.link),
                 mass: Mass::default(),
             });

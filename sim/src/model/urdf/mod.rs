@@ -4,6 +4,8 @@
 
 pub mod export;
 pub mod import;
+pub mod lock;
 
 pub use export::to_string;
-pub use import::{UrdfError, from_str, read};
+pub use import::{UrdfError, from_str, from_str_locked, read, read_locked, read_named};
+pub use lock::Locks;
