@@ -6,15 +6,17 @@
 //!
 //! `q̇, q̈` are the recorded columns where `q` is not measured (ideal encoders and
 //! differentiation), else the five-point differences of the measured angles
-//! ([`crate::encoder::differentiate`]). A base parameter the motion does not excite (its
-//! scaled information below 1e-10 of the largest, or a component in that null space) is
-//! reported as not identifiable.
+//! ([`crate::encoder::differentiate`]). A base parameter the motion does not excite is reported
+//! as not identifiable: its regressor column is at rounding level (at most
+//! [`NUMERICAL_ZERO`] of the regressor's norm: machine precision relative to the regressor's
+//! scale), or, with every column scaled to unit norm, it has a component (above 1e-3) in the
+//! directions whose singular value is below [`TOLERANCE`] of the largest.
 
 use nalgebra::{DMatrix, DVector};
 
 use super::{Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId};
 use crate::dataset::Measurements;
-use crate::estimator::lsq::{ols_std, solve_scaled};
+use crate::estimator::lsq::{NUMERICAL_ZERO, ols_std, solve_scaled};
 use crate::identification::idim::FullRegressor;
 
 /// Relative threshold of the scaled regressor's singular values.
@@ -82,11 +84,17 @@ pub fn system(data: &Measurements, sigmas: Option<&[f64]>) -> (DMatrix<f64>, DVe
 /// solve estimates exactly the combinations in those directions, so this is both its covariance
 /// and the Cramér–Rao bound of what it estimates.
 fn truncated_covariance(w: &DMatrix<f64>) -> DMatrix<f64> {
-    let norms: Vec<f64> = w.column_iter().map(|c| c.norm()).collect();
+    let floor = NUMERICAL_ZERO * w.norm();
+    let norms: Vec<f64> = (w.column_iter())
+        .map(|c| c.norm())
+        .map(|n| if n > floor { n } else { 0.0 })
+        .collect();
     let mut scaled = w.clone();
     for (j, n) in norms.iter().enumerate() {
         if *n > 0.0 {
             scaled.column_mut(j).scale_mut(1.0 / n);
+        } else {
+            scaled.column_mut(j).fill(0.0);
         }
     }
     let svd = scaled.svd(false, true);

@@ -42,20 +42,31 @@ pub fn solve_identifiable(y: &DMatrix<f64>, z: &DVector<f64>, tolerance: f64) ->
         .collect()
 }
 
+/// Relative size below which a regressor column is rounding, not data: a column of norm at most
+/// `NUMERICAL_ZERO · ‖Y‖_F`. Every entry of a regressor is computed to about machine precision
+/// `ε` of the terms it is made of, so a column this small (`10⁴ ε`, about `2e-12`, of the
+/// whole matrix) cannot be told from a column that is exactly zero on this data: it is left out,
+/// not scaled up to unit norm, where it would look as well determined as any other.
+pub const NUMERICAL_ZERO: f64 = 1e4 * f64::EPSILON;
+
 /// [`solve_identifiable`] after scaling every column to unit norm, for unknowns of different
-/// units; the threshold then measures conditioning, not excitation.
+/// units; the threshold then measures conditioning, not excitation. A column at rounding level
+/// ([`NUMERICAL_ZERO`]) gives no estimate.
 pub fn solve_scaled(y: &DMatrix<f64>, z: &DVector<f64>, tolerance: f64) -> Vec<Option<f64>> {
+    let floor = NUMERICAL_ZERO * y.norm();
     let norms: Vec<f64> = y.column_iter().map(|c| c.norm()).collect();
     let mut scaled = y.clone();
     for (j, n) in norms.iter().enumerate() {
-        if *n > 0.0 {
+        if *n > floor {
             scaled.column_mut(j).scale_mut(1.0 / n);
+        } else {
+            scaled.column_mut(j).fill(0.0);
         }
     }
     solve_identifiable(&scaled, z, tolerance)
         .into_iter()
         .zip(&norms)
-        .map(|(x, n)| x.filter(|_| *n > 0.0).map(|x| x / n))
+        .map(|(x, n)| x.filter(|_| *n > floor).map(|x| x / n))
         .collect()
 }
 
@@ -98,6 +109,23 @@ mod tests {
         assert!((sol[0].unwrap() - 2.0).abs() < 1e-12);
         assert_eq!(sol[1], None);
         assert!((sol[2].unwrap() + 1.0).abs() < 1e-12);
+    }
+
+    /// A column made of rounding (here 1e-17 of the others, as a base combination that this
+    /// motion does not excite comes out of the regressor) is not data, however it is scaled.
+    #[test]
+    fn a_column_at_rounding_level_is_not_identifiable() {
+        let y = DMatrix::from_row_slice(
+            4,
+            3,
+            &[1.0, 3e-17, 0.5, 2.0, -1e-17, 1.0, -1.0, 2e-17, 3.0, 0.5, -4e-17, -2.0],
+        );
+        let x = DVector::from_column_slice(&[2.0, 0.0, -1.0]);
+        // The data carry their own rounding, which the tiny column would fit.
+        let z = &y * &x + DVector::from_column_slice(&[1e-16, -2e-16, 0.0, 1e-16]);
+        let sol = solve_scaled(&y, &z, 1e-5);
+        assert_eq!(sol[1], None, "{sol:?}");
+        assert!((sol[0].unwrap() - 2.0).abs() < 1e-14 && (sol[2].unwrap() + 1.0).abs() < 1e-14);
     }
 
     #[test]
