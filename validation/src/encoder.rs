@@ -4,11 +4,10 @@
 //! kinematics and centroids ([`sim::dynamics::kinematics`] on
 //! [`crate::geometry::with_known_centroids`]).
 //!
-//! **Differentiator** (stated once): `q̇` and `q̈` from the sampled `q` by fourth-order
-//! five-point finite differences, central in the interior and one-sided (the five first or last
-//! samples) at the two samples of each end; exact for polynomials of degree ≤ 4 (`paper_rail`'s
-//! constant accelerations), truncation `O(h⁴)` otherwise. Noise is not filtered: a quantization
-//! step `r` gives `q̈` errors of order `r / h²`, which is what this path is for showing.
+//! **Differentiator**: `q̇` and `q̈` from the sampled `q` by the five-point differences of
+//! [`crate::signal::derivative`] (exact for polynomials of degree ≤ 4, such as `paper_rail`'s
+//! constant accelerations). Noise is not filtered: a quantization step `r` gives `q̈` errors of
+//! order `r / h²`, which is what this path is for showing.
 //!
 //! The reconstruction is the continuous-time kinematics at the sampled state, so on clean data
 //! it differs from the recorded body columns (the discrete world's, see the `sim` crate root) by
@@ -19,38 +18,13 @@ use sim::kinematics::{cardan_angles, cardan_rates, unwrap_angle};
 
 use crate::dataset::{BodySeries, Measurements};
 
-/// First and second derivatives of a uniformly sampled series (step `h`) by the stencils of the
-/// module docs. Needs at least five samples.
+/// First and second derivatives of a uniformly sampled series (step `h`) by the five-point
+/// stencils of [`crate::signal::derivative`]. Needs at least five samples.
 pub fn differentiate(x: &[f64], h: f64) -> (Vec<f64>, Vec<f64>) {
-    let n = x.len();
-    assert!(
-        n >= 5,
-        "the five-point differentiator needs at least 5 samples, got {n}"
-    );
-    // Stencils for the derivative at offset `s` (0..5) within a window of five samples.
-    const D1: [[f64; 5]; 5] = [
-        [-25.0, 48.0, -36.0, 16.0, -3.0],
-        [-3.0, -10.0, 18.0, -6.0, 1.0],
-        [1.0, -8.0, 0.0, 8.0, -1.0],
-        [-1.0, 6.0, -18.0, 10.0, 3.0],
-        [3.0, -16.0, 36.0, -48.0, 25.0],
-    ];
-    const D2: [[f64; 5]; 5] = [
-        [35.0, -104.0, 114.0, -56.0, 11.0],
-        [11.0, -20.0, 6.0, 4.0, -1.0],
-        [-1.0, 16.0, -30.0, 16.0, -1.0],
-        [-1.0, 4.0, 6.0, -20.0, 11.0],
-        [11.0, -56.0, 114.0, -104.0, 35.0],
-    ];
-    let (mut d1, mut d2) = (vec![0.0; n], vec![0.0; n]);
-    for k in 0..n {
-        let start = k.saturating_sub(2).min(n - 5);
-        let s = k - start;
-        let w = &x[start..start + 5];
-        d1[k] = D1[s].iter().zip(w).map(|(c, v)| c * v).sum::<f64>() / (12.0 * h);
-        d2[k] = D2[s].iter().zip(w).map(|(c, v)| c * v).sum::<f64>() / (12.0 * h * h);
-    }
-    (d1, d2)
+    (
+        crate::signal::derivative::first(x, h),
+        crate::signal::derivative::second(x, h),
+    )
 }
 
 /// The measurements with every body's kinematics reconstructed from the joint angles (their

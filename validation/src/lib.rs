@@ -22,6 +22,7 @@ pub mod param;
 pub mod regressor;
 pub mod report;
 pub mod score;
+pub mod signal;
 pub mod standard_regressor;
 pub mod study;
 
