@@ -16,6 +16,7 @@ pub mod experiment;
 pub mod fourier;
 pub mod geometry;
 pub mod identification;
+pub mod import;
 pub mod nim;
 pub mod paper;
 pub mod param;

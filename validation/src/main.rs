@@ -4,6 +4,7 @@
 //! cargo run --release -p validation -- estimate RUN... [--only NAMES] [--nim-models DIR] --out FILE.csv
 //! cargo run --release -p validation -- estimate sweep=S1 sweep=S2 excitation=E --out FILE.csv
 //! cargo run --release -p validation -- sweep studies/mim_noise.toml --out DIR
+//! cargo run --release -p validation -- import RECORDING.csv --urdf ROBOT.urdf [--config C.toml] --out RUN
 //! ```
 
 use std::path::PathBuf;
@@ -11,6 +12,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use validation::estimate::{Options, Role, registry};
+use validation::study::estimate::Loaded;
 
 mod output;
 
@@ -45,9 +47,44 @@ enum Command {
         /// consistent) as DIR/<experiment>.<method>.urdf.
         #[arg(long)]
         urdf_out: Option<PathBuf>,
+        /// Identify on the first `1 − FRACTION` of each run's time span and validate by
+        /// prediction on the rest (rows `torque_nrms`, `torque_nrms.<joint>`): for runs given
+        /// without roles.
+        #[arg(long)]
+        holdout: Option<f64>,
         /// The CSV to write; with several experiments also FILE.summary.csv.
         #[arg(long)]
         out: PathBuf,
+    },
+    /// Import a robot's recording (a wide CSV or Parquet table: `t`, `q_<joint>`, `qd_`, `qdd_`,
+    /// `tau_`, `i_`, or motor-side `qm_`, `taum_`; see `validation::import`) as a recorded run
+    /// directory: checked, resampled onto a uniform grid, filtered and differentiated by the
+    /// stated signal chain, every choice in its manifest.
+    Import {
+        /// The recording (`.csv` with a header row, or `.parquet`).
+        recording: PathBuf,
+        /// The robot's URDF (joints named in the columns by their URDF name or 1-based index).
+        #[arg(long)]
+        urdf: PathBuf,
+        /// Drive gains, transmission, offsets and locked joints (TOML; `validation::import::config`).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Sample rate (Hz) of a recording without a `t` column.
+        #[arg(long)]
+        rate: Option<f64>,
+        /// Low-pass of the kinematics: `none`, `auto` (4th order, cut-off from the spectrum),
+        /// `auto:ORDER`, or `ORDER:CUTOFF_HZ` (zero-phase Butterworth).
+        #[arg(long, default_value = "auto")]
+        lowpass: validation::signal::Lowpass,
+        /// Run id (default: the output directory's name).
+        #[arg(long)]
+        run_id: Option<String>,
+        /// The run directory to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Replace an existing output directory.
+        #[arg(long)]
+        force: bool,
     },
     /// Run a noise study (`studies/*.toml`): simulate each scenario once, re-noise it per
     /// (level, seed), run the estimators in parallel, and write DIR/sweep.json, sweep.csv,
@@ -94,6 +131,46 @@ fn experiments(runs: &[String]) -> Result<Vec<Vec<(Role, PathBuf)>>, String> {
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     match cli.command {
+        Command::Import {
+            recording,
+            urdf,
+            config,
+            rate,
+            lowpass,
+            run_id,
+            out,
+            force,
+        } => {
+            let m = validation::import::import(&validation::import::Options {
+                recording,
+                urdf,
+                config,
+                rate,
+                lowpass,
+                run_id,
+                out: out.clone(),
+                force,
+            })?;
+            let filter = match m.signal.filter {
+                Some((order, cutoff)) => {
+                    format!("Butterworth order {order}, {cutoff:.3} Hz (zero phase)")
+                }
+                None => "no low-pass".into(),
+            };
+            println!(
+                "wrote {} ({} rows → {} samples at {:.6} s, {} joints; {filter}{})",
+                out.display(),
+                m.rows,
+                m.samples,
+                m.signal.period,
+                m.joints.len(),
+                if m.signal.resampled {
+                    ", resampled"
+                } else {
+                    ""
+                }
+            );
+        }
         Command::Sweep { study, out } => {
             let names: Vec<&'static str> = registry(&Options::default())
                 .iter()
@@ -132,6 +209,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             nim_models,
             prior,
             urdf_out,
+            holdout,
             out,
         } => {
             let mut estimators = registry(&Options { nim_models, prior });
@@ -146,18 +224,26 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             }
             let mut rows = Vec::new();
             for experiment in experiments(&runs)? {
-                let read: Vec<(Role, validation::dataset::Run)> = experiment
+                let mut read: Vec<(Role, Loaded)> = experiment
                     .into_iter()
-                    .map(|(role, dir)| validation::dataset::read_run(&dir).map(|r| (role, r)))
+                    .map(|(role, dir)| Loaded::read(&dir).map(|r| (role, r)))
                     .collect::<Result<_, _>>()?;
-                let refs: Vec<(Role, &validation::dataset::Run)> =
-                    read.iter().map(|(r, run)| (*r, run)).collect();
+                if let Some(fraction) = holdout {
+                    read = match read.as_slice() {
+                        [(Role::Single, run)] => {
+                            let (identify, validate) = run.split(fraction)?;
+                            vec![(Role::Excitation, identify), (Role::Validation, validate)]
+                        }
+                        _ => return Err("--holdout splits runs given without roles".into()),
+                    };
+                }
+                let refs: Vec<(Role, &Loaded)> = read.iter().map(|(r, run)| (*r, run)).collect();
                 let chosen: Vec<&dyn validation::estimate::Estimator> =
                     estimators.iter().map(|e| e.as_ref()).collect();
                 let outcome = validation::study::estimate::run_all(&chosen, &refs);
                 output::print_outcome(&outcome);
                 if let Some(dir) = &urdf_out {
-                    let id = refs.iter().map(|(_, r)| r.manifest.run_id.as_str());
+                    let id = refs.iter().map(|(_, r)| r.id.as_str());
                     let id = id.collect::<Vec<_>>().join("+");
                     for path in output::write_models(dir, &id, &outcome.models)? {
                         println!("wrote {}", path.display());

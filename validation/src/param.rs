@@ -14,6 +14,7 @@
 //! | base parameter `k` of the inertia (mass-matrix) regressor | `inertia.2` | kg·m² |
 //! | a friction coefficient of joint `O_j` (eq. 15) | `O2.coulomb`, `O2.transition_velocity` | N·m, rad/s |
 //! | viscous damping of joint `O_j` | `O1.damping` | N·m·s/rad |
+//! | a constant torque offset of joint `O_j`'s drive | `O3.offset` | N·m |
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -45,6 +46,9 @@ pub enum FrictionTerm {
     TransitionVelocity,
     /// Gear ratio `R` of the position ripple.
     GearRatio,
+    /// A constant torque offset of the drive (N·m or N): the current sensor's offset, a
+    /// cable's or a gravity compensator's torque (recorded runs' IDIM).
+    Offset,
 }
 
 /// Every parameter an estimator can return.
@@ -123,6 +127,7 @@ impl FrictionTerm {
             FrictionTerm::Coefficient(k) => PAPER_COEFFICIENTS[k],
             FrictionTerm::TransitionVelocity => "transition_velocity",
             FrictionTerm::GearRatio => "gear_ratio",
+            FrictionTerm::Offset => "offset",
         }
     }
 
@@ -130,6 +135,7 @@ impl FrictionTerm {
         match name {
             "transition_velocity" => Some(FrictionTerm::TransitionVelocity),
             "gear_ratio" => Some(FrictionTerm::GearRatio),
+            "offset" => Some(FrictionTerm::Offset),
             _ => PAPER_COEFFICIENTS
                 .iter()
                 .position(|c| *c == name)

@@ -357,8 +357,8 @@ fn mim_on_standard_parameters_recovers_full_tensors_and_off_axis_centroids() {
 #[test]
 fn idim_single_calls_identifiable_only_what_a_clean_public_arm_run_determines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let scenario = sim::scenario::Scenario::from_path(&root.join("scenarios/ur10_fourier.toml"))
-        .unwrap();
+    let scenario =
+        sim::scenario::Scenario::from_path(&root.join("scenarios/ur10_fourier.toml")).unwrap();
     let dir = tmp("ur10");
     let run = validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();

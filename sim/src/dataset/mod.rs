@@ -18,6 +18,7 @@ pub mod checksum;
 pub mod columns;
 pub mod manifest;
 pub mod population;
+pub mod recorded;
 pub mod temporary;
 pub mod verify;
 pub mod writer;

@@ -80,14 +80,14 @@ pub fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DatasetError + '_ {
 }
 
 /// A table under construction: named columns of equal length.
-struct Table {
+pub(super) struct Table {
     fields: Vec<Field>,
     arrays: Vec<ArrayRef>,
     f64_columns: Vec<String>,
 }
 
 impl Table {
-    fn new() -> Self {
+    pub(super) fn new() -> Self {
         Table {
             fields: Vec::new(),
             arrays: Vec::new(),
@@ -95,34 +95,34 @@ impl Table {
         }
     }
 
-    fn f64(&mut self, name: &str, values: Vec<f64>) {
+    pub(super) fn f64(&mut self, name: &str, values: Vec<f64>) {
         self.fields.push(Field::new(name, DataType::Float64, false));
         self.arrays.push(Arc::new(Float64Array::from(values)));
         self.f64_columns.push(name.to_string());
     }
 
-    fn f64_nullable(&mut self, name: &str, values: Vec<Option<f64>>) {
+    pub(super) fn f64_nullable(&mut self, name: &str, values: Vec<Option<f64>>) {
         self.fields.push(Field::new(name, DataType::Float64, true));
         self.arrays.push(Arc::new(Float64Array::from(values)));
         self.f64_columns.push(name.to_string());
     }
 
-    fn u32(&mut self, name: &str, values: Vec<u32>) {
+    pub(super) fn u32(&mut self, name: &str, values: Vec<u32>) {
         self.fields.push(Field::new(name, DataType::UInt32, false));
         self.arrays.push(Arc::new(UInt32Array::from(values)));
     }
 
-    fn u8(&mut self, name: &str, values: Vec<u8>) {
+    pub(super) fn u8(&mut self, name: &str, values: Vec<u8>) {
         self.fields.push(Field::new(name, DataType::UInt8, false));
         self.arrays.push(Arc::new(UInt8Array::from(values)));
     }
 
-    fn utf8(&mut self, name: &str, values: Vec<String>) {
+    pub(super) fn utf8(&mut self, name: &str, values: Vec<String>) {
         self.fields.push(Field::new(name, DataType::Utf8, false));
         self.arrays.push(Arc::new(StringArray::from(values)));
     }
 
-    fn write(self, path: &Path, metadata: Vec<KeyValue>) -> Result<(), DatasetError> {
+    pub(super) fn write(self, path: &Path, metadata: Vec<KeyValue>) -> Result<(), DatasetError> {
         let fmt = |e: &dyn std::fmt::Display| DatasetError::Format {
             path: path.to_owned(),
             message: e.to_string(),
@@ -389,6 +389,17 @@ pub fn write_run_keeping_invalid(
     } else {
         manifest
     };
+    write_dir(out, force, |tmp| write_files(tmp, rec, manifest))
+}
+
+/// Writes the directory `out` whole or not at all: `fill` writes its files into a temporary
+/// sibling (`.<name>.partial-<host>-<pid>`), which replaces `out` only when `fill` succeeds; on
+/// error nothing is left behind. With `force`, an existing `out` is replaced.
+pub(super) fn write_dir(
+    out: &Path,
+    force: bool,
+    fill: impl FnOnce(&Path) -> Result<(), DatasetError>,
+) -> Result<(), DatasetError> {
     if out.exists() && !force {
         return Err(DatasetError::Exists(out.to_owned()));
     }
@@ -409,7 +420,7 @@ pub fn write_run_keeping_invalid(
     }
     std::fs::create_dir(&tmp).map_err(io(&tmp))?;
     let result = (|| {
-        write_files(&tmp, rec, manifest)?;
+        fill(&tmp)?;
         if out.exists() {
             std::fs::remove_dir_all(out).map_err(io(out))?;
         }

@@ -7,6 +7,7 @@
 //! the clean columns are in [`Run::clean`], for physics checks. The truth is read by the scorer.
 
 mod memory;
+pub mod recorded;
 mod sensed;
 mod tables;
 
@@ -138,6 +139,9 @@ pub struct Stated {
     pub sensors: Vec<sim::sensor::Sensor>,
     /// Per-column noise laws.
     pub noise: Vec<sim::noise::ColumnNoise>,
+    /// The torques come from a real robot's drives (a recorded run), which have terms the
+    /// simulator's joints do not: a constant offset per joint (the identifiers add its column).
+    pub real_drives: bool,
 }
 
 /// Ground truth of one body.
@@ -192,11 +196,24 @@ impl Measurements {
     /// The first `n` samples only (every column cut; the design, geometry and stated sensors
     /// kept): a shorter experiment of the same run.
     pub fn head(&self, n: usize) -> Measurements {
-        fn cut<T: Clone>(v: &[T], n: usize) -> Vec<T> {
-            v[..n.min(v.len())].to_vec()
+        self.window(0, n)
+    }
+
+    /// Samples `start..end` only (every non-empty column cut, clamped to the run; the design,
+    /// geometry and stated sensors kept): a stretch of the same run.
+    pub fn window(&self, start: usize, end: usize) -> Measurements {
+        let cut = |n: usize| {
+            let end = end.min(n);
+            start.min(end)..end
+        };
+        fn keep<T: Clone>(v: &mut Vec<T>, range: std::ops::Range<usize>) {
+            if !v.is_empty() {
+                *v = v[range].to_vec();
+            }
         }
+        let range = cut(self.t.len());
         let mut m = self.clone();
-        m.t = cut(&self.t, n);
+        keep(&mut m.t, range.clone());
         for j in &mut m.joints {
             for v in [
                 &mut j.q,
@@ -206,12 +223,12 @@ impl Measurements {
                 &mut j.tau_friction,
                 &mut j.current,
             ] {
-                *v = cut(v, n);
+                keep(v, range.clone());
             }
-            j.measured.values_mut().for_each(|v| *v = cut(v, n));
+            j.measured.values_mut().for_each(|v| keep(v, range.clone()));
         }
         for b in &mut m.bodies {
-            b.quat = cut(&b.quat, n);
+            keep(&mut b.quat, range.clone());
             for v in [
                 &mut b.pos,
                 &mut b.euler,
@@ -225,9 +242,9 @@ impl Measurements {
                 &mut b.moment,
                 &mut b.joint_point,
             ] {
-                *v = cut(v, n);
+                keep(v, range.clone());
             }
-            b.measured.values_mut().for_each(|v| *v = cut(v, n));
+            b.measured.values_mut().for_each(|v| keep(v, range.clone()));
         }
         m
     }
@@ -348,6 +365,7 @@ fn apply_design(
         };
     }
     Ok(Stated {
+        real_drives: false,
         sensors: scenario.file.sensor.clone(),
         noise: scenario.file.noise.clone(),
     })

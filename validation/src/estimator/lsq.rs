@@ -118,7 +118,9 @@ mod tests {
         let y = DMatrix::from_row_slice(
             4,
             3,
-            &[1.0, 3e-17, 0.5, 2.0, -1e-17, 1.0, -1.0, 2e-17, 3.0, 0.5, -4e-17, -2.0],
+            &[
+                1.0, 3e-17, 0.5, 2.0, -1e-17, 1.0, -1.0, 2e-17, 3.0, 0.5, -4e-17, -2.0,
+            ],
         );
         let x = DVector::from_column_slice(&[2.0, 0.0, -1.0]);
         // The data carry their own rounding, which the tiny column would fit.

@@ -78,6 +78,10 @@ pub enum FrictionColumns {
     /// The usual IDIM friction `F_c sgn(q̇) + F_v q̇` (Gautier): two columns, `coulomb` and
     /// `viscous`, for experiments without friction sweeps.
     CoulombViscous,
+    /// [`FrictionColumns::CoulombViscous`] and a constant `offset` column: a real drive's
+    /// torque offset (current-sensor offset, cables), as FIGAROH and the usual real-robot IDIM
+    /// write it; for recorded runs.
+    CoulombViscousOffset,
 }
 
 impl FrictionColumns {
@@ -96,6 +100,7 @@ impl FrictionColumns {
         match self {
             FrictionColumns::Paper(_) => &PAPER_COEFFICIENTS,
             FrictionColumns::CoulombViscous => &["coulomb", "viscous"],
+            FrictionColumns::CoulombViscousOffset => &["coulomb", "viscous", "offset"],
         }
     }
 
@@ -104,6 +109,7 @@ impl FrictionColumns {
         match self {
             FrictionColumns::Paper(f) => f.basis(q, qd).to_vec(),
             FrictionColumns::CoulombViscous => vec![qd.signum(), qd],
+            FrictionColumns::CoulombViscousOffset => vec![qd.signum(), qd, 1.0],
         }
     }
 }
@@ -145,9 +151,14 @@ impl FullRegressor {
     pub fn of_experiment(experiment: &Experiment) -> Result<Self, EstimateError> {
         if experiment.sweeps.is_empty() {
             let nj = experiment.geometry().joint_ids().len();
+            let columns = if experiment.excitation.stated.real_drives {
+                FrictionColumns::CoulombViscousOffset
+            } else {
+                FrictionColumns::CoulombViscous
+            };
             return Ok(Self::with_columns(
                 experiment.geometry(),
-                vec![Some(FrictionColumns::CoulombViscous); nj],
+                vec![Some(columns); nj],
             ));
         }
         let fg = experiment.sweep_fit()?;

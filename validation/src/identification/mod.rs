@@ -158,8 +158,9 @@ fn reference_period(data: &Measurements) -> Option<f64> {
     })
 }
 
-/// The samples of a periodic run that an identifier uses: whole periods after the first, with
-/// `q̇, q̈` from `derivatives`.
+/// The samples of a run that an identifier uses, with `q̇, q̈` from `derivatives`: on a periodic
+/// run whole periods after the first; on a run without a designed period (a recording, whose
+/// rates come from the signal chain, [`crate::signal`]) every sample, its `period` the span.
 pub fn periodic_samples(
     data: &Measurements,
     derivatives: Derivatives,
@@ -169,22 +170,33 @@ pub fn periodic_samples(
         estimator: name.to_string(),
         message,
     };
-    let period = reference_period(data).ok_or_else(|| {
-        err(format!(
-            "run `{}` has no periodic (Fourier) reference",
-            data.run_id
-        ))
-    })?;
     let dt = data.t[1] - data.t[0];
-    let per_period = (period / dt).round() as usize;
-    let periods = (data.samples() - 1) / per_period;
-    if periods < 2 {
-        return Err(err(format!(
-            "run `{}` holds {periods} whole period(s) of {period} s; at least 2 are needed",
-            data.run_id
-        )));
-    }
-    let range = per_period..per_period * periods;
+    let (period, range) = match reference_period(data) {
+        Some(period) => {
+            let per_period = (period / dt).round() as usize;
+            let periods = (data.samples() - 1) / per_period;
+            if periods < 2 {
+                return Err(err(format!(
+                    "run `{}` holds {periods} whole period(s) of {period} s; at least 2 are \
+                     needed",
+                    data.run_id
+                )));
+            }
+            (period, per_period..per_period * periods)
+        }
+        // A run without a designed period (a recording): every sample, its rates as given.
+        None if derivatives == Derivatives::Recorded => (
+            data.t[data.samples() - 1] - data.t[0] + dt,
+            0..data.samples(),
+        ),
+        None => {
+            return Err(err(format!(
+                "run `{}` has no periodic (Fourier) reference, which the Fourier \
+                 differentiation needs",
+                data.run_id
+            )));
+        }
+    };
     let nj = data.joints.len();
     let taus: Vec<Vec<f64>> = data.joints.iter().map(|j| j.motor_torque()).collect();
     let (mut qs, mut qds, mut qdds) = (vec![], vec![], vec![]);

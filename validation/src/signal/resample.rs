@@ -1,7 +1,8 @@
 //! Resampling a recording's time base to a uniform grid.
 //!
 //! A recording's stamps may be irregular (a logger's jitter, dropped packets). The grid starts
-//! at the first stamp and steps by the **median** interval until the last stamp; every column is
+//! at the first stamp and steps by the **median** interval until the last stamp (the mean
+//! interval where the stamps are uniform); every column is
 //! interpolated linearly between the two stamps around each grid time (error `h²|ẍ|/8` at
 //! most, `h` the local interval). A recording already uniform to 1e-9 of its interval is
 //! returned as it is, bit for bit, so a simulated run written out and read back is unchanged.
@@ -22,13 +23,16 @@ pub struct Grid {
 impl Grid {
     /// The grid of stamps `t` (strictly increasing, at least two).
     pub fn of(t: &[f64]) -> Self {
+        let n = t.len();
+        // Uniform: every stamp within 1e-9 of the mean interval of its place on the line
+        // through the first and last (stamps written as k / rate carry rounding of t, not of
+        // the interval).
+        let mean = (t[n - 1] - t[0]) / (n - 1) as f64;
+        let uniform = (t.iter().enumerate())
+            .all(|(k, s)| (s - (t[0] + k as f64 * mean)).abs() <= 1e-9 * mean);
         let mut dt: Vec<f64> = t.windows(2).map(|w| w[1] - w[0]).collect();
         dt.sort_by(f64::total_cmp);
-        let period = dt[dt.len() / 2];
-        let uniform = t
-            .iter()
-            .enumerate()
-            .all(|(k, s)| (s - (t[0] + k as f64 * period)).abs() <= 1e-9 * period);
+        let period = if uniform { mean } else { dt[dt.len() / 2] };
         let span = t[t.len() - 1] - t[0];
         let len = if uniform {
             t.len()

@@ -3,7 +3,6 @@
 use std::collections::BTreeMap;
 
 use super::stats::Summary;
-use crate::dataset::Run;
 use crate::estimate::{Estimator, Experiment, ParamId, Role};
 use crate::score::Row;
 
@@ -22,9 +21,75 @@ pub struct Outcome {
     pub inconsistent: Vec<(String, usize, String)>,
 }
 
+/// A run as `estimate` reads it: simulated (with its truth) or recorded (without).
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// Run id.
+    pub id: String,
+    /// What the estimators see.
+    pub measurements: crate::dataset::Measurements,
+    /// The simulated arm (its truth), for the scorer only; `None` for a recorded run.
+    pub truth: Option<sim::model::Chain>,
+    /// Joint names for the rows (a recorded run's URDF names, else `O1`, `O2`, …).
+    pub joint_names: Vec<String>,
+}
+
+impl Loaded {
+    /// Reads the run directory `dir`, recorded or simulated.
+    pub fn read(dir: &std::path::Path) -> Result<Self, crate::dataset::ReadError> {
+        if crate::dataset::recorded::is_recorded(dir)? {
+            let r = crate::dataset::recorded::read_recorded(dir)?;
+            return Ok(Loaded {
+                id: r.manifest.run_id.clone(),
+                joint_names: r.joint_names(),
+                measurements: r.measurements,
+                truth: None,
+            });
+        }
+        let r = crate::dataset::read_run(dir)?;
+        Ok(Loaded {
+            id: r.manifest.run_id.clone(),
+            joint_names: (r.measurements.joints.iter())
+                .map(|j| format!("O{}", j.id))
+                .collect(),
+            measurements: r.measurements,
+            truth: Some(r.manifest.model),
+        })
+    }
+
+    /// The run cut at the fraction `1 − holdout` of its time span: `(first part, rest)`, for
+    /// identification on the first and validation on the rest. `Err` unless `0 < holdout < 1`
+    /// and both parts have at least five samples.
+    pub fn split(&self, holdout: f64) -> Result<(Loaded, Loaded), String> {
+        if !(holdout > 0.0 && holdout < 1.0) {
+            return Err(format!(
+                "--holdout: expected a fraction in (0, 1), got {holdout}"
+            ));
+        }
+        let t = &self.measurements.t;
+        let cut_time = t[0] + (1.0 - holdout) * (t[t.len() - 1] - t[0]);
+        let cut = t.partition_point(|s| *s < cut_time);
+        if cut < 5 || t.len() - cut < 5 {
+            return Err(format!(
+                "--holdout {holdout}: run `{}` has {} samples; both parts need at least 5",
+                self.id,
+                t.len()
+            ));
+        }
+        let part = |range: std::ops::Range<usize>, suffix: &str| Loaded {
+            id: format!("{}[{suffix}]", self.id),
+            measurements: self.measurements.window(range.start, range.end),
+            ..self.clone()
+        };
+        Ok((part(0..cut, "identify"), part(cut..t.len(), "validate")))
+    }
+}
+
 /// Runs `estimators` on the experiment of `runs` (roles given), scored against the truth of
-/// the excitation run's arm (else the first run's).
-pub fn run_all(estimators: &[&dyn Estimator], runs: &[(Role, &Run)]) -> Outcome {
+/// the excitation run's arm (else the first run's) where it has one; where a run has the
+/// validation role, every estimator that gives a torque model is also scored by prediction on
+/// it ([`prediction_rows`]).
+pub fn run_all(estimators: &[&dyn Estimator], runs: &[(Role, &Loaded)]) -> Outcome {
     let experiment = Experiment::new(
         runs.iter()
             .map(|(r, run)| (*r, &run.measurements))
@@ -36,11 +101,55 @@ pub fn run_all(estimators: &[&dyn Estimator], runs: &[(Role, &Run)]) -> Outcome 
         .or(runs.first())
         .map(|(_, run)| *run)
         .expect("at least one run");
-    score_all(
-        estimators,
-        &experiment,
-        &crate::param::truth_table(&truth_run.manifest.model),
-    )
+    let truth = (truth_run.truth.as_ref())
+        .map(crate::param::truth_table)
+        .unwrap_or_default();
+    let validation = runs
+        .iter()
+        .find(|(r, _)| *r == Role::Validation)
+        .map(|(_, l)| *l);
+    score_with(estimators, &experiment, &truth, validation)
+}
+
+/// The torque NRMS of a torque model on a run: `sqrt(Σ(τ̂ − τ)² / Σ τ²)` pooled over every
+/// joint and sample, then per joint; `τ` the run's torque as measured (never filtered), `τ̂`
+/// the model's at the run's kinematics. Rows `torque_nrms` and `torque_nrms.<joint>`.
+pub fn prediction_rows(
+    run_id: &str,
+    method: &str,
+    model: &dyn crate::identification::TorqueModel,
+    on: &Loaded,
+) -> Vec<Row> {
+    let m = &on.measurements;
+    let nj = m.joints.len();
+    let (mut err, mut total) = (vec![0.0; nj], vec![0.0; nj]);
+    for k in 0..m.samples() {
+        let state = |f: fn(&crate::dataset::JointSeries) -> &Vec<f64>| -> Vec<f64> {
+            m.joints.iter().map(|j| f(j)[k]).collect()
+        };
+        let predicted = model.torque(&state(|j| &j.q), &state(|j| &j.qd), &state(|j| &j.qdd));
+        for (j, joint) in m.joints.iter().enumerate() {
+            err[j] += (predicted[j] - joint.tau[k]).powi(2);
+            total[j] += joint.tau[k].powi(2);
+        }
+    }
+    let row = |parameter: String, e: f64, t: f64| Row {
+        run: run_id.to_string(),
+        method: method.to_string(),
+        parameter,
+        truth: None,
+        estimate: (t > 0.0).then(|| (e / t).sqrt()),
+        std: None,
+    };
+    let mut rows = vec![row(
+        "torque_nrms".into(),
+        err.iter().sum(),
+        total.iter().sum(),
+    )];
+    for (j, name) in on.joint_names.iter().enumerate() {
+        rows.push(row(format!("torque_nrms.{name}"), err[j], total[j]));
+    }
+    rows
 }
 
 /// Every applicable estimator on one experiment, scored against `truth`
@@ -50,6 +159,16 @@ pub fn score_all(
     estimators: &[&dyn Estimator],
     experiment: &Experiment,
     truth: &BTreeMap<ParamId, f64>,
+) -> Outcome {
+    score_with(estimators, experiment, truth, None)
+}
+
+/// [`score_all`], and each torque model's prediction on `validation` where given.
+fn score_with(
+    estimators: &[&dyn Estimator],
+    experiment: &Experiment,
+    truth: &BTreeMap<ParamId, f64>,
+    validation: Option<&Loaded>,
 ) -> Outcome {
     let id = experiment.id();
     let mut out = Outcome::default();
@@ -62,6 +181,10 @@ pub fn score_all(
             Ok(est) => {
                 out.rows
                     .extend(crate::score::rows(&id, e.name(), &est, truth));
+                if let (Some(model), Some(v)) = (&est.predictor, validation) {
+                    out.rows
+                        .extend(prediction_rows(&id, e.name(), model.as_ref(), v));
+                }
                 for (k, p) in est.standard.iter().flatten().enumerate() {
                     if let Err(why) = sim::physical::check(p) {
                         out.inconsistent

@@ -123,7 +123,11 @@ pub fn measurement(family: SensorFamily, level: f64, rec: &Recording) -> Stated 
             .collect(),
         _ => vec![],
     };
-    Stated { sensors, noise }
+    Stated {
+        sensors,
+        noise,
+        real_drives: false,
+    }
 }
 
 /// The run as `stated` measures it with `seed`, stating it.

@@ -1,0 +1,95 @@
+//! Reading a recorded run directory (written by `validation import`,
+//! [`sim::dataset::recorded`]): the joint series an estimator may read, and no truth.
+//!
+//! The signal chain's end transient ([`crate::signal::Chain::settling`] samples at each end) is
+//! left out here, so every estimator sees only samples the filter has settled on.
+
+use std::path::{Path, PathBuf};
+
+use super::{Measurements, ReadError, Stated, tables};
+use crate::import::manifest::RecordedManifest;
+use sim::dataset::columns::JOINTS_FILE;
+
+/// A recorded run, read.
+#[derive(Clone, Debug)]
+pub struct RecordedRun {
+    /// Where it was read from.
+    pub dir: PathBuf,
+    /// Its manifest (the recording, URDF, mapping and signal chain).
+    pub manifest: RecordedManifest,
+    /// The joint series past the filter's end transients; no body series.
+    pub measurements: Measurements,
+}
+
+impl RecordedRun {
+    /// The URDF names of the joints, in chain order.
+    pub fn joint_names(&self) -> Vec<String> {
+        self.manifest
+            .joints
+            .iter()
+            .map(|j| j.name.clone())
+            .collect()
+    }
+}
+
+/// Whether `dir` holds a recorded run (its manifest says `"kind": "recorded"`).
+pub fn is_recorded(dir: &Path) -> Result<bool, ReadError> {
+    Ok(RecordedManifest::read(dir)?.is_some())
+}
+
+/// Reads the recorded run in `dir`: its files checked against `SHA256SUMS` first.
+pub fn read_recorded(dir: &Path) -> Result<RecordedRun, ReadError> {
+    let list = dir.join(sim::dataset::checksum::CHECKSUMS_FILE);
+    sim::dataset::checksum::verify(&list, dir, &sim::dataset::recorded::RECORDED_FILES)?;
+    let manifest_path = dir.join(sim::dataset::columns::MANIFEST_FILE);
+    let manifest = RecordedManifest::read(dir)?.ok_or_else(|| ReadError::Format {
+        path: manifest_path.clone(),
+        message: "not a recorded run (expected \"kind\": \"recorded\")".into(),
+    })?;
+    let path = dir.join(JOINTS_FILE);
+    let (t, joints) = tables::read_recorded_joints(&path)?;
+    let inconsistent = |expected: String| ReadError::Column {
+        path: path.clone(),
+        column: "joint".into(),
+        expected,
+    };
+    if joints.len() != manifest.joints.len() || t.len() != manifest.samples {
+        return Err(inconsistent(format!(
+            "{} joints and {} samples, as the manifest says (found {} and {})",
+            manifest.joints.len(),
+            manifest.samples,
+            joints.len(),
+            t.len()
+        )));
+    }
+    let settle = manifest.signal.settling;
+    if t.len() <= 2 * settle + 5 {
+        return Err(inconsistent(format!(
+            "more than {} samples: the filter's end transients take {settle} at each end",
+            2 * settle + 5
+        )));
+    }
+    // The drive's torque as measured is `tau` (currents became torques at import): it stands as
+    // the current of a unit gain, which the identifiers read as `K·i`.
+    let mut joints = joints;
+    for j in &mut joints {
+        j.current = j.tau.clone();
+    }
+    let all = Measurements {
+        run_id: manifest.run_id.clone(),
+        t,
+        bodies: Vec::new(),
+        joints,
+        geometry: manifest.model.kinematics_only(),
+        stated: Stated {
+            real_drives: true,
+            ..Stated::default()
+        },
+    };
+    let measurements = all.window(settle, all.t.len() - settle);
+    Ok(RecordedRun {
+        dir: dir.to_owned(),
+        manifest,
+        measurements,
+    })
+}
