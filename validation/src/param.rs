@@ -15,6 +15,7 @@
 //! | a friction coefficient of joint `O_j` (eq. 15) | `O2.coulomb`, `O2.transition_velocity` | N·m, rad/s |
 //! | viscous damping of joint `O_j` | `O1.damping` | N·m·s/rad |
 //! | a constant torque offset of joint `O_j`'s drive | `O3.offset` | N·m |
+//! | the rotor inertia of joint `O_j`'s drive, reflected through its gear | `O3.armature` | kg·m² |
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -49,6 +50,9 @@ pub enum FrictionTerm {
     /// A constant torque offset of the drive (N·m or N): the current sensor's offset, a
     /// cable's or a gravity compensator's torque (recorded runs' IDIM).
     Offset,
+    /// The rotor's inertia reflected through the gear (kg·m² or kg), `armature · q̈`
+    /// (recorded runs' IDIM).
+    Armature,
 }
 
 /// Every parameter an estimator can return.
@@ -128,6 +132,7 @@ impl FrictionTerm {
             FrictionTerm::TransitionVelocity => "transition_velocity",
             FrictionTerm::GearRatio => "gear_ratio",
             FrictionTerm::Offset => "offset",
+            FrictionTerm::Armature => "armature",
         }
     }
 
@@ -136,6 +141,7 @@ impl FrictionTerm {
             "transition_velocity" => Some(FrictionTerm::TransitionVelocity),
             "gear_ratio" => Some(FrictionTerm::GearRatio),
             "offset" => Some(FrictionTerm::Offset),
+            "armature" => Some(FrictionTerm::Armature),
             _ => PAPER_COEFFICIENTS
                 .iter()
                 .position(|c| *c == name)

@@ -78,10 +78,16 @@ pub enum FrictionColumns {
     /// The usual IDIM friction `F_c sgn(q̇) + F_v q̇` (Gautier): two columns, `coulomb` and
     /// `viscous`, for experiments without friction sweeps.
     CoulombViscous,
-    /// [`FrictionColumns::CoulombViscous`] and a constant `offset` column: a real drive's
-    /// torque offset (current-sensor offset, cables), as FIGAROH and the usual real-robot IDIM
-    /// write it; for recorded runs.
-    CoulombViscousOffset,
+    /// A real drive (recorded runs): [`FrictionColumns::CoulombViscous`], a constant `offset`
+    /// (current-sensor offset, cables) and, where the data can tell it from the link inertias,
+    /// the rotor's reflected inertia `armature · q̈` (Gautier's `Ia`; FIGAROH writes the same
+    /// terms). Where the armature column is a combination of the base columns (a first joint,
+    /// whose own inertia enters only through `q̈₁`) it is left out: it is then part of that base
+    /// parameter ([`separable_armature`]).
+    RealDrive {
+        /// Whether the joint has its own armature column.
+        armature: bool,
+    },
 }
 
 impl FrictionColumns {
@@ -100,16 +106,20 @@ impl FrictionColumns {
         match self {
             FrictionColumns::Paper(_) => &PAPER_COEFFICIENTS,
             FrictionColumns::CoulombViscous => &["coulomb", "viscous"],
-            FrictionColumns::CoulombViscousOffset => &["coulomb", "viscous", "offset"],
+            FrictionColumns::RealDrive { armature: false } => &["coulomb", "viscous", "offset"],
+            FrictionColumns::RealDrive { armature: true } => {
+                &["coulomb", "viscous", "offset", "armature"]
+            }
         }
     }
 
-    /// The columns' values at `(q, q̇)`.
-    pub fn basis(&self, q: f64, qd: f64) -> Vec<f64> {
+    /// The columns' values at `(q, q̇, q̈)`.
+    pub fn basis(&self, q: f64, qd: f64, qdd: f64) -> Vec<f64> {
         match self {
             FrictionColumns::Paper(f) => f.basis(q, qd).to_vec(),
             FrictionColumns::CoulombViscous => vec![qd.signum(), qd],
-            FrictionColumns::CoulombViscousOffset => vec![qd.signum(), qd, 1.0],
+            FrictionColumns::RealDrive { armature: false } => vec![qd.signum(), qd, 1.0],
+            FrictionColumns::RealDrive { armature: true } => vec![qd.signum(), qd, 1.0, qdd],
         }
     }
 }
@@ -152,14 +162,14 @@ impl FullRegressor {
         if experiment.sweeps.is_empty() {
             let nj = experiment.geometry().joint_ids().len();
             let columns = if experiment.excitation.stated.real_drives {
-                FrictionColumns::CoulombViscousOffset
+                let base = BaseParameters::of_chain(experiment.geometry());
+                (separable_armature(experiment.geometry(), &base).into_iter())
+                    .map(|armature| Some(FrictionColumns::RealDrive { armature }))
+                    .collect()
             } else {
-                FrictionColumns::CoulombViscous
+                vec![Some(FrictionColumns::CoulombViscous); nj]
             };
-            return Ok(Self::with_columns(
-                experiment.geometry(),
-                vec![Some(columns); nj],
-            ));
+            return Ok(Self::with_columns(experiment.geometry(), columns));
         }
         let fg = experiment.sweep_fit()?;
         Ok(Self::new(experiment.geometry(), fg.friction.clone()))
@@ -195,7 +205,7 @@ impl FullRegressor {
         let mut col = self.base.len();
         for (j, f) in self.friction.iter().enumerate() {
             if let Some(f) = f {
-                for (i, b) in f.basis(q[j], qd[j]).iter().enumerate() {
+                for (i, b) in f.basis(q[j], qd[j], qdd[j]).iter().enumerate() {
                     w[(j, col + i)] = *b;
                 }
                 col += f.len();
@@ -270,6 +280,38 @@ impl FullRegressor {
         }
         out
     }
+}
+
+/// Per joint, whether its armature column `q̈_j` (on its own row) is independent of the base
+/// columns and of the armature columns kept before it, over 40 random states: the same test
+/// (QR with column pivoting, relative pivot 1e-9) that finds the base parameters.
+pub fn separable_armature(geometry: &Chain, base: &BaseParameters) -> Vec<bool> {
+    let states = crate::standard_regressor::random_states(geometry, 40, 7);
+    let nj = geometry.joint_ids().len();
+    let yb = base.regressor(&crate::standard_regressor::stacked(geometry, &states));
+    let mut kept = yb.clone();
+    let rank = |m: &DMatrix<f64>| BaseParameters::from_regressor(m, 1e-9).len();
+    let mut r = rank(&kept);
+    (0..nj)
+        .map(|j| {
+            let column = DVector::from_fn(states.len() * nj, |row, _| {
+                if row % nj == j {
+                    states[row / nj][2][j]
+                } else {
+                    0.0
+                }
+            });
+            let candidate = kept.clone().insert_column(kept.ncols(), 0.0);
+            let mut candidate = candidate;
+            candidate.set_column(kept.ncols(), &column);
+            let grows = rank(&candidate) > r;
+            if grows {
+                kept = candidate;
+                r += 1;
+            }
+            grows
+        })
+        .collect()
 }
 
 /// `τ = [Y_b | Φ_f](q, q̇, q̈) x`.
@@ -362,5 +404,31 @@ impl Identifier for Idim {
             history: Vec::new(),
             standard: None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A first joint about the vertical turns its rotor and its link's own axial inertia with
+    /// the same `q̈₁` and nothing else, and so does the second of these arms (its axis meets
+    /// the first at right angles): no data separate them, and FIGAROH's TX40 base parameters
+    /// fold them likewise (`Izz1 + Ia1 + …`, `Izz2 + Ia2 + …`). Joints 3–6 have their own
+    /// armature column (FIGAROH's `Ia3` … `Ia5`).
+    #[test]
+    fn only_armatures_the_data_can_tell_from_link_inertias_get_a_column() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        for file in [
+            "models/example-robot-data/ur10_robot.urdf",
+            "models/tx40/tx40_mdh_modified.urdf",
+        ] {
+            let arm = sim::model::urdf::read(&root.join(file))
+                .unwrap()
+                .kinematics_only();
+            let base = BaseParameters::of_chain(&arm);
+            let separable = separable_armature(&arm, &base);
+            assert_eq!(separable, [false, false, true, true, true, true], "{file}");
+        }
     }
 }

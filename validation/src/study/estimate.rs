@@ -113,7 +113,10 @@ pub fn run_all(estimators: &[&dyn Estimator], runs: &[(Role, &Loaded)]) -> Outco
 
 /// The torque NRMS of a torque model on a run: `sqrt(Σ(τ̂ − τ)² / Σ τ²)` pooled over every
 /// joint and sample, then per joint; `τ` the run's torque as measured (never filtered), `τ̂`
-/// the model's at the run's kinematics. Rows `torque_nrms` and `torque_nrms.<joint>`.
+/// the model's at the run's kinematics. Rows `torque_nrms` and `torque_nrms.<joint>`, and
+/// `torque_nrms.moving`: pooled over the (sample, joint) pairs whose joint moves at least
+/// [`crate::identification::MIN_SPEED`] (a joint at rest is held by static friction, which no
+/// model here describes: the identifiers leave those equations out too).
 pub fn prediction_rows(
     run_id: &str,
     method: &str,
@@ -123,14 +126,20 @@ pub fn prediction_rows(
     let m = &on.measurements;
     let nj = m.joints.len();
     let (mut err, mut total) = (vec![0.0; nj], vec![0.0; nj]);
+    let (mut moving_err, mut moving_total) = (0.0, 0.0);
     for k in 0..m.samples() {
         let state = |f: fn(&crate::dataset::JointSeries) -> &Vec<f64>| -> Vec<f64> {
             m.joints.iter().map(|j| f(j)[k]).collect()
         };
         let predicted = model.torque(&state(|j| &j.q), &state(|j| &j.qd), &state(|j| &j.qdd));
         for (j, joint) in m.joints.iter().enumerate() {
-            err[j] += (predicted[j] - joint.tau[k]).powi(2);
-            total[j] += joint.tau[k].powi(2);
+            let (e, t) = ((predicted[j] - joint.tau[k]).powi(2), joint.tau[k].powi(2));
+            err[j] += e;
+            total[j] += t;
+            if joint.qd[k].abs() >= crate::identification::MIN_SPEED {
+                moving_err += e;
+                moving_total += t;
+            }
         }
     }
     let row = |parameter: String, e: f64, t: f64| Row {
@@ -146,6 +155,7 @@ pub fn prediction_rows(
         err.iter().sum(),
         total.iter().sum(),
     )];
+    rows.push(row("torque_nrms.moving".into(), moving_err, moving_total));
     for (j, name) in on.joint_names.iter().enumerate() {
         rows.push(row(format!("torque_nrms.{name}"), err[j], total[j]));
     }
