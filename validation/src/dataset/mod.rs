@@ -140,8 +140,12 @@ pub struct Stated {
     /// Per-column noise laws.
     pub noise: Vec<sim::noise::ColumnNoise>,
     /// The torques come from a real robot's drives (a recorded run), which have terms the
-    /// simulator's joints do not: a constant offset per joint (the identifiers add its column).
+    /// simulator's joints do not: a constant offset per joint, rotor inertia (the identifiers
+    /// add their columns).
     pub real_drives: bool,
+    /// The transmission `θm = R q` of a recorded run's motor-side readings (drives × joints),
+    /// where one coupled them: the drives' friction and rotor inertia act through it.
+    pub transmission: Option<nalgebra::DMatrix<f64>>,
 }
 
 /// Ground truth of one body.
@@ -366,6 +370,7 @@ fn apply_design(
     }
     Ok(Stated {
         real_drives: false,
+        transmission: None,
         sensors: scenario.file.sensor.clone(),
         noise: scenario.file.noise.clone(),
     })

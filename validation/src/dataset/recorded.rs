@@ -83,6 +83,7 @@ pub fn read_recorded(dir: &Path) -> Result<RecordedRun, ReadError> {
         geometry: manifest.model.kinematics_only(),
         stated: Stated {
             real_drives: true,
+            transmission: transmission(&manifest, &manifest_path)?,
             ..Stated::default()
         },
     };
@@ -92,4 +93,23 @@ pub fn read_recorded(dir: &Path) -> Result<RecordedRun, ReadError> {
         manifest,
         measurements,
     })
+}
+
+/// The transmission matrix of the manifest's configuration, where it has one.
+fn transmission(
+    manifest: &RecordedManifest,
+    path: &Path,
+) -> Result<Option<nalgebra::DMatrix<f64>>, ReadError> {
+    let Some(t) = &manifest.config.transmission else {
+        return Ok(None);
+    };
+    let names = crate::import::config::JointNames {
+        names: manifest.joints.iter().map(|j| j.name.clone()).collect(),
+    };
+    crate::import::config::matrix(t, &names, path)
+        .map(Some)
+        .map_err(|e| ReadError::Format {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })
 }

@@ -133,6 +133,38 @@ pub struct FullRegressor {
     pub base: BaseParameters,
     /// Friction columns per dataset joint.
     pub friction: Vec<Option<FrictionColumns>>,
+    /// A transmission that couples the drives ([`Coupling`]), for [`FrictionColumns::RealDrive`].
+    pub coupling: Option<Coupling>,
+}
+
+/// Drives coupled by a transmission `θm = R q` (a wrist whose motor 6 turns with joints 5 and
+/// 6). Drive `m`'s friction and rotor inertia act on its motor, whose speed in joint units is
+/// `v_m = Σ_j R̃[m, j] q̇_j` with `R̃[m, ·] = R[m, ·] / R[m, m]`, and reach the joints through
+/// `τ = Rᵀ τ_m`: joint `j` sees `R̃[m, j]` times the drive's torque (power balance). Its
+/// Coulomb, viscous and armature columns are `sgn(v_m)`, `v_m`, `a_m` spread so, each
+/// coefficient in the units of joint `m` (for a diagonal `R`, the usual per-joint columns);
+/// offsets stay per joint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coupling {
+    /// `R̃` (drives × joints), unit diagonal.
+    pub normalized: DMatrix<f64>,
+}
+
+impl Coupling {
+    /// The coupling of the transmission `r` (drives × joints, non-zero diagonal).
+    pub fn of(r: &DMatrix<f64>) -> Self {
+        let mut normalized = r.clone();
+        for m in 0..r.nrows() {
+            let d = r[(m, m)];
+            normalized.row_mut(m).scale_mut(1.0 / d);
+        }
+        Coupling { normalized }
+    }
+
+    /// Drive `m`'s `(R̃ x)_m`.
+    fn drive(&self, m: usize, x: &[f64]) -> f64 {
+        (0..x.len()).map(|j| self.normalized[(m, j)] * x[j]).sum()
+    }
 }
 
 impl FullRegressor {
@@ -153,6 +185,7 @@ impl FullRegressor {
             geometry: geometry.clone(),
             base: BaseParameters::of_chain(geometry),
             friction,
+            coupling: None,
         }
     }
 
@@ -161,15 +194,21 @@ impl FullRegressor {
     pub fn of_experiment(experiment: &Experiment) -> Result<Self, EstimateError> {
         if experiment.sweeps.is_empty() {
             let nj = experiment.geometry().joint_ids().len();
-            let columns = if experiment.excitation.stated.real_drives {
-                let base = BaseParameters::of_chain(experiment.geometry());
-                (separable_armature(experiment.geometry(), &base).into_iter())
-                    .map(|armature| Some(FrictionColumns::RealDrive { armature }))
-                    .collect()
-            } else {
-                vec![Some(FrictionColumns::CoulombViscous); nj]
-            };
-            return Ok(Self::with_columns(experiment.geometry(), columns));
+            let stated = &experiment.excitation.stated;
+            if !stated.real_drives {
+                let columns = vec![Some(FrictionColumns::CoulombViscous); nj];
+                return Ok(Self::with_columns(experiment.geometry(), columns));
+            }
+            let coupling = stated.transmission.as_ref().map(Coupling::of);
+            let base = BaseParameters::of_chain(experiment.geometry());
+            let separable = separable_armature(experiment.geometry(), &base, coupling.as_ref());
+            let columns = (separable.into_iter())
+                .map(|armature| Some(FrictionColumns::RealDrive { armature }))
+                .collect();
+            return Ok(FullRegressor {
+                coupling,
+                ..Self::with_columns(experiment.geometry(), columns)
+            });
         }
         let fg = experiment.sweep_fit()?;
         Ok(Self::new(experiment.geometry(), fg.friction.clone()))
@@ -205,8 +244,24 @@ impl FullRegressor {
         let mut col = self.base.len();
         for (j, f) in self.friction.iter().enumerate() {
             if let Some(f) = f {
-                for (i, b) in f.basis(q[j], qd[j], qdd[j]).iter().enumerate() {
-                    w[(j, col + i)] = *b;
+                match (&self.coupling, f) {
+                    (Some(c), FrictionColumns::RealDrive { .. }) => {
+                        let (v, a) = (c.drive(j, qd), c.drive(j, qdd));
+                        for (k, b) in f.basis(0.0, v, a).iter().enumerate() {
+                            if f.names()[k] == "offset" {
+                                w[(j, col + k)] = *b;
+                                continue;
+                            }
+                            for i in 0..q.len() {
+                                w[(i, col + k)] = c.normalized[(j, i)] * b;
+                            }
+                        }
+                    }
+                    _ => {
+                        for (i, b) in f.basis(q[j], qd[j], qdd[j]).iter().enumerate() {
+                            w[(j, col + i)] = *b;
+                        }
+                    }
                 }
                 col += f.len();
             }
@@ -282,10 +337,15 @@ impl FullRegressor {
     }
 }
 
-/// Per joint, whether its armature column `q̈_j` (on its own row) is independent of the base
-/// columns and of the armature columns kept before it, over 40 random states: the same test
-/// (QR with column pivoting, relative pivot 1e-9) that finds the base parameters.
-pub fn separable_armature(geometry: &Chain, base: &BaseParameters) -> Vec<bool> {
+/// Per joint, whether its drive's armature column (`q̈_j` on its own row, or spread by a
+/// [`Coupling`]) is independent of the base columns and of the armature columns kept before it,
+/// over 40 random states: the same test (QR with column pivoting, relative pivot 1e-9) that
+/// finds the base parameters.
+pub fn separable_armature(
+    geometry: &Chain,
+    base: &BaseParameters,
+    coupling: Option<&Coupling>,
+) -> Vec<bool> {
     let states = crate::standard_regressor::random_states(geometry, 40, 7);
     let nj = geometry.joint_ids().len();
     let yb = base.regressor(&crate::standard_regressor::stacked(geometry, &states));
@@ -294,11 +354,14 @@ pub fn separable_armature(geometry: &Chain, base: &BaseParameters) -> Vec<bool> 
     let mut r = rank(&kept);
     (0..nj)
         .map(|j| {
+            // Drive j's rotor torque a_j reaching joint i with weight R̃[j, i] (1 on its own
+            // joint only, without a coupling).
             let column = DVector::from_fn(states.len() * nj, |row, _| {
-                if row % nj == j {
-                    states[row / nj][2][j]
-                } else {
-                    0.0
+                let (state, i) = (&states[row / nj], row % nj);
+                match coupling {
+                    Some(c) => c.normalized[(j, i)] * c.drive(j, &state[2]),
+                    None if i == j => state[2][j],
+                    None => 0.0,
                 }
             });
             let candidate = kept.clone().insert_column(kept.ncols(), 0.0);
@@ -427,8 +490,42 @@ mod tests {
                 .unwrap()
                 .kinematics_only();
             let base = BaseParameters::of_chain(&arm);
-            let separable = separable_armature(&arm, &base);
+            let separable = separable_armature(&arm, &base, None);
             assert_eq!(separable, [false, false, true, true, true, true], "{file}");
         }
+    }
+
+    /// The TX40's wrist: motor 6 turns with joints 5 and 6 (`θm6 = N6 (q5 + q6)`), so drive 6's
+    /// viscous column is `q̇5 + q̇6` on both joints' rows; the other drives' stay on their own.
+    #[test]
+    fn a_coupled_drive_acts_on_every_joint_its_motor_turns_with() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let file = root.join("models/tx40/tx40_mdh_modified.urdf");
+        let arm = sim::model::urdf::read(&file).unwrap().kinematics_only();
+        let mut r = DMatrix::from_diagonal(&DVector::from_vec(vec![
+            32.0, 32.0, 45.0, -48.0, 45.0, 32.0,
+        ]));
+        r[(5, 4)] = 32.0;
+        let plain = FullRegressor::with_columns(
+            &arm,
+            vec![Some(FrictionColumns::RealDrive { armature: false }); 6],
+        );
+        let coupled = FullRegressor {
+            coupling: Some(Coupling::of(&r)),
+            ..plain.clone()
+        };
+        let (q, qd, qdd) = ([0.1; 6], [0.3, -0.2, 0.5, 0.7, -0.4, 0.9], [0.0; 6]);
+        let (a, b) = (plain.rows(&q, &qd, &qdd), coupled.rows(&q, &qd, &qdd));
+        // Drive 6's columns (coulomb, viscous, offset) are the last three.
+        let viscous6 = plain.len() - 2;
+        assert_eq!(a[(4, viscous6)], 0.0);
+        assert!((b[(4, viscous6)] - (qd[4] + qd[5])).abs() < 1e-15);
+        assert!((b[(5, viscous6)] - (qd[4] + qd[5])).abs() < 1e-15);
+        assert_eq!(b[(4, viscous6 + 1)], 0.0, "offsets stay on their joint");
+        let first_five = plain.len() - 3;
+        assert_eq!(
+            a.columns(0, first_five).into_owned(),
+            b.columns(0, first_five).into_owned()
+        );
     }
 }

@@ -127,6 +127,7 @@ pub fn measurement(family: SensorFamily, level: f64, rec: &Recording) -> Stated 
         sensors,
         noise,
         real_drives: false,
+        transmission: None,
     }
 }
 
