@@ -90,6 +90,20 @@ fn a_simulated_run_written_as_a_recording_imports_back_to_the_same_estimates() {
             .unwrap()
             .values
     };
+    // The recording study on it: identified on 70 %, predicted on the rest, exactly.
+    let study = validation::study::recorded::study(&out, 0.3).unwrap();
+    let holdout = |p: &str| {
+        validation::study::recorded::RecordedStudy::value(&study.holdout_rows, "idim_ols", p)
+    };
+    assert!(
+        holdout("torque_nrms").unwrap() < 1e-9,
+        "{:?}",
+        holdout("torque_nrms")
+    );
+    assert!(holdout("torque_nrms.wrist_3_joint").unwrap() < 1e-8);
+    let names: Vec<String> = UR10.iter().map(|n| n.to_string()).collect();
+    let md = validation::report::recorded::render(&study, &names, "test", &[]);
+    assert!(md.contains("| idim_ols | holdout | 0.0 % |"), "{md}");
     let (ours, theirs) = (estimate(m), estimate(r));
     assert_eq!(ours.len(), theirs.len());
     for (id, e) in &ours {

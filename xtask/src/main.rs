@@ -11,6 +11,7 @@ mod industrial;
 mod nim;
 mod nim_motion;
 mod nim_noise;
+mod real;
 mod teaching;
 
 use clap::{Parser, Subcommand};
@@ -33,8 +34,9 @@ enum Command {
         /// Output root (default: <workspace>/generated).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Only one part: mim, nim, multisine, teaching, industrial or mim_noise (default: all).
-        #[arg(long, value_parser = ["mim", "nim", "multisine", "teaching", "industrial", "mim_noise"])]
+        /// Only one part: mim, nim, multisine, teaching, industrial, mim_noise or real (default:
+        /// all).
+        #[arg(long, value_parser = ["mim", "nim", "multisine", "teaching", "industrial", "mim_noise", "real"])]
         only: Option<String>,
     },
     /// The full NIM population study: generate (or resume) the population, train one network
@@ -335,6 +337,9 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             }
             if part("mim_noise") {
                 mim_noise(&root, &out)?;
+            }
+            if part("real") {
+                real::reproduce(&root, &out)?;
             }
         }
         Command::Excite => {

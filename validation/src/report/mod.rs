@@ -7,6 +7,7 @@ pub mod multisine;
 pub mod nim;
 pub mod nim_motion;
 pub(crate) mod plot;
+pub mod recorded;
 pub mod sweep;
 pub mod teaching;
 

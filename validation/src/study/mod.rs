@@ -6,6 +6,7 @@ pub mod file;
 pub mod industrial;
 pub mod multisine;
 pub mod nim_motion;
+pub mod recorded;
 pub mod stats;
 pub mod sweep;
 pub mod teaching;

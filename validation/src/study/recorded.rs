@@ -1,0 +1,75 @@
+//! Identification on a robot's own recording (a recorded run, [`crate::dataset::recorded`]):
+//! the IDIM family identified on the first part of the record and validated by prediction on
+//! the rest, and identified on the whole record (in-sample fit). A serializable result that
+//! [`crate::report::recorded`] renders.
+
+use serde::{Deserialize, Serialize};
+
+use super::estimate::{Loaded, run_all};
+use crate::estimate::{Estimator, Options, Role, registry};
+use crate::score::Row;
+
+/// The identifiers run on recordings.
+pub const METHODS: [&str; 3] = ["idim_ols", "idim_wls", "idim_tls"];
+
+/// What the study found.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RecordedStudy {
+    /// The run's id.
+    pub run_id: String,
+    /// Samples the identifiers used (past the filter's end transients).
+    pub samples: usize,
+    /// Sample interval (s).
+    pub period: f64,
+    /// The signal chain as applied at import.
+    pub signal: crate::signal::Chain,
+    /// Fraction of the time span held out for validation.
+    pub holdout: f64,
+    /// Rows of the identification on the first part, with its prediction rows on the rest.
+    pub holdout_rows: Vec<Row>,
+    /// Rows of the identification on the whole record, with its prediction rows on it.
+    pub whole_rows: Vec<Row>,
+    /// `(method, reason)` of methods that failed.
+    pub failed: Vec<(String, String)>,
+}
+
+impl RecordedStudy {
+    /// The estimate of `parameter` by `method` in `rows`.
+    pub fn value(rows: &[Row], method: &str, parameter: &str) -> Option<f64> {
+        rows.iter()
+            .find(|r| r.method == method && r.parameter == parameter)
+            .and_then(|r| r.estimate)
+    }
+}
+
+/// Runs the study on the recorded run in `dir`.
+pub fn study(dir: &std::path::Path, holdout: f64) -> Result<RecordedStudy, String> {
+    let run = crate::dataset::recorded::read_recorded(dir).map_err(|e| e.to_string())?;
+    let loaded = Loaded::read(dir).map_err(|e| e.to_string())?;
+    let estimators = registry(&Options::default());
+    let chosen: Vec<&dyn Estimator> = (estimators.iter())
+        .filter(|e| METHODS.contains(&e.name()))
+        .map(|e| e.as_ref())
+        .collect();
+    let (identify, validate) = loaded.split(holdout)?;
+    let held = run_all(
+        &chosen,
+        &[(Role::Excitation, &identify), (Role::Validation, &validate)],
+    );
+    let whole = run_all(
+        &chosen,
+        &[(Role::Excitation, &loaded), (Role::Validation, &loaded)],
+    );
+    let mut failed = held.failed.clone();
+    failed.extend(whole.failed);
+    Ok(RecordedStudy {
+        run_id: run.manifest.run_id.clone(),
+        samples: run.measurements.samples(),
+        period: run.manifest.signal.period,
+        signal: run.manifest.signal.clone(),
+        holdout,
+        holdout_rows: held.rows,
+        whole_rows: whole.rows,
+        failed,
+    })
+}
