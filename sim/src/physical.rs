@@ -24,7 +24,8 @@ use crate::dynamics::StandardParameters;
 use crate::model::{Body, Chain, ModelError, Shape};
 
 /// Relative tolerance of the consistency tests: an eigenvalue of `Σ_C` counts as negative below
-/// `−TOLERANCE · tr(Σ_C)` (rounding of a consistent body stays far inside it).
+/// `−TOLERANCE · max(tr Σ_C, tr Σ_O)` (rounding of a consistent body stays far inside it; `Σ_C`
+/// is computed from `Σ_O`, so a point mass, whose `Σ_C` vanishes, is judged at `Σ_O`'s scale).
 pub const TOLERANCE: f64 = 1e-12;
 
 /// Why ten numbers are not the inertial parameters of a real body.
@@ -139,7 +140,10 @@ pub fn check(p: &StandardParameters) -> Result<(), Inconsistency> {
     let (_, i_c) = p.central();
     let sigma_c = Matrix3::identity() * (0.5 * i_c.trace()) - i_c;
     let eigenvalue = sigma_c.symmetric_eigenvalues().min();
-    if eigenvalue < -TOLERANCE * sigma_c.trace().abs() {
+    // Σ_C is computed from I_O by the parallel-axis theorem: its rounding is relative to Σ_O's
+    // size, which for a point mass off the joint point is all there is (Σ_C = 0).
+    let scale = (sigma_c.trace().abs()).max(0.5 * p.inertia().trace().abs());
+    if eigenvalue < -TOLERANCE * scale {
         return Err(Inconsistency::Triangle {
             moments: principal(&i_c).0,
             eigenvalue,

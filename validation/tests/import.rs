@@ -91,7 +91,7 @@ fn a_simulated_run_written_as_a_recording_imports_back_to_the_same_estimates() {
             .values
     };
     // The recording study on it: identified on 70 %, predicted on the rest, exactly.
-    let study = validation::study::recorded::study(&out, 0.3).unwrap();
+    let study = validation::study::recorded::study(&out, 0.3, Some(ur10())).unwrap();
     let holdout = |p: &str| {
         validation::study::recorded::RecordedStudy::value(&study.holdout_rows, "idim_ols", p)
     };
@@ -104,6 +104,7 @@ fn a_simulated_run_written_as_a_recording_imports_back_to_the_same_estimates() {
     let names: Vec<String> = UR10.iter().map(|n| n.to_string()).collect();
     let md = validation::report::recorded::render(&study, &names, "test", &[]);
     assert!(md.contains("| idim_ols | holdout | 0.0 % |"), "{md}");
+    assert!(md.contains("every link consistent"), "{md}");
     let (ours, theirs) = (estimate(m), estimate(r));
     assert_eq!(ours.len(), theirs.len());
     for (id, e) in &ours {

@@ -339,7 +339,11 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 mim_noise(&root, &out)?;
             }
             if part("real") {
-                real::reproduce(&root, &out)?;
+                if only.is_none() && !root.join("../shared/data/tx40").is_dir() {
+                    println!("skipped real: the shared TX40 recording is not beside the workspace");
+                } else {
+                    real::reproduce(&root, &out)?;
+                }
             }
         }
         Command::Excite => {

@@ -45,7 +45,8 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
         force: true,
     })?;
     println!("wrote {} ({} samples)", run.display(), manifest.samples);
-    let study = validation::study::recorded::study(&run, HOLDOUT)?;
+    let prior = root.join("models/tx40/tx40_mdh_modified.urdf");
+    let study = validation::study::recorded::study(&run, HOLDOUT, Some(prior))?;
     let names: Vec<String> = manifest.joints.iter().map(|j| j.name.clone()).collect();
     let reference = published(&data.join("TX40_ep_5.csv"))?;
     let source = "FIGAROH's Stäubli TX40 recording (`thanhndv212/figaroh-plus`, Apache-2.0; \

@@ -330,13 +330,15 @@ impl StandardIdim {
         let n = system.unknowns();
         let mut x0 = na::DVector::zeros(n);
         for (k, p) in prior.iter().enumerate() {
-            let theta = log_cholesky::from_standard(p).ok_or_else(|| {
-                self.error(format!(
-                    "the prior's link {} is not physically consistent ({:?})",
-                    k + 1,
-                    sim::physical::check(p).err()
-                ))
-            })?;
+            let theta = log_cholesky::from_standard(p)
+                .or_else(|| log_cholesky::from_standard(&inside(p)))
+                .ok_or_else(|| {
+                    self.error(format!(
+                        "the prior's link {} is not physically consistent ({:?})",
+                        k + 1,
+                        sim::physical::check(p).err()
+                    ))
+                })?;
             for (i, t) in theta.iter().enumerate() {
                 x0[10 * k + i] = *t;
             }
@@ -363,6 +365,21 @@ impl StandardIdim {
         }
         Ok(problem.standard())
     }
+}
+
+/// A prior on the boundary of consistency (a point mass: its pseudo-inertia is singular, which
+/// the log-Cholesky map cannot start from) moved just inside: `Σ_O + δ 1`, i.e. the inertia
+/// tensor plus `2δ` on its diagonal, with `δ` 1e-6 of the body's second moment (at least that of
+/// its mass at 1 mm). Only the solver's starting point moves; the prior the estimate is drawn to
+/// is the one given.
+fn inside(p: &StandardParameters) -> StandardParameters {
+    let second_moment = 0.5 * p.inertia().trace();
+    let delta = 1e-6 * second_moment.max(p.mass() * 1e-6);
+    let mut q = *p;
+    for i in [4, 7, 9] {
+        q.0[i] += 2.0 * delta;
+    }
+    q
 }
 
 #[cfg(test)]

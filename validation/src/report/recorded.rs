@@ -75,6 +75,21 @@ pub fn render(
             );
         }
     }
+    md += "\n## Physical consistency (whole-record estimates of the standard parameters)\n\n";
+    for method in ["idim_prior", "idim_consistent"] {
+        if !s.whole_rows.iter().any(|r| r.method == method) {
+            continue;
+        }
+        let bad: Vec<usize> = (s.inconsistent.iter())
+            .filter(|(m, _, _)| m == method)
+            .map(|(_, link, _)| *link)
+            .collect();
+        md += &if bad.is_empty() {
+            format!("- `{method}`: every link consistent (a real body).\n")
+        } else {
+            format!("- `{method}`: links {bad:?} are not physically consistent.\n")
+        };
+    }
     for (method, why) in &s.failed {
         md += &format!("\n{method} failed: {why}\n");
     }

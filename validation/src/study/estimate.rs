@@ -77,7 +77,7 @@ impl Loaded {
             ));
         }
         let part = |range: std::ops::Range<usize>, suffix: &str| Loaded {
-            id: format!("{}[{suffix}]", self.id),
+            id: format!("{}.{suffix}", self.id),
             measurements: self.measurements.window(range.start, range.end),
             ..self.clone()
         };

@@ -9,8 +9,14 @@ use super::estimate::{Loaded, run_all};
 use crate::estimate::{Estimator, Options, Role, registry};
 use crate::score::Row;
 
-/// The identifiers run on recordings.
-pub const METHODS: [&str; 3] = ["idim_ols", "idim_wls", "idim_tls"];
+/// The identifiers run on recordings (the last two with a prior model).
+pub const METHODS: [&str; 5] = [
+    "idim_ols",
+    "idim_wls",
+    "idim_tls",
+    "idim_prior",
+    "idim_consistent",
+];
 
 /// What the study found.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -31,6 +37,8 @@ pub struct RecordedStudy {
     pub whole_rows: Vec<Row>,
     /// `(method, reason)` of methods that failed.
     pub failed: Vec<(String, String)>,
+    /// `(method, link, why)`: physically inconsistent links of the whole-record estimates.
+    pub inconsistent: Vec<(String, usize, String)>,
 }
 
 impl RecordedStudy {
@@ -42,11 +50,19 @@ impl RecordedStudy {
     }
 }
 
-/// Runs the study on the recorded run in `dir`.
-pub fn study(dir: &std::path::Path, holdout: f64) -> Result<RecordedStudy, String> {
+/// Runs the study on the recorded run in `dir`; `prior` (a URDF, e.g. the maker's) enables the
+/// standard-parameter identifiers `idim_prior` and `idim_consistent`.
+pub fn study(
+    dir: &std::path::Path,
+    holdout: f64,
+    prior: Option<std::path::PathBuf>,
+) -> Result<RecordedStudy, String> {
     let run = crate::dataset::recorded::read_recorded(dir).map_err(|e| e.to_string())?;
     let loaded = Loaded::read(dir).map_err(|e| e.to_string())?;
-    let estimators = registry(&Options::default());
+    let estimators = registry(&Options {
+        prior,
+        ..Options::default()
+    });
     let chosen: Vec<&dyn Estimator> = (estimators.iter())
         .filter(|e| METHODS.contains(&e.name()))
         .map(|e| e.as_ref())
@@ -62,6 +78,7 @@ pub fn study(dir: &std::path::Path, holdout: f64) -> Result<RecordedStudy, Strin
     );
     let mut failed = held.failed.clone();
     failed.extend(whole.failed);
+    let inconsistent = whole.inconsistent;
     Ok(RecordedStudy {
         run_id: run.manifest.run_id.clone(),
         samples: run.measurements.samples(),
@@ -71,5 +88,6 @@ pub fn study(dir: &std::path::Path, holdout: f64) -> Result<RecordedStudy, Strin
         holdout_rows: held.rows,
         whole_rows: whole.rows,
         failed,
+        inconsistent,
     })
 }
