@@ -102,7 +102,10 @@ fn a_simulated_run_written_as_a_recording_imports_back_to_the_same_estimates() {
     );
     assert!(holdout("torque_nrms.wrist_3_joint").unwrap() < 1e-8);
     let names: Vec<String> = UR10.iter().map(|n| n.to_string()).collect();
-    let md = validation::report::recorded::render(&study, &names, "test", &[]);
+    let md = validation::report::recorded::render(&study, &names, "test", &[], None);
+    let png = dir.join("torque.png");
+    validation::report::recorded::plot(&study, &names, &png).unwrap();
+    assert!(std::fs::metadata(&png).unwrap().len() > 10_000);
     assert!(md.contains("| idim_ols | holdout | 0.0 % |"), "{md}");
     assert!(md.contains("every link consistent"), "{md}");
     let (ours, theirs) = (estimate(m), estimate(r));

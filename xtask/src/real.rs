@@ -19,7 +19,8 @@ const LOWPASS: Lowpass = Lowpass::Butterworth {
 /// Fraction of the time span held out for validation.
 const HOLDOUT: f64 = 0.3;
 
-/// Runs the part; writes `out/runs/tx40` and `out/report/real_tx40.md`, `.json`.
+/// Runs the part; writes `out/runs/tx40` and `out/report/real_tx40.md`, `.json` and
+/// `real_tx40_torque.png`.
 pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let data = root.join("../shared/data/tx40");
     if !data.is_dir() {
@@ -56,11 +57,15 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
                   identified on the same data with decimated signals. Its joint-6 terms are \
                   split differently (`fv6` beside `fvm6`, `Iam6`): ours are one drive on the \
                   coupled wrist, so joint 6 is not compared.";
-    let md = validation::report::recorded::render(&study, &names, source, &reference);
+    let figure = "real_tx40_torque.png";
+    let md = validation::report::recorded::render(&study, &names, source, &reference, Some(figure));
     let dir = out.join("report");
     validation::report::write_atomic(&dir.join("real_tx40.md"), &md)?;
     let json = serde_json::to_string_pretty(&study)?;
     validation::report::write_atomic(&dir.join("real_tx40.json"), &json)?;
+    validation::report::write_atomic_with(&dir.join(figure), |tmp| {
+        validation::report::recorded::plot(&study, &names, tmp)
+    })?;
     let nrms = |method: &str, p: &str| {
         validation::study::recorded::RecordedStudy::value(&study.holdout_rows, method, p)
             .map_or(f64::NAN, |x| 100.0 * x)

@@ -78,7 +78,8 @@ pub enum FrictionColumns {
     /// The usual IDIM friction `F_c sgn(q̇) + F_v q̇` (Gautier): two columns, `coulomb` and
     /// `viscous`, for experiments without friction sweeps.
     CoulombViscous,
-    /// A real drive (recorded runs): [`FrictionColumns::CoulombViscous`], a constant `offset`
+    /// A real drive (recorded runs): [`FrictionColumns::CoulombViscous`] (its sign 0 at rest,
+    /// [`moving_sign`]), a constant `offset`
     /// (current-sensor offset, cables) and, where the data can tell it from the link inertias,
     /// the rotor's reflected inertia `armature · q̈` (Gautier's `Ia`; FIGAROH writes the same
     /// terms). Where the armature column is a combination of the base columns (a first joint,
@@ -118,8 +119,10 @@ impl FrictionColumns {
         match self {
             FrictionColumns::Paper(f) => f.basis(q, qd).to_vec(),
             FrictionColumns::CoulombViscous => vec![qd.signum(), qd],
-            FrictionColumns::RealDrive { armature: false } => vec![qd.signum(), qd, 1.0],
-            FrictionColumns::RealDrive { armature: true } => vec![qd.signum(), qd, 1.0, qdd],
+            FrictionColumns::RealDrive { armature: false } => vec![moving_sign(qd), qd, 1.0],
+            FrictionColumns::RealDrive { armature: true } => {
+                vec![moving_sign(qd), qd, 1.0, qdd]
+            }
         }
     }
 }
@@ -334,6 +337,18 @@ impl FullRegressor {
             }
         }
         out
+    }
+}
+
+/// `sgn(v)` for a drive moving at [`super::MIN_SPEED`] or faster, else 0: a real drive at rest is
+/// held by static friction anywhere within `±F_s`, whose midpoint is the best prediction (and
+/// the sign of a rate at rest is the sign of its measurement noise). Identification leaves those
+/// equations out anyway; prediction must not flip `±F_c` on that noise.
+fn moving_sign(v: f64) -> f64 {
+    if v.abs() >= super::MIN_SPEED {
+        v.signum()
+    } else {
+        0.0
     }
 }
 

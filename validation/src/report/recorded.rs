@@ -1,18 +1,23 @@
 //! Renders a [`RecordedStudy`] as Markdown: prediction error per method and joint, and the
 //! drive parameters beside a published identification of the same data where one is given.
 
+use std::path::Path;
+
+use plotters::prelude::*;
+
 use crate::study::recorded::{METHODS, RecordedStudy};
 
 /// A published value to set beside ours: `(our parameter, its name there, value)`.
 pub type Reference = (String, String, f64);
 
 /// The report's Markdown. `joints` are the URDF joint names; `source` says where the data and
-/// the reference come from.
+/// the reference come from; `figure` names the [`plot`] beside the report, if drawn.
 pub fn render(
     s: &RecordedStudy,
     joints: &[String],
     source: &str,
     reference: &[Reference],
+    figure: Option<&str>,
 ) -> String {
     let mut md = format!(
         "# Identification on a recording: `{}`\n\n{source}\n\n",
@@ -61,6 +66,12 @@ pub fn render(
             md += "\n";
         }
     }
+    if let Some(f) = figure {
+        md += &format!(
+            "\n![measured torque and {}'s prediction over the validation stretch]({f})\n",
+            s.traces.method
+        );
+    }
     if !reference.is_empty() {
         md += "\n## Drive parameters (IDIM-WLS on the whole record) beside the published ones\n\n\
                | parameter | ours | published | as named there | difference |\n|---|---|---|---|---|\n";
@@ -94,4 +105,72 @@ pub fn render(
         md += &format!("\n{method} failed: {why}\n");
     }
     md
+}
+
+/// Draws the measured torque against [`crate::study::recorded::TRACED`]'s prediction over the
+/// validation stretch, one panel per joint.
+pub fn plot(s: &RecordedStudy, joints: &[String], path: &Path) -> Result<(), String> {
+    super::register_font();
+    let err = |e: &dyn std::fmt::Display| e.to_string();
+    let tr = &s.traces;
+    let rows = joints.len().div_ceil(2).max(1);
+    let root = BitMapBackend::new(path, (1400, 320 * rows as u32)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let panels = root.split_evenly((rows, 2));
+    let (t0, t1) = (
+        tr.t.first().copied().unwrap_or(0.0),
+        tr.t.last().copied().unwrap_or(1.0),
+    );
+    for ((area, name), (measured, predicted)) in panels
+        .iter()
+        .zip(joints)
+        .zip(tr.measured.iter().zip(&tr.predicted))
+    {
+        let (lo, hi) = (measured.iter().chain(predicted))
+            .fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
+        let pad = 0.05 * (hi - lo).max(1e-9);
+        let mut chart = ChartBuilder::on(area)
+            .caption(
+                format!("{name}: measured and {} prediction", tr.method),
+                ("sans-serif", 18),
+            )
+            .margin(10)
+            .x_label_area_size(35)
+            .y_label_area_size(60)
+            .build_cartesian_2d(t0..t1.max(t0 + 1e-9), (lo - pad)..(hi + pad))
+            .map_err(|e| err(&e))?;
+        chart
+            .configure_mesh()
+            .x_desc("t (s)")
+            .y_desc("torque (N·m)")
+            .label_style(("sans-serif", 13))
+            .draw()
+            .map_err(|e| err(&e))?;
+        let series = [
+            (
+                "measured",
+                measured,
+                RGBColor(150, 150, 150).stroke_width(1),
+            ),
+            ("predicted", predicted, BLUE.stroke_width(2)),
+        ];
+        for (label, values, style) in series {
+            chart
+                .draw_series(LineSeries::new(
+                    tr.t.iter().copied().zip(values.iter().copied()),
+                    style,
+                ))
+                .map_err(|e| err(&e))?
+                .label(label)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .label_font(("sans-serif", 12))
+            .draw()
+            .map_err(|e| err(&e))?;
+    }
+    root.present().map_err(|e| err(&e))
 }

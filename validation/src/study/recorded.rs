@@ -9,6 +9,25 @@ use super::estimate::{Loaded, run_all};
 use crate::estimate::{Estimator, Options, Role, registry};
 use crate::score::Row;
 
+/// The method whose prediction on the validation stretch is kept as traces.
+pub const TRACED: &str = "idim_wls";
+
+/// Points per joint kept of a trace (decimated for plotting, not for any figure).
+const TRACE_POINTS: usize = 3000;
+
+/// Measured and predicted torques over the validation stretch (every `stride`-th sample).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Traces {
+    /// The method.
+    pub method: String,
+    /// Times (s).
+    pub t: Vec<f64>,
+    /// Per joint, the torque as measured (N·m or N).
+    pub measured: Vec<Vec<f64>>,
+    /// Per joint, the torque the identified model predicts.
+    pub predicted: Vec<Vec<f64>>,
+}
+
 /// The identifiers run on recordings (the last two with a prior model).
 pub const METHODS: [&str; 5] = [
     "idim_ols",
@@ -39,6 +58,8 @@ pub struct RecordedStudy {
     pub failed: Vec<(String, String)>,
     /// `(method, link, why)`: physically inconsistent links of the whole-record estimates.
     pub inconsistent: Vec<(String, usize, String)>,
+    /// [`TRACED`]'s prediction on the validation stretch, for the plot.
+    pub traces: Traces,
 }
 
 impl RecordedStudy {
@@ -79,6 +100,10 @@ pub fn study(
     let mut failed = held.failed.clone();
     failed.extend(whole.failed);
     let inconsistent = whole.inconsistent;
+    let traced = (estimators.iter())
+        .find(|e| e.name() == TRACED)
+        .expect("registered");
+    let traces = traces(traced.as_ref(), &identify, &validate)?;
     Ok(RecordedStudy {
         run_id: run.manifest.run_id.clone(),
         samples: run.measurements.samples(),
@@ -89,5 +114,41 @@ pub fn study(
         whole_rows: whole.rows,
         failed,
         inconsistent,
+        traces,
     })
+}
+
+/// `estimator`'s torque model, identified on `identify`, evaluated over `validate`.
+fn traces(
+    estimator: &dyn Estimator,
+    identify: &Loaded,
+    validate: &Loaded,
+) -> Result<Traces, String> {
+    let experiment =
+        crate::estimate::Experiment::new(vec![(Role::Excitation, &identify.measurements)]);
+    let estimates = estimator.estimate(&experiment).map_err(|e| e.message)?;
+    let model = estimates
+        .predictor
+        .ok_or_else(|| format!("{} gives no torque model", estimator.name()))?;
+    let m = &validate.measurements;
+    let stride = m.samples().div_ceil(TRACE_POINTS).max(1);
+    let picked: Vec<usize> = (0..m.samples()).step_by(stride).collect();
+    let nj = m.joints.len();
+    let mut out = Traces {
+        method: estimator.name().into(),
+        t: picked.iter().map(|&k| m.t[k]).collect(),
+        measured: vec![Vec::new(); nj],
+        predicted: vec![Vec::new(); nj],
+    };
+    for &k in &picked {
+        let at = |f: fn(&crate::dataset::JointSeries) -> &Vec<f64>| -> Vec<f64> {
+            m.joints.iter().map(|j| f(j)[k]).collect()
+        };
+        let tau = model.torque(&at(|j| &j.q), &at(|j| &j.qd), &at(|j| &j.qdd));
+        for (j, joint) in m.joints.iter().enumerate() {
+            out.measured[j].push(joint.tau[k]);
+            out.predicted[j].push(tau[j]);
+        }
+    }
+    Ok(out)
 }
