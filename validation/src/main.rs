@@ -60,32 +60,7 @@ enum Command {
     /// `tau_`, `i_`, or motor-side `qm_`, `taum_`; see `validation::import`) as a recorded run
     /// directory: checked, resampled onto a uniform grid, filtered and differentiated by the
     /// stated signal chain, every choice in its manifest.
-    Import {
-        /// The recording (`.csv` with a header row, or `.parquet`).
-        recording: PathBuf,
-        /// The robot's URDF (joints named in the columns by their URDF name or 1-based index).
-        #[arg(long)]
-        urdf: PathBuf,
-        /// Drive gains, transmission, offsets and locked joints (TOML; `validation::import::config`).
-        #[arg(long)]
-        config: Option<PathBuf>,
-        /// Sample rate (Hz) of a recording without a `t` column.
-        #[arg(long)]
-        rate: Option<f64>,
-        /// Low-pass of the kinematics: `none`, `auto` (4th order, cut-off from the spectrum),
-        /// `auto:ORDER`, or `ORDER:CUTOFF_HZ` (zero-phase Butterworth).
-        #[arg(long, default_value = "auto")]
-        lowpass: validation::signal::Lowpass,
-        /// Run id (default: the output directory's name).
-        #[arg(long)]
-        run_id: Option<String>,
-        /// The run directory to write.
-        #[arg(long)]
-        out: PathBuf,
-        /// Replace an existing output directory.
-        #[arg(long)]
-        force: bool,
-    },
+    Import(validation::import::Options),
     /// Run a noise study (`studies/*.toml`): simulate each scenario once, re-noise it per
     /// (level, seed), run the estimators in parallel, and write DIR/sweep.json, sweep.csv,
     /// sweep.md and sweep.png (atomically; an interrupted study resumes).
@@ -131,26 +106,9 @@ fn experiments(runs: &[String]) -> Result<Vec<Vec<(Role, PathBuf)>>, String> {
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     match cli.command {
-        Command::Import {
-            recording,
-            urdf,
-            config,
-            rate,
-            lowpass,
-            run_id,
-            out,
-            force,
-        } => {
-            let m = validation::import::import(&validation::import::Options {
-                recording,
-                urdf,
-                config,
-                rate,
-                lowpass,
-                run_id,
-                out: out.clone(),
-                force,
-            })?;
+        Command::Import(options) => {
+            let out = options.out.clone();
+            let m = validation::import::import(&options)?;
             let filter = match m.signal.filter {
                 Some((order, cutoff)) => {
                     format!("Butterworth order {order}, {cutoff:.3} Hz (zero phase)")

@@ -37,24 +37,32 @@ use table::Table;
 
 use crate::signal::{self, Lowpass};
 
-/// What to import, and how.
-#[derive(Clone, Debug)]
+/// What to import, and how (also the `validation import` command's arguments).
+#[derive(Clone, Debug, clap::Args)]
 pub struct Options {
-    /// The recording (CSV or Parquet).
+    /// The recording (`.csv` with a header row, or `.parquet`).
     pub recording: PathBuf,
-    /// The robot's URDF.
+    /// The robot's URDF (joints named in the columns by their URDF name or 1-based index).
+    #[arg(long)]
     pub urdf: PathBuf,
-    /// The configuration (TOML), where the recording needs one.
+    /// Drive gains, transmission, offsets and locked joints (TOML; `validation::import::config`).
+    #[arg(long)]
     pub config: Option<PathBuf>,
-    /// The sample rate (Hz) of a recording without a `t` column.
+    /// Sample rate (Hz) of a recording without a `t` column.
+    #[arg(long)]
     pub rate: Option<f64>,
-    /// The low-pass stage of the signal chain.
+    /// Low-pass of the kinematics: `none`, `auto` (4th order, cut-off from the spectrum),
+    /// `auto:ORDER`, or `ORDER:CUTOFF_HZ` (zero-phase Butterworth).
+    #[arg(long, default_value = "auto")]
     pub lowpass: Lowpass,
-    /// The run id (default: the output directory's name).
+    /// Run id (default: the output directory's name).
+    #[arg(long)]
     pub run_id: Option<String>,
     /// The run directory to write.
+    #[arg(long)]
     pub out: PathBuf,
-    /// Replace an existing `out`.
+    /// Replace an existing output directory.
+    #[arg(long)]
     pub force: bool,
 }
 
