@@ -253,6 +253,12 @@ impl Measurements {
         m
     }
 
+    /// The joint state `(q, q̇, q̈)` at sample `k` (dataset joint order).
+    pub fn state(&self, k: usize) -> [Vec<f64>; 3] {
+        let at = |f: fn(&JointSeries) -> &Vec<f64>| self.joints.iter().map(|j| f(j)[k]).collect();
+        [at(|j| &j.q), at(|j| &j.qd), at(|j| &j.qdd)]
+    }
+
     /// Index of the sample at time `t` (within 1e-9 s), if any.
     pub fn sample_at(&self, t: f64) -> Option<usize> {
         self.t.iter().position(|s| (s - t).abs() < 1e-9)

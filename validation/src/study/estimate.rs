@@ -34,17 +34,22 @@ pub struct Loaded {
     pub joint_names: Vec<String>,
 }
 
+impl From<crate::dataset::recorded::RecordedRun> for Loaded {
+    fn from(r: crate::dataset::recorded::RecordedRun) -> Self {
+        Loaded {
+            id: r.manifest.run_id.clone(),
+            joint_names: r.joint_names(),
+            measurements: r.measurements,
+            truth: None,
+        }
+    }
+}
+
 impl Loaded {
     /// Reads the run directory `dir`, recorded or simulated.
     pub fn read(dir: &std::path::Path) -> Result<Self, crate::dataset::ReadError> {
         if crate::dataset::recorded::is_recorded(dir)? {
-            let r = crate::dataset::recorded::read_recorded(dir)?;
-            return Ok(Loaded {
-                id: r.manifest.run_id.clone(),
-                joint_names: r.joint_names(),
-                measurements: r.measurements,
-                truth: None,
-            });
+            return Ok(crate::dataset::recorded::read_recorded(dir)?.into());
         }
         let r = crate::dataset::read_run(dir)?;
         Ok(Loaded {
@@ -128,10 +133,8 @@ pub fn prediction_rows(
     let (mut err, mut total) = (vec![0.0; nj], vec![0.0; nj]);
     let (mut moving_err, mut moving_total) = (0.0, 0.0);
     for k in 0..m.samples() {
-        let state = |f: fn(&crate::dataset::JointSeries) -> &Vec<f64>| -> Vec<f64> {
-            m.joints.iter().map(|j| f(j)[k]).collect()
-        };
-        let predicted = model.torque(&state(|j| &j.q), &state(|j| &j.qd), &state(|j| &j.qdd));
+        let [q, qd, qdd] = m.state(k);
+        let predicted = model.torque(&q, &qd, &qdd);
         for (j, joint) in m.joints.iter().enumerate() {
             let (e, t) = ((predicted[j] - joint.tau[k]).powi(2), joint.tau[k].powi(2));
             err[j] += e;

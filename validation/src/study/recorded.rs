@@ -79,7 +79,9 @@ pub fn study(
     prior: Option<std::path::PathBuf>,
 ) -> Result<RecordedStudy, String> {
     let run = crate::dataset::recorded::read_recorded(dir).map_err(|e| e.to_string())?;
-    let loaded = Loaded::read(dir).map_err(|e| e.to_string())?;
+    let (run_id, samples) = (run.manifest.run_id.clone(), run.measurements.samples());
+    let signal = run.manifest.signal.clone();
+    let loaded = Loaded::from(run);
     let estimators = registry(&Options {
         prior,
         ..Options::default()
@@ -105,10 +107,10 @@ pub fn study(
         .expect("registered");
     let traces = traces(traced.as_ref(), &identify, &validate)?;
     Ok(RecordedStudy {
-        run_id: run.manifest.run_id.clone(),
-        samples: run.measurements.samples(),
-        period: run.manifest.signal.period,
-        signal: run.manifest.signal.clone(),
+        run_id,
+        samples,
+        period: signal.period,
+        signal,
         holdout,
         holdout_rows: held.rows,
         whole_rows: whole.rows,
@@ -141,10 +143,8 @@ fn traces(
         predicted: vec![Vec::new(); nj],
     };
     for &k in &picked {
-        let at = |f: fn(&crate::dataset::JointSeries) -> &Vec<f64>| -> Vec<f64> {
-            m.joints.iter().map(|j| f(j)[k]).collect()
-        };
-        let tau = model.torque(&at(|j| &j.q), &at(|j| &j.qd), &at(|j| &j.qdd));
+        let [q, qd, qdd] = m.state(k);
+        let tau = model.torque(&q, &qd, &qdd);
         for (j, joint) in m.joints.iter().enumerate() {
             out.measured[j].push(joint.tau[k]);
             out.predicted[j].push(tau[j]);
