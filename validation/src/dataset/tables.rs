@@ -237,21 +237,38 @@ pub(super) fn read_bodies(
     Ok((run_id, t, bodies))
 }
 
+/// A joints table's joint ids (ascending), its number of samples, and per joint the row of
+/// each sample ([`row_index`]).
+struct JointRows {
+    ids: Vec<u8>,
+    samples: usize,
+    rows: Vec<Vec<usize>>,
+}
+
+fn joint_rows(jt: &Table) -> Result<JointRows, ReadError> {
+    let jid = jt.u8("joint")?;
+    let mut ids = jid.clone();
+    ids.sort_unstable();
+    ids.dedup();
+    let entity: Vec<usize> = (jid.iter())
+        .map(|j| ids.binary_search(j).expect("listed"))
+        .collect();
+    let (samples, rows) = row_index(&jt.path, &jt.u32("sample")?, &entity, ids.len())?;
+    Ok(JointRows { ids, samples, rows })
+}
+
 pub(super) fn read_joints(
     joints_path: &Path,
     bodies_path: &Path,
     samples: usize,
 ) -> Result<Vec<JointSeries>, ReadError> {
     let jt = Table::read(joints_path)?;
-    let (jid, kind) = (jt.u8("joint")?, jt.utf8("kind")?);
-    let mut ids = jid.clone();
-    ids.sort_unstable();
-    ids.dedup();
-    let entity: Vec<usize> = jid
-        .iter()
-        .map(|j| ids.binary_search(j).expect("listed"))
-        .collect();
-    let (jsamples, jrows) = row_index(joints_path, &jt.u32("sample")?, &entity, ids.len())?;
+    let kind = jt.utf8("kind")?;
+    let JointRows {
+        ids,
+        samples: jsamples,
+        rows: jrows,
+    } = joint_rows(&jt)?;
     if jsamples != samples {
         return Err(ReadError::Column {
             path: joints_path.to_owned(),
@@ -329,14 +346,8 @@ pub(super) fn read_truth(truth_path: &Path) -> Result<Truth, ReadError> {
 /// friction or current columns (left empty: a robot measures neither).
 pub(super) fn read_recorded_joints(path: &Path) -> Result<(Vec<f64>, Vec<JointSeries>), ReadError> {
     let jt = Table::read(path)?;
-    let (jid, kind) = (jt.u8("joint")?, jt.utf8("kind")?);
-    let mut ids = jid.clone();
-    ids.sort_unstable();
-    ids.dedup();
-    let entity: Vec<usize> = (jid.iter())
-        .map(|j| ids.binary_search(j).expect("listed"))
-        .collect();
-    let (_, rows) = row_index(path, &jt.u32("sample")?, &entity, ids.len())?;
+    let kind = jt.utf8("kind")?;
+    let JointRows { ids, rows, .. } = joint_rows(&jt)?;
     let [t, q, qd, qdd, tau] = ["t", "q", "qd", "qdd", "tau"].map(|c| jt.f64(c));
     let (t, q, qd, qdd, tau) = (t?, q?, qd?, qdd?, tau?);
     let times = rows.first().map(|r| pick(&t, r)).unwrap_or_default();

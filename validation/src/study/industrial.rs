@@ -31,13 +31,7 @@ use crate::standard_regressor::{BaseParameters, standard_vector};
 use crate::study::teaching::{ENCODER_RESOLUTION, NoiseLevel, measurements};
 
 /// The estimators compared, by their API names.
-pub const METHODS: [&str; 5] = [
-    "idim_ols",
-    "idim_wls",
-    "idim_tls",
-    "idim_prior",
-    "idim_consistent",
-];
+pub const METHODS: [&str; 5] = super::IDIM_FAMILY;
 
 /// One identification setting: a noise level and how much of the excitation is used.
 #[derive(Clone, Copy, Debug)]

@@ -13,6 +13,17 @@ pub mod teaching;
 
 use std::path::{Path, PathBuf};
 
+/// The whole-arm identifiers the industrial and recorded-run studies compare (API names):
+/// IDIM OLS, WLS, TLS on base parameters, and on standard parameters with a prior,
+/// unconstrained and physically consistent.
+pub const IDIM_FAMILY: [&str; 5] = [
+    "idim_ols",
+    "idim_wls",
+    "idim_tls",
+    "idim_prior",
+    "idim_consistent",
+];
+
 /// An I/O error on `path`, as a message naming it.
 pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> String + '_ {
     move |e| format!("{}: {e}", path.display())

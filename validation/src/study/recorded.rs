@@ -29,13 +29,7 @@ pub struct Traces {
 }
 
 /// The identifiers run on recordings (the last two with a prior model).
-pub const METHODS: [&str; 5] = [
-    "idim_ols",
-    "idim_wls",
-    "idim_tls",
-    "idim_prior",
-    "idim_consistent",
-];
+pub const METHODS: [&str; 5] = super::IDIM_FAMILY;
 
 /// What the study found.
 #[derive(Clone, Debug, Serialize, Deserialize)]
