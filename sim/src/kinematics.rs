@@ -10,11 +10,24 @@
 
 use nalgebra::{Matrix3, Rotation3, Vector3};
 
+/// `|cos β|` below which a rotation is at gimbal lock (`β = ±π/2` to the last bits of
+/// `sin β = A₁₃`): there only `α ± γ` is defined.
+pub const GIMBAL_LOCK: f64 = 1e-9;
+
 /// Cardan angles `(α, β, γ)` (rad) of a body → world rotation, `β ∈ [−π/2, π/2]`,
-/// `α, γ ∈ (−π, π]`.
+/// `α, γ ∈ (−π, π]`. At gimbal lock ([`GIMBAL_LOCK`]), where the paper's eq. 9 leaves `α` and
+/// `γ` undetermined (only `α + γ` at `β = π/2`, `α − γ` at `−π/2`), `γ = 0` and `α` carries
+/// the whole rotation about the locked axis (the convention of SciPy's `as_euler`); the
+/// generic formulas would give angles of rounding noise there.
 pub fn cardan_angles(r: &Rotation3<f64>) -> Vector3<f64> {
     let m = r.matrix();
-    let beta = m[(0, 2)].clamp(-1.0, 1.0).asin();
+    let sin_beta = m[(0, 2)].clamp(-1.0, 1.0);
+    let beta = sin_beta.asin();
+    if beta.cos().abs() < GIMBAL_LOCK {
+        // Rx(α)·Ry(±π/2): row 2 is (±sin α, cos α, 0).
+        let alpha = (sin_beta.signum() * m[(1, 0)]).atan2(m[(1, 1)]);
+        return Vector3::new(alpha, beta, 0.0);
+    }
     let alpha = (-m[(1, 2)]).atan2(m[(2, 2)]);
     let gamma = (-m[(0, 1)]).atan2(m[(0, 0)]);
     Vector3::new(alpha, beta, gamma)
@@ -52,17 +65,25 @@ pub fn d_matrix_dot(theta: &Vector3<f64>, theta_d: &Vector3<f64>) -> Matrix3<f64
     )
 }
 
-/// Cardan-angle rates `(θ̇, θ̈)` from the body-frame `ω` and `ω̇`. `None` at gimbal lock
-/// (`|cos β| < 1e-9`), where they are undefined.
+/// Cardan-angle rates `(θ̇, θ̈)` from the body-frame `ω` and `ω̇`: `θ̇ = D⁻¹ω`,
+/// `θ̈ = D⁻¹(ω̇ − Ḋθ̇)`. At gimbal lock ([`GIMBAL_LOCK`]) `D` has rank 2 and no rates give an
+/// `ω` with a component along `(cos γ, −sin γ, 0)`; there the rates are the least-squares
+/// solutions of least norm (`D`'s pseudo-inverse), exact wherever `ω` and `ω̇` can be
+/// represented — a body at rest, or turning about the locked axis — which is how a recorded
+/// arm meets gimbal lock (a joint resting at the angle); passing through it while turning
+/// about the other axis is a single instant no sample lands on to `1e-9`. `None` only if `D`
+/// cannot be decomposed (non-finite angles).
 pub fn cardan_rates(
     theta: &Vector3<f64>,
     omega: &Vector3<f64>,
     omega_dot: &Vector3<f64>,
 ) -> Option<(Vector3<f64>, Vector3<f64>)> {
-    if theta[1].cos().abs() < 1e-9 {
-        return None;
-    }
-    let d_inv = d_matrix(theta).try_inverse()?;
+    let d = d_matrix(theta);
+    let d_inv = if theta[1].cos().abs() < GIMBAL_LOCK {
+        d.pseudo_inverse(1e-12).ok()?
+    } else {
+        d.try_inverse()?
+    };
     let theta_d = d_inv * omega;
     let theta_dd = d_inv * (omega_dot - d_matrix_dot(theta, &theta_d) * theta_d);
     Some((theta_d, theta_dd))
@@ -90,6 +111,25 @@ pub fn unwrap_angle(angle: f64, previous: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn at_gimbal_lock_gamma_is_zero_and_rates_are_exact_where_representable() {
+        for beta in [std::f64::consts::FRAC_PI_2, -std::f64::consts::FRAC_PI_2] {
+            // α + γ (or α − γ) = 0.9: any split is the same rotation.
+            let r = rotation_from_cardan(&Vector3::new(0.5, beta, 0.4 * beta.signum()));
+            let theta = cardan_angles(&r);
+            assert_eq!(theta[2], 0.0);
+            assert!((rotation_from_cardan(&theta).matrix() - r.matrix()).norm() < 1e-14);
+            assert!((theta[0] - 0.9).abs() < 1e-14, "{theta}");
+            // At rest: zero rates. Turning about the locked axis (body z): a finite split.
+            let z = Vector3::zeros();
+            assert_eq!(cardan_rates(&theta, &z, &z), Some((z, z)));
+            let omega = Vector3::new(0.0, 0.0, 1.3);
+            let (td, tdd) = cardan_rates(&theta, &omega, &z).unwrap();
+            let (w, wd) = body_rates(&theta, &td, &tdd);
+            assert!((w - omega).norm() < 1e-12 && wd.norm() < 1e-12, "{w} {wd}");
+        }
+    }
 
     #[test]
     fn cardan_round_trip() {

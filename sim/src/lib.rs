@@ -58,6 +58,7 @@ pub mod population;
 pub mod profile;
 pub mod readout;
 pub mod recording;
+pub mod replay;
 pub mod scenario;
 pub mod sensor;
 pub mod simulation;
@@ -124,6 +125,7 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
             None => validity::validate(scenario, &recording, &evidence).err(),
         },
         valid: true,
+        replay: None,
     };
     Run {
         recording,

@@ -69,6 +69,10 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Play a recorded run's joint trajectory (`validation import` output) on a model and write
+    /// the replay's run directory, with its torque residual against the recording per joint in
+    /// its manifest (`sim::replay`).
+    Replay(sim::replay::Options),
     /// Read and check a scenario file without simulating it.
     Check {
         /// The scenario file (TOML).
@@ -119,6 +123,20 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 chain.name,
                 chain.len()
             );
+        }
+        Command::Replay(options) => {
+            let r = sim::replay::replay(&options, None)?;
+            println!(
+                "wrote {}: torque NRMS against the recording {:.4} (moving joints {:.4}) over samples {}..{}",
+                options.out.display(),
+                r.torque_nrms,
+                r.torque_nrms_moving,
+                r.window[0],
+                r.window[1]
+            );
+            for (name, v) in &r.torque_nrms_joints {
+                println!("  {name}: {v:.4}");
+            }
         }
         Command::Check { scenario } => {
             let s = Scenario::from_path(&scenario)?;

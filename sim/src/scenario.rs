@@ -370,6 +370,11 @@ impl Scenario {
         // A recorded scenario's model may be one arm drawn from its population: the section is
         // kept for the record, not checked against that arm.
         let recorded = matches!(model, ModelSource::Given(_));
+        // Where relative paths in the file (a recorded motion's run) start.
+        let base = match model {
+            ModelSource::Dir(dir) => dir.to_path_buf(),
+            ModelSource::Given(_) => PathBuf::from("."),
+        };
         let chain = match model {
             ModelSource::Given(chain) => chain.clone(),
             ModelSource::Dir(dir) if file.model.ends_with(".urdf") => {
@@ -486,9 +491,14 @@ impl Scenario {
             let field = |f: &str| format!("joint[{k}].{f}");
             let drive = match (&j.motion, &j.torque, &j.servo, j.free) {
                 (Some(p), None, None, false) => {
-                    p.validate()
-                        .map_err(|(f, e)| invalid(&field(&format!("motion.{f}")), e))?;
-                    Drive::Motion(p.clone())
+                    let motion_field =
+                        |(f, e): (String, String)| invalid(&field(&format!("motion.{f}")), e);
+                    p.validate().map_err(motion_field)?;
+                    let mut p = p.clone();
+                    if let Profile::Recorded(m) = &mut p {
+                        m.resolve(&base, t.end).map_err(motion_field)?;
+                    }
+                    Drive::Motion(p)
                 }
                 (None, Some(s), None, false) => {
                     s.validate()

@@ -13,6 +13,7 @@ pub mod estimate;
 pub mod estimator;
 pub mod excitation;
 pub mod experiment;
+pub mod files;
 pub mod fourier;
 pub mod geometry;
 pub mod identification;

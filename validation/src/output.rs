@@ -86,18 +86,16 @@ pub fn print_outcome(outcome: &Outcome) {
     }
 }
 
-/// Writes identified models as `dir/<id>.<method>.urdf` (atomically each); returns the paths.
+/// Writes identified models ([`validation::study::estimate::Identified::write`]); returns the
+/// paths.
 pub fn write_models(
     dir: &Path,
     id: &str,
-    models: &[(String, sim::model::Chain)],
+    models: &[validation::study::estimate::Identified],
 ) -> Result<Vec<std::path::PathBuf>, Box<dyn std::error::Error>> {
-    std::fs::create_dir_all(dir)?;
     let mut written = Vec::new();
-    for (method, chain) in models {
-        let path = dir.join(format!("{id}.{method}.urdf"));
-        write_atomic(&path, &sim::model::urdf::export::to_string(chain)?)?;
-        written.push(path);
+    for m in models {
+        written.extend(m.write(dir, id)?);
     }
     Ok(written)
 }

@@ -136,7 +136,8 @@ impl FrictionTerm {
         }
     }
 
-    fn from_name(name: &str) -> Option<Self> {
+    /// The term named `name` ([`FrictionTerm::name`]).
+    pub fn from_name(name: &str) -> Option<Self> {
         match name {
             "transition_velocity" => Some(FrictionTerm::TransitionVelocity),
             "gear_ratio" => Some(FrictionTerm::GearRatio),

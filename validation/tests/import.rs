@@ -57,20 +57,7 @@ fn a_simulated_run_written_as_a_recording_imports_back_to_the_same_estimates() {
         validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir.join("sim"))
             .unwrap();
     let m = &run.measurements;
-    let mut csv = String::from("t");
-    for name in UR10 {
-        for s in ["q", "qd", "qdd", "tau"] {
-            csv += &format!(",{s}_{name}");
-        }
-    }
-    csv += "\n";
-    for k in 0..m.samples() {
-        csv += &format!("{:?}", m.t[k]);
-        for j in &m.joints {
-            csv += &format!(",{:?},{:?},{:?},{:?}", j.q[k], j.qd[k], j.qdd[k], j.tau[k]);
-        }
-        csv += "\n";
-    }
+    let csv = wide_csv(m, |_, _, tau| tau);
     let recording = dir.join("ur10.csv");
     std::fs::write(&recording, csv).unwrap();
     let out = dir.join("recorded");
@@ -91,7 +78,7 @@ fn a_simulated_run_written_as_a_recording_imports_back_to_the_same_estimates() {
             .values
     };
     // The recording study on it: identified on 70 %, predicted on the rest, exactly.
-    let study = validation::study::recorded::study(&out, 0.3, Some(ur10())).unwrap();
+    let study = validation::study::recorded::study(&out, 0.3, Some(ur10()), None).unwrap();
     let holdout = |p: &str| {
         validation::study::recorded::RecordedStudy::value(&study.holdout_rows, "idim_ols", p)
     };
@@ -117,6 +104,81 @@ fn a_simulated_run_written_as_a_recording_imports_back_to_the_same_estimates() {
             _ => assert_eq!(a, b, "{id}"),
         }
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `m`'s joint columns as the wide CSV a user's logger writes: `t`, then per joint `q_`, `qd_`,
+/// `qdd_`, `tau_` by URDF name; the torque written is `torque(sample, joint, tau)`.
+fn wide_csv(
+    m: &validation::dataset::Measurements,
+    torque: impl Fn(usize, usize, f64) -> f64,
+) -> String {
+    let mut csv = String::from("t");
+    for name in UR10 {
+        for s in ["q", "qd", "qdd", "tau"] {
+            csv += &format!(",{s}_{name}");
+        }
+    }
+    csv += "\n";
+    for k in 0..m.samples() {
+        csv += &format!("{:?}", m.t[k]);
+        for (i, j) in m.joints.iter().enumerate() {
+            let tau = torque(k, i, j.tau[k]);
+            csv += &format!(",{:?},{:?},{:?},{tau:?}", j.q[k], j.qd[k], j.qdd[k]);
+        }
+        csv += "\n";
+    }
+    csv
+}
+
+/// The model `idim_consistent` identifies on the first 70 % of a recording, replayed by Rapier
+/// (`sim replay`: the links' inverse dynamics at the simulated state plus the drive terms of
+/// `sim::replay::DriveTrain`), gives the same held-out torque NRMS as the estimator's own
+/// prediction (its regressor times its estimate): two implementations of one model. The
+/// recording's torque has drive terms and a disturbance no model describes, so the NRMS is far
+/// from zero.
+#[test]
+fn the_identified_model_replayed_in_rapier_predicts_what_the_estimator_predicts() {
+    let dir = tmp("replay");
+    let scenario =
+        sim::scenario::Scenario::from_path(&root().join("scenarios/ur10_fourier.toml")).unwrap();
+    let run =
+        validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir.join("sim"))
+            .unwrap();
+    let m = &run.measurements;
+    let csv = wide_csv(m, |k, j, tau| {
+        let qd = m.joints[j].qd[k];
+        let friction = (3.0 - 0.4 * j as f64) * qd.signum() + 1.5 * qd + 0.3 - 0.1 * j as f64;
+        tau + friction + 2.0 * (0.7 * k as f64 + j as f64).sin()
+    });
+    let recording = dir.join("ur10.csv");
+    std::fs::write(&recording, csv).unwrap();
+    let out = dir.join("recorded");
+    import(&options(&recording, &out)).unwrap();
+    let study =
+        validation::study::recorded::study(&out, 0.3, Some(ur10()), Some(&dir.join("replay")))
+            .unwrap();
+    assert_eq!(
+        study.replays.len(),
+        2,
+        "the prior, then idim_consistent's model"
+    );
+    let r = &study.replays[1];
+    let own = |p: &str| {
+        validation::study::recorded::RecordedStudy::value(&study.holdout_rows, &r.method, p)
+            .unwrap()
+    };
+    assert!(r.residual.torque_nrms > 1e-2, "{:?}", r.residual);
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b;
+    assert!(close(r.residual.torque_nrms, own("torque_nrms")), "{r:?}");
+    assert!(close(
+        r.residual.torque_nrms_moving,
+        own("torque_nrms.moving")
+    ));
+    for (name, v) in &r.residual.torque_nrms_joints {
+        assert!(close(*v, own(&format!("torque_nrms.{name}"))), "{name}");
+    }
+    assert!(r.files.iter().any(|f| f.ends_with(".drives.toml")));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

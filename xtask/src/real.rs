@@ -47,7 +47,8 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
     })?;
     println!("wrote {} ({} samples)", run.display(), manifest.samples);
     let prior = root.join("models/tx40/tx40_mdh_modified.urdf");
-    let study = validation::study::recorded::study(&run, HOLDOUT, Some(prior))?;
+    let replay_dir = runs.join("tx40_replay");
+    let study = validation::study::recorded::study(&run, HOLDOUT, Some(prior), Some(&replay_dir))?;
     let names: Vec<String> = manifest.joints.iter().map(|j| j.name.clone()).collect();
     let reference = published(&data.join("TX40_ep_5.csv"))?;
     let source = "FIGAROH's Stäubli TX40 recording (`thanhndv212/figaroh-plus`, Apache-2.0; \
@@ -76,6 +77,16 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
         nrms("idim_wls", "torque_nrms"),
         nrms("idim_wls", "torque_nrms.moving"),
     );
+    for r in &study.replays {
+        println!(
+            "replayed in Rapier ({}, {}): holdout torque NRMS {:.2} %",
+            r.method,
+            replay_dir.display(),
+            100.0 * r.residual.torque_nrms,
+        );
+    }
+    let own = validation::study::recorded::REPLAYED;
+    println!("{own}'s own prediction: {:.2} %", nrms(own, "torque_nrms"));
     Ok(())
 }
 

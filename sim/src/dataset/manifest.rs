@@ -54,6 +54,32 @@ pub struct Manifest {
     /// `false` for a run kept although invalid; absent (true) otherwise.
     #[serde(default = "valid_default", skip_serializing_if = "is_valid")]
     pub valid: bool,
+    /// For a run made by `sim replay`: the recording it plays and the torque residual against
+    /// it ([`crate::replay`]); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<Replayed>,
+}
+
+/// A replay's comparison with the recording it plays ([`crate::replay`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Replayed {
+    /// The recorded run directory.
+    pub recording: String,
+    /// The SHA-256 of its `joints.parquet`.
+    pub recording_joints_sha256: String,
+    /// The drive-train file whose terms were added to the simulated torque, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drive_train: Option<String>,
+    /// The samples `[from, to)` the residual covers (the recording's settled samples, or the
+    /// last part of them with `--holdout`).
+    pub window: [usize; 2],
+    /// `sqrt(Σ(τ̂ − τ)² / Σ τ²)` over every joint and sample of the window: `τ` the torque as
+    /// recorded, `τ̂` the replay's (plus the drive terms).
+    pub torque_nrms: f64,
+    /// The same over the (sample, joint) pairs whose joint moves at 0.05 rad/s (m/s) or faster.
+    pub torque_nrms_moving: f64,
+    /// Per joint, in chain order: its URDF name and NRMS.
+    pub torque_nrms_joints: Vec<(String, f64)>,
 }
 
 fn valid_default() -> bool {

@@ -10,6 +10,7 @@
 //! each file here binds one family to this API. Adding an estimator is one new file here and one
 //! line in [`registry`].
 
+pub mod drives;
 pub mod encoders;
 pub mod frequency;
 pub mod idim_single;

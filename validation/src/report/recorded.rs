@@ -5,7 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use crate::study::recorded::{METHODS, RecordedStudy};
+use crate::study::recorded::{METHODS, PRIOR, REPLAYED, RecordedStudy};
 
 /// A published value to set beside ours: `(our parameter, its name there, value)`.
 pub type Reference = (String, String, f64);
@@ -101,10 +101,59 @@ pub fn render(
             format!("- `{method}`: links {bad:?} are not physically consistent.\n")
         };
     }
+    if !s.replays.is_empty() {
+        md += &replay_section(s, joints);
+    }
     for (method, why) in &s.failed {
         md += &format!("\n{method} failed: {why}\n");
     }
     md
+}
+
+/// The replays in Rapier (the prior as it is, the held-out identification's model), beside the
+/// replayed estimator's own prediction of the same stretch.
+fn replay_section(s: &RecordedStudy, joints: &[String]) -> String {
+    let window = s.replays[0].residual.window;
+    let mut md = format!(
+        "\n## Replay in Rapier (`sim replay`)\n\n\
+         Rapier plays the recorded motion on a model; its torque (the links' inverse dynamics \
+         at the simulated state, plus the drive terms where the model has them) is compared \
+         with the torque as measured over the validation stretch (samples {}..{}). `{PRIOR}`: \
+         the maker's URDF as it is (no drive terms); `{REPLAYED}`: its model identified on the \
+         first {:.0} % (URDF and drive-train file). The last row is that estimator's own \
+         prediction (regressor × estimate), computed by another implementation: the replay \
+         must give the same figures.\n\n| torque NRMS | pooled | moving |",
+        window[0],
+        window[1],
+        100.0 * (1.0 - s.holdout),
+    );
+    for j in joints {
+        md += &format!(" {j} |");
+    }
+    md += "\n|---|---|---|";
+    md += &"---|".repeat(joints.len());
+    let pct = |x: Option<f64>| x.map_or("–".into(), |x| format!("{:.2} %", 100.0 * x));
+    for r in &s.replays {
+        md += &format!(
+            "\n| replay: {} | {} | {} |",
+            r.method,
+            pct(Some(r.residual.torque_nrms)),
+            pct(Some(r.residual.torque_nrms_moving))
+        );
+        for (_, v) in &r.residual.torque_nrms_joints {
+            md += &format!(" {} |", pct(Some(*v)));
+        }
+    }
+    let v = |p: &str| RecordedStudy::value(&s.holdout_rows, REPLAYED, p);
+    md += &format!(
+        "\n| {REPLAYED}'s own prediction | {} | {} |",
+        pct(v("torque_nrms")),
+        pct(v("torque_nrms.moving"))
+    );
+    for j in joints {
+        md += &format!(" {} |", pct(v(&format!("torque_nrms.{j}"))));
+    }
+    md + "\n"
 }
 
 /// Draws the measured torque against [`crate::study::recorded::TRACED`]'s prediction over the

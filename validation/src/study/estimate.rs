@@ -15,10 +15,51 @@ pub struct Outcome {
     pub skipped: Vec<(String, String)>,
     /// `(method, error)` of the estimators that applied and failed.
     pub failed: Vec<(String, String)>,
-    /// `(method, model)`: the identified models of the methods that give one.
-    pub models: Vec<(String, sim::model::Chain)>,
+    /// The identified models of the methods that give one.
+    pub models: Vec<Identified>,
     /// `(method, link, why)`: physically inconsistent links of standard-parameter estimates.
     pub inconsistent: Vec<(String, usize, String)>,
+}
+
+/// A model an estimator identified.
+#[derive(Clone, Debug)]
+pub struct Identified {
+    /// The estimator.
+    pub method: String,
+    /// The arm with the identified link parameters.
+    pub chain: sim::model::Chain,
+    /// The identified drive terms, where the estimator has any
+    /// ([`crate::estimate::drives::drive_train`]).
+    pub drives: Option<sim::replay::DriveTrain>,
+}
+
+impl Identified {
+    /// Writes `dir/<id>.<method>.urdf` and, with drive terms, `dir/<id>.<method>.drives.toml`
+    /// (what `sim replay --urdf … --drives …` reads), each whole or not at all; returns the
+    /// paths.
+    pub fn write(
+        &self,
+        dir: &std::path::Path,
+        id: &str,
+    ) -> Result<Vec<std::path::PathBuf>, String> {
+        let path = dir.join(format!("{id}.{}.urdf", self.method));
+        let urdf = sim::model::urdf::export::to_string(&self.chain).map_err(|e| e.to_string())?;
+        crate::files::write_atomic(&path, &urdf).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut written = vec![path];
+        if let Some(drives) = &self.drives {
+            let path = dir.join(format!("{id}.{}.drives.toml", self.method));
+            let text = format!(
+                "# Drive terms identified by {} (validation estimate); `sim replay --drives` reads\n\
+                 # them (sim::replay::DriveTrain).\n{}",
+                self.method,
+                toml::to_string(drives).map_err(|e| e.to_string())?
+            );
+            crate::files::write_atomic(&path, &text)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            written.push(path);
+        }
+        Ok(written)
+    }
 }
 
 /// A run as `estimate` reads it: simulated (with its truth) or recorded (without).
@@ -204,8 +245,20 @@ fn score_with(
                             .push((e.name().into(), k + 1, why.to_string()));
                     }
                 }
-                if let Some(model) = est.model {
-                    out.models.push((e.name().into(), model));
+                if let Some(chain) = est.model {
+                    let transmission = experiment
+                        .runs()
+                        .iter()
+                        .find_map(|(_, m)| m.stated.transmission.as_ref());
+                    out.models.push(Identified {
+                        method: e.name().into(),
+                        drives: crate::estimate::drives::drive_train(
+                            &est.values,
+                            chain.joint_ids().len(),
+                            transmission,
+                        ),
+                        chain,
+                    });
                 }
             }
             Err(err) => out.failed.push((e.name().into(), err.message)),

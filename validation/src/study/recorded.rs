@@ -12,6 +12,25 @@ use crate::score::Row;
 /// The method whose prediction on the validation stretch is kept as traces.
 pub const TRACED: &str = "idim_wls";
 
+/// The method whose model (identified on the first part) Rapier replays: the physically
+/// consistent one, whose links are real bodies a simulator can hold.
+pub const REPLAYED: &str = "idim_consistent";
+
+/// What [`ReplayCheck::method`] says for the replay of the prior (the maker's URDF, with its
+/// own joint friction, if any, and no drive terms).
+pub const PRIOR: &str = "prior";
+
+/// Rapier's replay of the recording on a model (`sim replay`, [`sim::replay`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ReplayCheck {
+    /// The method whose model was replayed, or [`PRIOR`].
+    pub method: String,
+    /// Its URDF and drive-train files.
+    pub files: Vec<String>,
+    /// The replay's residual against the recording on the validation stretch.
+    pub residual: sim::dataset::manifest::Replayed,
+}
+
 /// Points per joint kept of a trace (decimated for plotting, not for any figure).
 const TRACE_POINTS: usize = 3000;
 
@@ -54,6 +73,10 @@ pub struct RecordedStudy {
     pub inconsistent: Vec<(String, usize, String)>,
     /// [`TRACED`]'s prediction on the validation stretch, for the plot.
     pub traces: Traces,
+    /// Replays, where asked for: the prior's (the maker's model as it is), then
+    /// [`REPLAYED`]'s model identified on the first part.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replays: Vec<ReplayCheck>,
 }
 
 impl RecordedStudy {
@@ -66,18 +89,22 @@ impl RecordedStudy {
 }
 
 /// Runs the study on the recorded run in `dir`; `prior` (a URDF, e.g. the maker's) enables the
-/// standard-parameter identifiers `idim_prior` and `idim_consistent`.
+/// standard-parameter identifiers `idim_prior` and `idim_consistent`. With `replay_into`,
+/// Rapier replays the recording on the prior (into `replay_into/prior`) and on
+/// [`REPLAYED`]'s model identified on the first part (written to `replay_into/model`, replayed
+/// into `replay_into/replay`), compared over the validation stretch ([`replay`]).
 pub fn study(
     dir: &std::path::Path,
     holdout: f64,
     prior: Option<std::path::PathBuf>,
+    replay_into: Option<&std::path::Path>,
 ) -> Result<RecordedStudy, String> {
     let run = crate::dataset::recorded::read_recorded(dir).map_err(|e| e.to_string())?;
     let (run_id, samples) = (run.manifest.run_id.clone(), run.measurements.samples());
     let signal = run.manifest.signal.clone();
     let loaded = Loaded::from(run);
     let estimators = registry(&Options {
-        prior,
+        prior: prior.clone(),
         ..Options::default()
     });
     let chosen: Vec<&dyn Estimator> = (estimators.iter())
@@ -100,6 +127,24 @@ pub fn study(
         .find(|e| e.name() == TRACED)
         .expect("registered");
     let traces = traces(traced.as_ref(), &identify, &validate)?;
+    let mut replays = Vec::new();
+    if let Some(into) = replay_into {
+        if let Some(urdf) = &prior {
+            let files = vec![urdf.clone()];
+            replays.push(replay(dir, PRIOR, &files, holdout, &into.join("prior"))?);
+        }
+        let model = (held.models.iter())
+            .find(|m| m.method == REPLAYED)
+            .ok_or_else(|| format!("{REPLAYED} gave no model to replay"))?;
+        let files = model.write(&into.join("model"), "identified")?;
+        replays.push(replay(
+            dir,
+            REPLAYED,
+            &files,
+            holdout,
+            &into.join("replay"),
+        )?);
+    }
     Ok(RecordedStudy {
         run_id,
         samples,
@@ -111,6 +156,35 @@ pub fn study(
         failed,
         inconsistent,
         traces,
+        replays,
+    })
+}
+
+/// Replays the recorded run `run` on `files` (a URDF, then optionally its drive-train file)
+/// into `out`, its residual over the last `holdout` of the settled samples.
+pub fn replay(
+    run: &std::path::Path,
+    method: &str,
+    files: &[std::path::PathBuf],
+    holdout: f64,
+    out: &std::path::Path,
+) -> Result<ReplayCheck, String> {
+    let drives = files
+        .iter()
+        .find(|f| f.extension().is_some_and(|e| e == "toml"));
+    let options = sim::replay::Options {
+        run: run.to_owned(),
+        urdf: Some(files[0].clone()),
+        drives: drives.cloned(),
+        holdout: Some(holdout),
+        out: out.to_owned(),
+        force: true,
+    };
+    let residual = sim::replay::replay(&options, None).map_err(|e| e.to_string())?;
+    Ok(ReplayCheck {
+        method: method.into(),
+        files: files.iter().map(|f| f.display().to_string()).collect(),
+        residual,
     })
 }
 

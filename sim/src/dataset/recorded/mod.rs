@@ -13,11 +13,15 @@
 
 use std::path::Path;
 
+mod read;
+
+pub use read::{Header, NamedJoint, read};
+
 use parquet::file::metadata::KeyValue;
 
-use super::checksum::CHECKSUMS_FILE;
-use super::columns::{JOINTS_FILE, MANIFEST_FILE};
-use super::writer::{DatasetError, Table, io, write_dir};
+use crate::dataset::checksum::CHECKSUMS_FILE;
+use crate::dataset::columns::{JOINTS_FILE, MANIFEST_FILE};
+use crate::dataset::writer::{DatasetError, Table, io, write_dir};
 
 /// The files of a recorded run, manifest last.
 pub const RECORDED_FILES: [&str; 2] = [JOINTS_FILE, MANIFEST_FILE];
@@ -95,6 +99,6 @@ pub fn write_recorded(
         table.table().write(&dir.join(JOINTS_FILE), meta)?;
         let path = dir.join(MANIFEST_FILE);
         std::fs::write(&path, format!("{}\n", manifest_json.trim_end())).map_err(io(&path))?;
-        super::checksum::write(&dir.join(CHECKSUMS_FILE), dir, &RECORDED_FILES)
+        crate::dataset::checksum::write(&dir.join(CHECKSUMS_FILE), dir, &RECORDED_FILES)
     })
 }

@@ -7,6 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::param::{ParamError, finite, non_negative, positive};
 
+pub mod recorded;
+
+pub use recorded::RecordedMotion;
+
 /// A prescribed joint motion.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -67,6 +71,8 @@ pub enum Profile {
         #[serde(default)]
         dwell: Option<f64>,
     },
+    /// A joint of a recorded run, played back ([`recorded`]).
+    Recorded(RecordedMotion),
 }
 
 fn default_blend() -> f64 {
@@ -222,6 +228,11 @@ impl Profile {
                 }
                 rest(*from)
             }
+            Profile::Recorded(m) => m
+                .series
+                .as_ref()
+                .expect("a recorded motion is read when its scenario is checked")
+                .eval(t),
         }
     }
 
@@ -343,6 +354,11 @@ impl Profile {
                 }
                 dwell.map_or(Ok(()), |d| non_negative("dwell", d))
             }
+            Profile::Recorded(m) if m.joint == 0 => Err((
+                "joint".into(),
+                "expected a dataset joint id ≥ 1 of the recorded run".into(),
+            )),
+            Profile::Recorded(_) => Ok(()),
         }
     }
 }

@@ -1,0 +1,197 @@
+//! Reading a recorded run back: its joint table and the part of its manifest the simulator
+//! needs to replay it ([`Header`]). The rest of the manifest (the column mapping, the
+//! configuration) belongs to the importer, which reads it whole.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::path::Path;
+
+use arrow_array::{Array, Float64Array, RecordBatch, StringArray, UInt8Array};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use serde::Deserialize;
+
+use super::{RECORDED_FILES, RECORDED_KIND, RecordedJoint, RecordedTable};
+use crate::dataset::checksum::{CHECKSUMS_FILE, verify};
+use crate::dataset::columns::{JOINTS_FILE, MANIFEST_FILE};
+use crate::dataset::writer::{DatasetError, io};
+
+/// A recorded run's manifest as far as the simulator reads it (unknown fields are the
+/// importer's and are ignored here).
+#[derive(Clone, Debug, Deserialize)]
+pub struct Header {
+    /// [`RECORDED_KIND`].
+    pub kind: String,
+    /// Run id.
+    pub run_id: String,
+    /// Samples on the grid.
+    pub samples: usize,
+    /// The robot description the run was imported with.
+    pub urdf: Source,
+    /// The import configuration's joints held fixed (`lock`, URDF names → rad or m).
+    pub config: LockedJoints,
+    /// Per joint, in chain order: dataset id and URDF name.
+    pub joints: Vec<NamedJoint>,
+    /// The signal chain: grid period and the end samples its filter has not settled on.
+    pub signal: Settling,
+}
+
+/// A source file as the manifest names it.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Source {
+    /// Path as given at import.
+    pub path: String,
+    /// SHA-256 (hex).
+    pub sha256: String,
+}
+
+/// The import configuration's locks.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct LockedJoints {
+    /// URDF joint name → held coordinate.
+    #[serde(default)]
+    pub lock: BTreeMap<String, f64>,
+}
+
+/// A joint of the run.
+#[derive(Clone, Debug, Deserialize)]
+pub struct NamedJoint {
+    /// Dataset joint id (1-based along the chain).
+    pub id: u8,
+    /// URDF joint name.
+    pub name: String,
+}
+
+/// The signal chain's grid and end transient.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Settling {
+    /// Grid period (s).
+    pub period: f64,
+    /// Samples at each end the zero-phase filter has not settled on.
+    pub settling: usize,
+}
+
+/// Reads the recorded run in `dir`: checksums verified, then its manifest header and its joint
+/// table (rows sample-major, the joints of a sample in chain order, as the writer writes them).
+pub fn read(dir: &Path) -> Result<(Header, RecordedTable), DatasetError> {
+    verify(&dir.join(CHECKSUMS_FILE), dir, &RECORDED_FILES)?;
+    let path = dir.join(MANIFEST_FILE);
+    let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+    let header: Header = serde_json::from_str(&text).map_err(|e| DatasetError::Format {
+        path: path.clone(),
+        message: format!("expected a recorded run's manifest: {e}"),
+    })?;
+    if header.kind != RECORDED_KIND {
+        return Err(DatasetError::Format {
+            path,
+            message: format!(
+                "expected \"kind\": \"{RECORDED_KIND}\", got {:?}",
+                header.kind
+            ),
+        });
+    }
+    let table = read_joints(&dir.join(JOINTS_FILE), &header)?;
+    Ok((header, table))
+}
+
+fn read_joints(path: &Path, header: &Header) -> Result<RecordedTable, DatasetError> {
+    let format = |e: &dyn std::fmt::Display| DatasetError::Format {
+        path: path.to_owned(),
+        message: e.to_string(),
+    };
+    let file = File::open(path).map_err(io(path))?;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .and_then(|b| b.build())
+        .map_err(|e| format(&e))?;
+    let batches: Vec<RecordBatch> = reader.collect::<Result<_, _>>().map_err(|e| format(&e))?;
+    let column = |name: &'static str| Column {
+        path,
+        name,
+        batches: &batches,
+    };
+    let ids = column("joint").u8()?;
+    let kinds = column("kind").utf8()?;
+    let [t, q, qd, qdd, tau, q_recorded] =
+        ["t", "q", "qd", "qdd", "tau", "q_recorded"].map(|c| column(c).f64());
+    let (t, q, qd, qdd, tau, q_recorded) = (t?, q?, qd?, qdd?, tau?, q_recorded?);
+    let nj = header.joints.len();
+    let rows = ids.len();
+    let layout_ok = nj > 0
+        && rows == nj * header.samples
+        && (0..rows).all(|r| ids[r] == header.joints[r % nj].id);
+    if !layout_ok {
+        return Err(DatasetError::Column {
+            path: path.to_owned(),
+            column: "joint".into(),
+            expected: format!(
+                "rows sample by sample, each sample's joints in the manifest's order {:?}",
+                header.joints.iter().map(|j| j.id).collect::<Vec<_>>()
+            ),
+        });
+    }
+    let pick =
+        |v: &[f64], j: usize| -> Vec<f64> { v.iter().skip(j).step_by(nj).copied().collect() };
+    Ok(RecordedTable {
+        run_id: header.run_id.clone(),
+        t: pick(&t, 0),
+        joints: (0..nj)
+            .map(|j| RecordedJoint {
+                id: header.joints[j].id,
+                kind: kinds[j].clone(),
+                q: pick(&q, j),
+                qd: pick(&qd, j),
+                qdd: pick(&qdd, j),
+                tau: pick(&tau, j),
+                q_recorded: pick(&q_recorded, j),
+            })
+            .collect(),
+    })
+}
+
+/// One named column over every batch.
+#[derive(Clone, Copy)]
+struct Column<'a> {
+    path: &'a Path,
+    name: &'a str,
+    batches: &'a [RecordBatch],
+}
+
+impl Column<'_> {
+    fn arrays<T: Array + Clone + 'static>(&self, kind: &str) -> Result<Vec<T>, DatasetError> {
+        self.batches
+            .iter()
+            .map(|b| {
+                b.column_by_name(self.name)
+                    .and_then(|a| a.as_any().downcast_ref::<T>().cloned())
+                    .ok_or_else(|| DatasetError::Column {
+                        path: self.path.to_owned(),
+                        column: self.name.into(),
+                        expected: format!("a {kind} column"),
+                    })
+            })
+            .collect()
+    }
+
+    fn f64(&self) -> Result<Vec<f64>, DatasetError> {
+        let arrays = self.arrays::<Float64Array>("non-null Float64")?;
+        Ok(arrays
+            .iter()
+            .flat_map(|a| a.values().iter().copied())
+            .collect())
+    }
+
+    fn u8(&self) -> Result<Vec<u8>, DatasetError> {
+        let arrays = self.arrays::<UInt8Array>("UInt8")?;
+        Ok(arrays
+            .iter()
+            .flat_map(|a| a.values().iter().copied())
+            .collect())
+    }
+
+    fn utf8(&self) -> Result<Vec<String>, DatasetError> {
+        let arrays = self.arrays::<StringArray>("Utf8")?;
+        Ok(arrays
+            .iter()
+            .flat_map(|a| a.iter().map(|s| s.unwrap_or_default().to_string()))
+            .collect())
+    }
+}

@@ -1,0 +1,204 @@
+//! The drive terms a real joint-torque reading holds beyond the links' dynamics: each drive's
+//! Coulomb and viscous friction and rotor inertia, acting on its motor, and a constant offset
+//! of the reading. A `DRIVES.toml` file states them (`validation estimate --urdf-out` writes
+//! one beside each identified URDF whose estimator identified drive terms):
+//!
+//! ```toml
+//! min_speed = 0.05                       # rad/s: a drive slower than this has no Coulomb term
+//! coupling = [[1.0, 0.0], [0.5, 1.0]]    # optional R̃ (drives × joints, unit diagonal)
+//! [[drive]]
+//! joint = 1                              # dataset joint id (1-based along the chain)
+//! coulomb = 1.2                          # F_c (N·m or N)
+//! viscous = 0.8                          # F_v (N·m·s/rad or N·s/m)
+//! offset = -0.1                          # (N·m or N), on the joint's own reading
+//! armature = 0.0                         # I_a (kg·m² or kg), reflected through the gear
+//! ```
+//!
+//! Drive `m` turns at `v_m = Σ_j R̃[m, j] q̇_j` (rad/s in joint `m`'s units; `v_m = q̇_m`
+//! without coupling) and accelerates at `a_m` likewise; its torque
+//! `F_c sgn₀(v_m) + F_v v_m + I_a a_m` reaches joint `j` as `R̃[m, j]` times it (power balance
+//! through `τ = Rᵀ τ_m`), and joint `j`'s reading adds its offset. `sgn₀(v) = sgn(v)` where
+//! `|v| ≥ min_speed`, else 0: a drive at rest is held by static friction anywhere within
+//! `±F_s`, whose middle is 0. These are the columns `validation`'s IDIM identifies on a
+//! recorded run, written here a second time, independently, so that a replay checks the
+//! identified model through another implementation.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// One drive's terms (units in the module docs).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DriveTerms {
+    /// Dataset joint id of the drive's own joint.
+    pub joint: u8,
+    /// Coulomb level `F_c`.
+    #[serde(default)]
+    pub coulomb: f64,
+    /// Viscous coefficient `F_v`.
+    #[serde(default)]
+    pub viscous: f64,
+    /// Offset of the joint's reading.
+    #[serde(default)]
+    pub offset: f64,
+    /// Reflected rotor inertia `I_a`.
+    #[serde(default)]
+    pub armature: f64,
+}
+
+/// Every drive of an arm (`DRIVES.toml`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DriveTrain {
+    /// Speed below which a drive has no Coulomb term (rad/s or m/s).
+    pub min_speed: f64,
+    /// `R̃`, drives × joints with a unit diagonal; absent: each drive turns its own joint only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coupling: Option<Vec<Vec<f64>>>,
+    /// One entry per drive that has terms, by joint.
+    #[serde(default)]
+    pub drive: Vec<DriveTerms>,
+}
+
+/// A drive-train file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[error("drive-train file `{path}`: {message}")]
+pub struct DriveTrainError {
+    /// The file.
+    pub path: String,
+    /// What is wrong, naming the field.
+    pub message: String,
+}
+
+impl DriveTrain {
+    /// Reads `path` and checks it against an arm of `joints` joints (ids `1..=joints`).
+    pub fn read(path: &Path, joints: usize) -> Result<Self, DriveTrainError> {
+        let error = |message: String| DriveTrainError {
+            path: path.display().to_string(),
+            message,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| error(e.to_string()))?;
+        let train: DriveTrain = toml::from_str(&text)
+            .map_err(|e| error(e.to_string().trim_end().replace('\n', "\n  ")))?;
+        train.check(joints).map_err(error)?;
+        Ok(train)
+    }
+
+    /// Checks ids, finiteness and the coupling's shape against `joints` joints.
+    pub fn check(&self, joints: usize) -> Result<(), String> {
+        if !(self.min_speed >= 0.0 && self.min_speed.is_finite()) {
+            return Err(format!(
+                "field `min_speed`: expected ≥ 0, got {}",
+                self.min_speed
+            ));
+        }
+        for (k, d) in self.drive.iter().enumerate() {
+            if d.joint == 0 || d.joint as usize > joints {
+                return Err(format!(
+                    "field `drive[{k}].joint`: expected 1..={joints}, got {}",
+                    d.joint
+                ));
+            }
+            if self.drive[..k].iter().any(|e| e.joint == d.joint) {
+                return Err(format!(
+                    "field `drive[{k}].joint`: joint {} is given twice",
+                    d.joint
+                ));
+            }
+            let values = [d.coulomb, d.viscous, d.offset, d.armature];
+            if values.iter().any(|v| !v.is_finite()) {
+                return Err(format!(
+                    "field `drive[{k}]`: expected finite terms, got {values:?}"
+                ));
+            }
+        }
+        if let Some(r) = &self.coupling {
+            let square = r.len() == joints && r.iter().all(|row| row.len() == joints);
+            if !square || (0..joints).any(|m| r[m][m] != 1.0) {
+                return Err(format!(
+                    "field `coupling`: expected a {joints} × {joints} matrix with a unit diagonal"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The drive terms of each joint's reading at joint rates `qd` and accelerations `qdd`.
+    pub fn torque(&self, qd: &[f64], qdd: &[f64]) -> Vec<f64> {
+        let n = qd.len();
+        let r = |m: usize, j: usize| match &self.coupling {
+            Some(c) => c[m][j],
+            None => f64::from(u8::from(m == j)),
+        };
+        let mut tau = vec![0.0; n];
+        for d in &self.drive {
+            let m = d.joint as usize - 1;
+            let v: f64 = (0..n).map(|j| r(m, j) * qd[j]).sum();
+            let a: f64 = (0..n).map(|j| r(m, j) * qdd[j]).sum();
+            let sign = if v.abs() >= self.min_speed {
+                v.signum()
+            } else {
+                0.0
+            };
+            let motor = d.coulomb * sign + d.viscous * v + d.armature * a;
+            for (j, t) in tau.iter_mut().enumerate() {
+                *t += r(m, j) * motor;
+            }
+            tau[m] += d.offset;
+        }
+        tau
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn train(coupling: Option<Vec<Vec<f64>>>) -> DriveTrain {
+        DriveTrain {
+            min_speed: 0.05,
+            coupling,
+            drive: vec![
+                DriveTerms {
+                    joint: 1,
+                    coulomb: 2.0,
+                    viscous: 0.5,
+                    offset: 0.1,
+                    armature: 0.0,
+                },
+                DriveTerms {
+                    joint: 2,
+                    coulomb: 1.0,
+                    viscous: 0.0,
+                    offset: 0.0,
+                    armature: 0.3,
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn uncoupled_drives_act_on_their_own_joint() {
+        let t = train(None).torque(&[-1.0, 0.01], &[0.0, 2.0]);
+        assert_eq!(t, vec![-2.0 - 0.5 + 0.1, 0.6]);
+    }
+
+    #[test]
+    fn a_coupled_drive_turns_at_the_combined_rate_and_loads_both_joints() {
+        // Drive 2 turns at 0.5 q̇1 + q̇2 = 0.5 and loads joint 1 with half its torque.
+        let c = Some(vec![vec![1.0, 0.0], vec![0.5, 1.0]]);
+        let t = train(c.clone()).torque(&[-1.0, 1.0], &[0.0, 0.0]);
+        assert_eq!(t, vec![-2.0 - 0.5 + 0.1 + 0.5 * 1.0, 1.0]);
+        train(c).check(2).unwrap();
+    }
+
+    #[test]
+    fn bad_files_name_the_field() {
+        let mut t = train(Some(vec![vec![1.0, 0.0], vec![0.5, 2.0]]));
+        assert!(t.check(2).unwrap_err().contains("`coupling`"));
+        t.coupling = None;
+        t.drive[1].joint = 3;
+        assert!(t.check(2).unwrap_err().contains("`drive[1].joint`"));
+    }
+}
