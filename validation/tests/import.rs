@@ -39,6 +39,7 @@ fn options(recording: &Path, out: &Path) -> Options {
         config: None,
         rate: None,
         lowpass: Lowpass::None,
+        topic: None,
         run_id: None,
         out: out.to_owned(),
         force: true,
@@ -424,5 +425,62 @@ fn motor_side_readings_come_back_through_the_stated_transmission() {
     o.config = Some(config);
     import(&o).unwrap();
     check();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A ROS 2 bag in MCAP (`validation/tests/fixtures/joint_states.mcap`, written by foxglove's
+/// Python serializer: zstd chunks, CDR, the joints in reverse order, epoch stamps, a second
+/// topic of another type) imports to the joint states it holds.
+#[test]
+fn a_ros2_bag_of_joint_states_imports_to_the_states_it_holds() {
+    let dir = tmp("mcap");
+    let bag = root().join("validation/tests/fixtures/joint_states.mcap");
+    let out = dir.join("bag");
+    let manifest = import(&options(&bag, &out)).unwrap();
+    assert_eq!(manifest.samples, 500);
+    let run = validation::dataset::recorded::read_recorded(&out).unwrap();
+    let m = &run.measurements;
+    let w = 2.0 * std::f64::consts::PI * 0.5;
+    for (j, joint) in m.joints.iter().enumerate() {
+        for k in [0, 1, 250, 499] {
+            let t = m.t[k];
+            assert!((t - k as f64 * 0.002).abs() < 1e-12, "t at {k}: {t}");
+            let phase = w * t + j as f64;
+            assert!(
+                (joint.q[k] - 0.3 * phase.sin()).abs() < 1e-12,
+                "q{j} at {k}"
+            );
+            assert!(
+                (joint.qd[k] - 0.3 * w * phase.cos()).abs() < 1e-12,
+                "q̇{j} at {k}"
+            );
+            let effort = 10.0 * (j + 1) as f64 * (w * t).cos();
+            assert!((joint.tau[k] - effort).abs() < 1e-12, "τ{j} at {k}");
+        }
+    }
+    // Named topics: another type's, and none with `--topic` on a table.
+    let mut o = options(&bag, &dir.join("x"));
+    o.topic = Some("/rosout_like".into());
+    let e = import(&o).unwrap_err().to_string();
+    assert!(
+        e.contains("no sensor_msgs/msg/JointState messages on topic `/rosout_like`"),
+        "{e}"
+    );
+    o.topic = Some("/joint_states".into());
+    assert!(import(&o).is_ok());
+    let csv = dir.join("t.csv");
+    std::fs::write(&csv, "t,q_1\n0,0\n").unwrap();
+    let mut o = options(&csv, &dir.join("y"));
+    o.topic = Some("/joint_states".into());
+    let e = import(&o).unwrap_err().to_string();
+    assert!(e.contains("--topic") && e.contains("MCAP"), "{e}");
+    // A bag cut short is refused, naming the file.
+    let bytes = std::fs::read(&bag).unwrap();
+    let cut = dir.join("cut.mcap");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let e = import(&options(&cut, &dir.join("z")))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cut.mcap"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

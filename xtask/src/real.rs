@@ -41,6 +41,7 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
         config: Some(root.join("models/tx40/recording.toml")),
         rate: Some(RATE),
         lowpass: LOWPASS,
+        topic: None,
         run_id: Some("tx40".into()),
         out: run.clone(),
         force: true,

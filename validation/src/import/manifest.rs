@@ -68,6 +68,9 @@ pub struct RecordedManifest {
     /// The sample rate given for a recording without a time column (Hz).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<f64>,
+    /// The JointState topic read from an MCAP bag, where one was named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic: Option<String>,
     /// The URDF's chain as read (the maker's parameters: a prior, not a truth).
     pub model: sim::model::Chain,
     /// Per joint, in chain order.

@@ -1,8 +1,9 @@
 //! `validation import`: a real robot's recording into a recorded run directory
 //! ([`sim::dataset::recorded`]) that the estimators read like a simulated one, without truth.
 //!
-//! **The recording** is a wide table, CSV with a header row or Parquet ([`table`]), one row per
-//! sample: `t` (s, strictly increasing, may be irregular; or no time column and `--rate`), and
+//! **The recording** is a wide table, CSV with a header row or Parquet ([`table`]), or a ROS 2
+//! bag in MCAP whose `sensor_msgs/msg/JointState` messages become that table ([`bag`]), one row
+//! per sample: `t` (s, strictly increasing, may be irregular; or no time column and `--rate`), and
 //! per joint `q_<j>` (rad or m) and any of `qd_<j>`, `qdd_<j>`, `tau_<j>` (N·m or N), `i_<j>`
 //! (A, with the joint's drive gain in the configuration: `τ = K·i`), or motor-side `qm_<j>`
 //! (rad) and `taum_<j>` (N·m) through the configuration's transmission (`q = R⁻¹ θm`,
@@ -19,6 +20,7 @@
 //! torque resampled, never filtered. The run's manifest ([`manifest`]) names the recording and
 //! URDF with their SHA-256, the configuration, the column mapping and the chain's choices.
 
+pub mod bag;
 pub mod checks;
 pub mod columns;
 pub mod config;
@@ -55,6 +57,9 @@ pub struct Options {
     /// `auto:ORDER`, or `ORDER:CUTOFF_HZ` (zero-phase Butterworth).
     #[arg(long, default_value = "auto")]
     pub lowpass: Lowpass,
+    /// The JointState topic of an MCAP bag (default: its only one).
+    #[arg(long)]
+    pub topic: Option<String>,
     /// Run id (default: the output directory's name).
     #[arg(long)]
     pub run_id: Option<String>,
@@ -90,7 +95,16 @@ pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
         });
     }
     let joints = JointNames { names };
-    let table = Table::read(&o.recording)?;
+    let table = match (bag::is_bag(&o.recording), &o.topic) {
+        (true, topic) => bag::read(&o.recording, topic.as_deref())?,
+        (false, None) => Table::read(&o.recording)?,
+        (false, Some(_)) => {
+            return Err(command_line(
+                "--topic",
+                "expected only with an MCAP bag (.mcap)".into(),
+            ));
+        }
+    };
     let side = joint_side(&table, &joints, &chain, &config, o)?;
     let processed = signal::chain::process(&side.t, &side.readings, &o.lowpass)
         .map_err(|problem| command_line("--lowpass", problem))?;
@@ -122,6 +136,7 @@ pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
         config_file: o.config.as_deref().map(SourceFile::of).transpose()?,
         config,
         rate: o.rate,
+        topic: o.topic.clone(),
         model: chain,
         joints: side.sources,
         signal: processed.chain,

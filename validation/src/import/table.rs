@@ -118,7 +118,8 @@ impl Table {
     }
 
     /// `Err` for duplicated column names or a table without rows.
-    fn checked(
+    /// A table of `names` and `columns` from `path`, refused if a name repeats or no row is there.
+    pub(super) fn checked(
         path: &Path,
         names: Vec<String>,
         columns: Vec<Vec<f64>>,
