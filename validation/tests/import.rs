@@ -46,17 +46,20 @@ fn options(recording: &Path, out: &Path) -> Options {
     }
 }
 
+/// The `ur10_fourier` scenario simulated, written under `dir` and read back.
+fn ur10_run(dir: &Path) -> validation::dataset::Run {
+    let scenario =
+        sim::scenario::Scenario::from_path(&root().join("scenarios/ur10_fourier.toml")).unwrap();
+    validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir.join("sim")).unwrap()
+}
+
 /// A simulated run's joint columns written as the wide CSV a user's logger writes (`t`, then
 /// per joint `q_`, `qd_`, `qdd_`, `tau_` by URDF name), imported back without a filter, give
 /// the same columns and the same estimates as the run itself.
 #[test]
 fn a_simulated_run_written_as_a_recording_imports_back_to_the_same_estimates() {
     let dir = tmp("roundtrip");
-    let scenario =
-        sim::scenario::Scenario::from_path(&root().join("scenarios/ur10_fourier.toml")).unwrap();
-    let run =
-        validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir.join("sim"))
-            .unwrap();
+    let run = ur10_run(&dir);
     let m = &run.measurements;
     let csv = wide_csv(m, |_, _, tau| tau);
     let recording = dir.join("ur10.csv");
@@ -141,11 +144,7 @@ fn wide_csv(
 #[test]
 fn the_identified_model_replayed_in_rapier_predicts_what_the_estimator_predicts() {
     let dir = tmp("replay");
-    let scenario =
-        sim::scenario::Scenario::from_path(&root().join("scenarios/ur10_fourier.toml")).unwrap();
-    let run =
-        validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir.join("sim"))
-            .unwrap();
+    let run = ur10_run(&dir);
     let m = &run.measurements;
     let csv = wide_csv(m, |k, j, tau| {
         let qd = m.joints[j].qd[k];

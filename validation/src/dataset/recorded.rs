@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Measurements, ReadError, Stated, tables};
+use super::{JointSeries, Measurements, ReadError, Stated};
 use crate::import::manifest::RecordedManifest;
 use sim::dataset::columns::JOINTS_FILE;
 
@@ -39,29 +39,33 @@ pub fn is_recorded(dir: &Path) -> Result<bool, ReadError> {
 
 /// Reads the recorded run in `dir`: its files checked against `SHA256SUMS` first.
 pub fn read_recorded(dir: &Path) -> Result<RecordedRun, ReadError> {
-    let list = dir.join(sim::dataset::checksum::CHECKSUMS_FILE);
-    sim::dataset::checksum::verify(&list, dir, &sim::dataset::recorded::RECORDED_FILES)?;
+    // Checksums first, then the joint table in the writer's layout, as many joints and samples
+    // as the manifest says (sim's reader).
+    let (_, table) = sim::dataset::recorded::read(dir)?;
     let manifest_path = dir.join(sim::dataset::columns::MANIFEST_FILE);
     let manifest = RecordedManifest::read(dir)?.ok_or_else(|| ReadError::Format {
         path: manifest_path.clone(),
         message: "not a recorded run (expected \"kind\": \"recorded\")".into(),
     })?;
     let path = dir.join(JOINTS_FILE);
-    let (t, joints) = tables::read_recorded_joints(&path)?;
+    let t = table.t;
+    let joints: Vec<JointSeries> = (table.joints.into_iter())
+        .map(|j| JointSeries {
+            id: j.id,
+            kind: j.kind,
+            q: j.q,
+            qd: j.qd,
+            qdd: j.qdd,
+            tau: j.tau,
+            gain: 1.0,
+            ..JointSeries::default()
+        })
+        .collect();
     let inconsistent = |expected: String| ReadError::Column {
         path: path.clone(),
         column: "joint".into(),
         expected,
     };
-    if joints.len() != manifest.joints.len() || t.len() != manifest.samples {
-        return Err(inconsistent(format!(
-            "{} joints and {} samples, as the manifest says (found {} and {})",
-            manifest.joints.len(),
-            manifest.samples,
-            joints.len(),
-            t.len()
-        )));
-    }
     let settle = manifest.signal.settling;
     if t.len() <= 2 * settle + 5 {
         return Err(inconsistent(format!(

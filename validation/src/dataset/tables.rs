@@ -340,28 +340,3 @@ pub(super) fn read_truth(truth_path: &Path) -> Result<Truth, ReadError> {
             .collect(),
     })
 }
-
-/// The grid times and joint series of a recorded run's `joints.parquet`
-/// ([`sim::dataset::recorded`]): `q, qd, qdd` the signal chain's, `tau` as measured; no
-/// friction or current columns (left empty: a robot measures neither).
-pub(super) fn read_recorded_joints(path: &Path) -> Result<(Vec<f64>, Vec<JointSeries>), ReadError> {
-    let jt = Table::read(path)?;
-    let kind = jt.utf8("kind")?;
-    let JointRows { ids, rows, .. } = joint_rows(&jt)?;
-    let [t, q, qd, qdd, tau] = ["t", "q", "qd", "qdd", "tau"].map(|c| jt.f64(c));
-    let (t, q, qd, qdd, tau) = (t?, q?, qd?, qdd?, tau?);
-    let times = rows.first().map(|r| pick(&t, r)).unwrap_or_default();
-    let joints = (ids.iter().zip(&rows))
-        .map(|(&id, r)| JointSeries {
-            id,
-            kind: kind[r[0]].clone(),
-            q: pick(&q, r),
-            qd: pick(&qd, r),
-            qdd: pick(&qdd, r),
-            tau: pick(&tau, r),
-            gain: 1.0,
-            ..JointSeries::default()
-        })
-        .collect();
-    Ok((times, joints))
-}
