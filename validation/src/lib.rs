@@ -9,6 +9,7 @@
 pub mod consistency;
 pub mod dataset;
 pub mod encoder;
+pub mod error;
 pub mod estimate;
 pub mod estimator;
 pub mod excitation;
@@ -27,6 +28,8 @@ pub mod score;
 pub mod signal;
 pub mod standard_regressor;
 pub mod study;
+
+pub use error::{Error, Result};
 
 /// The independent recursive Newton–Euler inverse dynamics (plain nalgebra, no Rapier). It lives
 /// in `sim` so that every run can write its residual into its manifest; this is the same code.

@@ -28,19 +28,22 @@ pub struct KnownGeometry {
 impl KnownGeometry {
     /// Strips a model of its masses, moments and damping. Only fixed-base chains whose joints
     /// all turn about their bodies' `e2` axes (planar arms) are supported.
-    pub fn from_model(model: &Chain) -> Result<Self, String> {
+    pub fn from_model(model: &Chain) -> crate::Result<Self> {
         if model.base != Base::Fixed {
-            return Err(format!("model `{}`: expected a fixed base", model.name));
+            return Err(crate::Error::Data(format!(
+                "model `{}`: expected a fixed base",
+                model.name
+            )));
         }
         let mut chain = model.clone();
         for (k, link) in chain.links.iter_mut().enumerate() {
             let e2 = Vector3::from(link.body.frame[1]);
             if (e2 - link.joint.axis().into_inner()).norm() > 1e-12 {
-                return Err(format!(
+                return Err(crate::Error::Data(format!(
                     "model `{}`: joint {} does not turn about its body's e2 axis",
                     model.name,
                     k + 1
-                ));
+                )));
             }
             link.body.mass = 0.0;
             link.body.inertia = [0.0; 3];
@@ -52,7 +55,7 @@ impl KnownGeometry {
 
     /// The frequency-domain paper's assumption: the link moments `J_i` and the joint damping
     /// are known (taken from `model` as prior knowledge), only the masses are estimated.
-    pub fn masses_unknown(model: &Chain) -> Result<Self, String> {
+    pub fn masses_unknown(model: &Chain) -> crate::Result<Self> {
         let mut g = Self::from_model(model)?;
         let n = g.bodies();
         for (b, link) in model.links.iter().enumerate() {

@@ -338,7 +338,8 @@ fn an_ensemble_reloads_identically_and_its_calibrated_sigma_covers_the_calibrati
     .unwrap();
     let e = Ensemble::<Dense>::load(&dir)
         .err()
-        .expect("mixed schemas load");
+        .expect("mixed schemas load")
+        .to_string();
     assert!(
         e.contains(&swapped.display().to_string())
             && e.contains("input schema `centroidal`, expected `normalized`"),

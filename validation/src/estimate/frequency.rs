@@ -22,7 +22,7 @@ pub(crate) fn multisine_run<'a>(
             "needs a fixed-base planar arm whose joints turn about their bodies' e2 axes",
         )
     })?;
-    let excitation = Excitation::from_data(data).map_err(NotApplicable)?;
+    let excitation = Excitation::from_data(data).map_err(|e| NotApplicable(e.to_string()))?;
     Ok((data, excitation, geometry))
 }
 

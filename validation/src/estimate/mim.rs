@@ -138,13 +138,15 @@ impl Estimator for WholeArmGls {
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
         let data = run(experiment)?;
-        WrenchNoise::stated(data).map(|_| ()).map_err(NotApplicable)
+        WrenchNoise::stated(data)
+            .map(|_| ())
+            .map_err(|e| NotApplicable(e.to_string()))
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         let data = run(experiment).map_err(|e| e.into_error(self.name()))?;
-        let noise =
-            WrenchNoise::stated(data).map_err(|e| NotApplicable(e).into_error(self.name()))?;
+        let noise = WrenchNoise::stated(data)
+            .map_err(|e| NotApplicable(e.to_string()).into_error(self.name()))?;
         let solved = information(data, &noise).solve();
         let mut out = Estimates::default();
         for (i, (value, std)) in solved.into_iter().enumerate() {

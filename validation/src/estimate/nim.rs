@@ -51,9 +51,9 @@ impl Nim {
             )
         })?;
         self.models
-            .get_or_init(|| Model::load(dir))
+            .get_or_init(|| Model::load(dir).map_err(|e| e.to_string()))
             .as_ref()
-            .map_err(|e| NotApplicable::new(e.clone()))
+            .map_err(|e| NotApplicable::new(e.to_string()))
     }
 }
 

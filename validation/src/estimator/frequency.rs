@@ -52,7 +52,7 @@ impl Excitation {
     /// The excitation of a run, from its design: every joint torque-driven by multisines (or
     /// sums of them) of one fundamental; the excited harmonics are the union over joints; all
     /// whole periods but the first (the transient) are used. `Err` says what is missing.
-    pub fn from_data(data: &Measurements) -> Result<Self, String> {
+    pub fn from_data(data: &Measurements) -> crate::Result<Self> {
         fn collect(s: &sim::drive::Signal, base: &mut Vec<f64>, harmonics: &mut Vec<u32>) {
             match s {
                 sim::drive::Signal::Multisine {
@@ -72,25 +72,27 @@ impl Excitation {
         let (mut base, mut harmonics) = (Vec::new(), Vec::new());
         for j in &data.joints {
             let signal = j.excitation.as_ref().ok_or_else(|| {
-                format!("needs a multisine torque excitation on every joint (joint O{} is not torque-driven)", j.id)
+                crate::Error::Data(format!("needs a multisine torque excitation on every joint (joint O{} is not torque-driven)", j.id))
             })?;
             collect(signal, &mut base, &mut harmonics);
         }
-        let f0 = *base
-            .first()
-            .ok_or("needs a multisine torque excitation on every joint")?;
+        let f0 = *base.first().ok_or(crate::Error::Data(
+            "needs a multisine torque excitation on every joint".into(),
+        ))?;
         if base.iter().any(|f| (f - f0).abs() > 1e-12 * f0) {
-            return Err("needs one fundamental frequency for every joint's multisine".into());
+            return Err(crate::Error::Data(
+                "needs one fundamental frequency for every joint's multisine".into(),
+            ));
         }
         harmonics.sort_unstable();
         harmonics.dedup();
         let span = data.t.last().copied().unwrap_or(0.0) - data.t.first().copied().unwrap_or(0.0);
         let whole = (span * f0 + 1e-9).floor() as usize;
         if whole < 2 {
-            return Err(format!(
+            return Err(crate::Error::Data(format!(
                 "needs at least two whole periods of the {} s excitation (the first is dropped as transient); the run spans {span} s",
                 1.0 / f0
-            ));
+            )));
         }
         Ok(Excitation {
             base_frequency: f0,
@@ -106,11 +108,9 @@ impl Excitation {
 
     /// The steady-state window of a record.
     pub fn window(&self, name: &str, data: &Measurements) -> Result<Window, EstimateError> {
-        last_periods(&data.t, 1.0 / self.base_frequency, self.periods).map_err(|message| {
-            EstimateError {
-                estimator: name.into(),
-                message,
-            }
+        last_periods(&data.t, 1.0 / self.base_frequency, self.periods).map_err(|e| EstimateError {
+            estimator: name.into(),
+            message: e.to_string(),
         })
     }
 

@@ -62,7 +62,7 @@ pub(crate) fn law_variance(laws: &[Noise]) -> f64 {
 impl WrenchNoise {
     /// The model a run states; `Err` says which joint's force or moment has no stated noise
     /// (GLS needs every channel weighted).
-    pub fn stated(data: &Measurements) -> Result<Self, String> {
+    pub fn stated(data: &Measurements) -> crate::Result<Self> {
         let joints: Vec<JointNoise> = (1..=data.bodies.len() as u8)
             .map(|b| {
                 let mut j = JointNoise::default();
@@ -89,11 +89,11 @@ impl WrenchNoise {
         for (i, j) in joints.iter().enumerate() {
             for (k, what) in ["force", "moment"].iter().enumerate() {
                 if (j.sensor[k] + j.world[k]).min() <= 0.0 {
-                    return Err(format!(
+                    return Err(crate::Error::Data(format!(
                         "needs a stated noise on every axis of every joint's {what} (joint O{}: a `force_torque` sensor's sigma or `[[noise]]` on `{}`)",
                         i + 1,
                         ["f", "n"][k]
-                    ));
+                    )));
                 }
             }
         }

@@ -98,15 +98,15 @@ impl StandardIdim {
 
 /// The bodies of `prior` as standard parameters in the link frames of `geometry`, which must
 /// have the same joints.
-pub fn in_frames_of(prior: &Chain, geometry: &Chain) -> Result<Vec<StandardParameters>, String> {
+pub fn in_frames_of(prior: &Chain, geometry: &Chain) -> crate::Result<Vec<StandardParameters>> {
     if prior.len() != geometry.len() || prior.base != geometry.base {
-        return Err(format!(
+        return Err(crate::Error::Data(format!(
             "the prior has {} links on {:?}, the run's arm {} on {:?}",
             prior.len(),
             prior.base,
             geometry.len(),
             geometry.base
-        ));
+        )));
     }
     prior
         .links
@@ -117,7 +117,10 @@ pub fn in_frames_of(prior: &Chain, geometry: &Chain) -> Result<Vec<StandardParam
                 && (p.joint.axis().into_inner() - g.joint.axis().into_inner()).norm() < 1e-9
                 && (p.joint.anchor() - g.joint.anchor()).norm() < 1e-9;
             if !same {
-                return Err(format!("joint of link `{}` differs from the run's", p.name));
+                return Err(crate::Error::Data(format!(
+                    "joint of link `{}` differs from the run's",
+                    p.name
+                )));
             }
             let r = g.body.rotation();
             let c = r.inverse() * (p.body.centroid() - g.joint.anchor());

@@ -107,7 +107,7 @@ pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
     };
     let side = joint_side(&table, &joints, &chain, &config, o)?;
     let processed = signal::chain::process(&side.t, &side.readings, &o.lowpass)
-        .map_err(|problem| command_line("--lowpass", problem))?;
+        .map_err(|problem| command_line("--lowpass", problem.to_string()))?;
     let run_id = o.run_id.clone().unwrap_or_else(|| {
         (o.out.file_name()).map_or("recorded".into(), |n| n.to_string_lossy().into_owned())
     });

@@ -50,16 +50,14 @@ impl Dense {
 }
 
 /// A tensor of the file as f32 values with its shape; `Err` names the file and tensor.
-fn tensor(file: &SafeTensors, name: &str, origin: &Path) -> Result<(Vec<f32>, Vec<usize>), String> {
-    let t = file
-        .tensor(name)
-        .map_err(|e| format!("{}: tensor `{name}`: {e}", origin.display()))?;
+fn tensor(file: &SafeTensors, name: &str, origin: &Path) -> crate::Result<(Vec<f32>, Vec<usize>)> {
+    let format = |message: String| crate::Error::Format {
+        path: origin.to_path_buf(),
+        message: format!("tensor `{name}`: {message}"),
+    };
+    let t = file.tensor(name).map_err(|e| format(e.to_string()))?;
     if t.dtype() != Dtype::F32 {
-        return Err(format!(
-            "{}: tensor `{name}`: expected F32, got {:?}",
-            origin.display(),
-            t.dtype()
-        ));
+        return Err(format(format!("expected F32, got {:?}", t.dtype())));
     }
     let values = t
         .data()
@@ -74,10 +72,12 @@ impl Predictor for Dense {
         self.forward(x)
     }
 
-    fn load(path: &Path, widths: &[usize]) -> Result<Self, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let file =
-            SafeTensors::deserialize(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    fn load(path: &Path, widths: &[usize]) -> crate::Result<Self> {
+        let bytes = std::fs::read(path).map_err(crate::Error::io(path))?;
+        let file = SafeTensors::deserialize(&bytes).map_err(|e| crate::Error::Format {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
         let layers = widths
             .windows(2)
             .enumerate()
@@ -85,13 +85,13 @@ impl Predictor for Dense {
                 let (weight, shape) = tensor(&file, &format!("layers.{k}.weight"), path)?;
                 let (bias, bias_shape) = tensor(&file, &format!("layers.{k}.bias"), path)?;
                 if shape != [w[0], w[1]] || bias_shape != [w[1]] {
-                    return Err(format!(
-                        "{}: layer {k}: expected weight [{}, {}] and bias [{}], got {shape:?} and {bias_shape:?}",
-                        path.display(),
-                        w[0],
-                        w[1],
-                        w[1]
-                    ));
+                    return Err(crate::Error::Format {
+                        path: path.to_path_buf(),
+                        message: format!(
+                            "layer {k}: expected weight [{}, {}] and bias [{}], got {shape:?} and {bias_shape:?}",
+                            w[0], w[1], w[1]
+                        ),
+                    });
                 }
                 // `[inputs, outputs]` row-major is the `outputs × inputs` matrix column-major.
                 Ok((
@@ -99,7 +99,7 @@ impl Predictor for Dense {
                     DVector::from_vec(bias),
                 ))
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<crate::Result<Vec<_>>>()?;
         Ok(Dense { layers })
     }
 }

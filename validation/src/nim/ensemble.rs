@@ -129,17 +129,16 @@ impl<N: Network + Send> Ensemble<N> {
 
     /// Saves the members' networks and `ensemble.json` as the directory `dir`, replacing it,
     /// whole or not at all ([`crate::report::write_dir_atomic`]).
-    pub fn save(&self, dir: &Path) -> Result<(), String> {
+    pub fn save(&self, dir: &Path) -> crate::Result<()> {
         crate::report::write_dir_atomic(dir, |work| self.write(work))
     }
 
-    fn write(&self, dir: &Path) -> Result<(), String> {
+    fn write(&self, dir: &Path) -> crate::Result<()> {
         for (i, member) in self.members.iter().enumerate() {
             for (b, nim) in member.iter().enumerate() {
                 let path = member_file(dir, i, b + 1);
                 let parent = path.parent().expect("in a member directory");
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| format!("{}: {e}", parent.display()))?;
+                std::fs::create_dir_all(parent).map_err(crate::Error::io(parent))?;
                 nim.save(&path)?;
             }
         }
@@ -153,14 +152,17 @@ impl<N: Network + Send> Ensemble<N> {
         };
         let path = dir.join("ensemble.json");
         let text = serde_json::to_string_pretty(&stored).expect("serializes") + "\n";
-        crate::report::write_atomic(&path, &text).map_err(|e| format!("{}: {e}", path.display()))
+        crate::report::write_atomic(&path, &text).map_err(|e| crate::Error::Format {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })
     }
 }
 
 impl<N: Predictor> Ensemble<N> {
     /// Loads an ensemble saved by [`Ensemble::save`], or a single set of body networks
     /// (`body<k>.safetensors`, what `nim-train` writes) as a one-member, uncalibrated ensemble.
-    pub fn load(dir: &Path) -> Result<Self, String> {
+    pub fn load(dir: &Path) -> crate::Result<Self> {
         let path = dir.join("ensemble.json");
         if !path.exists() {
             let mut member = Vec::new();
@@ -172,21 +174,23 @@ impl<N: Predictor> Ensemble<N> {
                 member.push(Nim::load(&file)?);
             }
             if member.is_empty() {
-                return Err(format!(
-                    "{}: neither ensemble.json nor body1.safetensors (expected a directory written by \
-                     `cargo xtask nim-study` or `nim-train`)",
-                    dir.display()
-                ));
+                return Err(crate::Error::Format {
+                    path: dir.to_path_buf(),
+                    message: "neither ensemble.json nor body1.safetensors (expected a directory \
+                              written by `cargo xtask nim-study` or `nim-train`)"
+                        .into(),
+                });
             }
             return Ok(Ensemble {
                 members: vec![member],
                 calibration: Calibration::NONE,
             });
         }
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let stored: Stored =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(&path).map_err(crate::Error::io(&path))?;
+        let stored: Stored = serde_json::from_str(&text).map_err(|e| crate::Error::Format {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
         let members = (0..stored.members)
             .map(|i| {
                 (1..=stored.bodies)
@@ -261,19 +265,21 @@ impl<N: Predictor> Ensemble<N> {
 
 /// Checks that every member's network of a body reads member 0's input schema: the members'
 /// predictions are pooled sample by sample ([`super::pooling::mixture`]).
-fn same_schemas<N: Predictor>(dir: &Path, members: &[Vec<Nim<N>>]) -> Result<(), String> {
+fn same_schemas<N: Predictor>(dir: &Path, members: &[Vec<Nim<N>>]) -> crate::Result<()> {
     for (i, member) in members.iter().enumerate().skip(1) {
         for (b, nim) in member.iter().enumerate() {
             let expected = members[0][b].schema;
             if nim.schema != expected {
-                return Err(format!(
-                    "{}: input schema `{}`, expected `{}` as member 0's body {} (an ensemble's members \
-                     read the same inputs)",
-                    member_file(dir, i, b + 1).display(),
-                    nim.schema.id(),
-                    expected.id(),
-                    b + 1
-                ));
+                return Err(crate::Error::Format {
+                    path: member_file(dir, i, b + 1),
+                    message: format!(
+                        "input schema `{}`, expected `{}` as member 0's body {} (an ensemble's \
+                         members read the same inputs)",
+                        nim.schema.id(),
+                        expected.id(),
+                        b + 1
+                    ),
+                });
             }
         }
     }

@@ -150,14 +150,17 @@ impl Network for BurnMlp {
         }
     }
 
-    fn save(&self, path: &Path, metadata: &str) -> Result<(), String> {
+    fn save(&self, path: &Path, metadata: &str) -> crate::Result<()> {
         // Replaces an existing file (burn writes it atomically either way).
         let mut store = SafetensorsStore::from_file(path)
             .overwrite(true)
             .metadata("nim", metadata);
         self.net
             .save_into(&mut store)
-            .map_err(|e| format!("{}: {e:?}", path.display()))
+            .map_err(|e| crate::Error::Format {
+                path: path.to_path_buf(),
+                message: format!("{e:?}"),
+            })
     }
 }
 
@@ -171,12 +174,15 @@ impl Predictor for BurnMlp {
             .expect("f32 output")
     }
 
-    fn load(path: &Path, widths: &[usize]) -> Result<Self, String> {
+    fn load(path: &Path, widths: &[usize]) -> crate::Result<Self> {
         let mut mlp = BurnMlp::new(widths, 0);
         let mut store = SafetensorsStore::from_file(path);
         mlp.net
             .load_from(&mut store)
-            .map_err(|e| format!("{}: {e:?}", path.display()))?;
+            .map_err(|e| crate::Error::Format {
+                path: path.to_path_buf(),
+                message: format!("{e:?}"),
+            })?;
         Ok(mlp)
     }
 }

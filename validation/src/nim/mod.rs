@@ -172,7 +172,7 @@ impl<N: Network> Nim<N> {
     }
 
     /// Saves weights (safetensors) with the standardization and input schema as metadata.
-    pub fn save(&self, path: &std::path::Path) -> Result<(), String> {
+    pub fn save(&self, path: &std::path::Path) -> crate::Result<()> {
         let meta = Stored {
             inputs: self.inputs.clone(),
             targets: self.targets.clone(),
@@ -240,17 +240,25 @@ impl<N: Predictor> Nim<N> {
     }
 
     /// Loads a model saved by [`Nim::save`].
-    pub fn load(path: &std::path::Path) -> Result<Self, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let (_, header) = safetensors::SafeTensors::read_metadata(&bytes)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+    pub fn load(path: &std::path::Path) -> crate::Result<Self> {
+        let bytes = std::fs::read(path).map_err(crate::Error::io(path))?;
+        let (_, header) =
+            safetensors::SafeTensors::read_metadata(&bytes).map_err(|e| crate::Error::Format {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            })?;
         let text = header
             .metadata()
             .as_ref()
             .and_then(|m| m.get("nim"))
-            .ok_or_else(|| format!("{}: no `nim` metadata (not a NIM model)", path.display()))?;
-        let meta: Stored =
-            serde_json::from_str(text).map_err(|e| format!("{}: metadata: {e}", path.display()))?;
+            .ok_or_else(|| crate::Error::Format {
+                path: path.to_path_buf(),
+                message: "no `nim` metadata (not a NIM model)".into(),
+            })?;
+        let meta: Stored = serde_json::from_str(text).map_err(|e| crate::Error::Format {
+            path: path.to_path_buf(),
+            message: format!("metadata: {e}"),
+        })?;
         let schema = Inputs::ALL
             .into_iter()
             .find(|i| i.names() == meta.input_names)
@@ -259,12 +267,14 @@ impl<N: Predictor> Nim<N> {
                     .iter()
                     .map(|i| format!("{} ({})", i.id(), i.len()))
                     .collect();
-                format!(
-                    "{}: input_names {:?} match no NIM input schema ({})",
-                    path.display(),
-                    meta.input_names,
-                    known.join(", ")
-                )
+                crate::Error::Format {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "input_names {:?} match no NIM input schema ({})",
+                        meta.input_names,
+                        known.join(", ")
+                    ),
+                }
             })?;
         Ok(Nim {
             network: N::load(path, &widths(schema.len(), &meta.hidden, meta.log_variance))?,

@@ -89,7 +89,7 @@ pub trait Predictor: Sized {
     /// Predictions for rows `x`, row-major: a whole batch in one call.
     fn predict(&self, x: &[f32]) -> Vec<f32>;
     /// Loads weights saved by [`Network::save`] into a network of the given widths.
-    fn load(path: &Path, widths: &[usize]) -> Result<Self, String>;
+    fn load(path: &Path, widths: &[usize]) -> crate::Result<Self>;
 }
 
 /// A trainable regression network.
@@ -101,7 +101,7 @@ pub trait Network: Predictor {
     fn train(&mut self, x: &[f32], y: &[f32], config: &TrainConfig) -> TrainReport;
     /// Saves the weights as safetensors with a metadata entry `nim` holding `metadata`: tensors
     /// `layers.<k>.weight` (`[inputs, outputs]`, row-major) and `layers.<k>.bias`.
-    fn save(&self, path: &Path, metadata: &str) -> Result<(), String>;
+    fn save(&self, path: &Path, metadata: &str) -> crate::Result<()>;
 }
 
 #[cfg(test)]

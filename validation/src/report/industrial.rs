@@ -121,14 +121,17 @@ pub fn markdown(s: &IndustrialStudy) -> String {
 }
 
 /// Writes `dir/industrial.md` and `dir/industrial.json` (each atomically).
-pub fn write(study: &IndustrialStudy, dir: &Path) -> Result<(), String> {
-    let json = serde_json::to_string_pretty(study).map_err(|e| e.to_string())?;
+pub fn write(study: &IndustrialStudy, dir: &Path) -> crate::Result<()> {
+    let json = serde_json::to_string_pretty(study).map_err(|e| crate::Error::Format {
+        path: dir.join("industrial.json"),
+        message: e.to_string(),
+    })?;
     for (name, text) in [
         ("industrial.json", json),
         ("industrial.md", markdown(study)),
     ] {
         let path = dir.join(name);
-        super::write_atomic(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+        super::write_atomic(&path, &text).map_err(crate::Error::io(&path))?;
     }
     Ok(())
 }

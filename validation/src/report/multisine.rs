@@ -231,9 +231,12 @@ impl MultisineStudy {
 
     /// Draws `multisine.png`: m2's RMSE under the paper's noise and |bias| without noise
     /// against the torque scale (left), RMSE against the Gaussian noise level (right).
-    pub fn plot(&self, path: &Path) -> Result<(), String> {
+    pub fn plot(&self, path: &Path) -> crate::Result<()> {
         register_font();
-        let err = |e: &dyn std::fmt::Display| e.to_string();
+        let err = |e: &dyn std::fmt::Display| crate::Error::Plot {
+            path: path.to_owned(),
+            message: e.to_string(),
+        };
         let root = BitMapBackend::new(path, (1400, 560)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| err(&e))?;
         let (left, right) = root.split_horizontally(700);
@@ -303,18 +306,18 @@ impl MultisineStudy {
     }
 
     /// Writes `multisine.md`, `multisine.csv` and `multisine.png` into `dir`.
-    pub fn write(&self, dir: &Path) -> Result<(), String> {
-        std::fs::create_dir_all(dir).map_err(crate::study::io_error(dir))?;
+    pub fn write(&self, dir: &Path) -> crate::Result<()> {
+        std::fs::create_dir_all(dir).map_err(crate::Error::io(dir))?;
         // The serialized result every file below is rendered from.
         let json = dir.join("multisine.json");
         let text = serde_json::to_string_pretty(self).expect("serializes");
-        super::write_atomic(&json, &text).map_err(crate::study::io_error(&json))?;
+        super::write_atomic(&json, &text).map_err(crate::Error::io(&json))?;
         for (file, text) in [
             ("multisine.md", self.markdown()),
             ("multisine.csv", self.csv()),
         ] {
             let path = dir.join(file);
-            super::write_atomic(&path, &text).map_err(crate::study::io_error(&path))?;
+            super::write_atomic(&path, &text).map_err(crate::Error::io(&path))?;
         }
         super::write_atomic_with(&dir.join("multisine.png"), |tmp| self.plot(tmp))
     }

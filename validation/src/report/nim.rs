@@ -91,7 +91,7 @@ pub fn population_study(
     config: &TrainConfig,
     curve: &[usize],
     models: Option<&std::path::Path>,
-) -> Result<PopulationResult, String> {
+) -> crate::Result<PopulationResult> {
     use crate::nim::population::{INPUTS as inputs, estimate, train};
     let score = |nims: &[(crate::nim::Nim<BurnMlp>, crate::nim::TrainReport)],
                  protocol: &str,
@@ -155,7 +155,7 @@ pub fn population_study(
 
 impl NimReport {
     /// Runs the protocols on the `paper_rail` run.
-    pub fn new(run: &Run, config: TrainConfig) -> Result<Self, String> {
+    pub fn new(run: &Run, config: TrainConfig) -> crate::Result<Self> {
         let truth = run
             .truth
             .bodies
@@ -170,10 +170,10 @@ impl NimReport {
         let t0 = std::time::Instant::now();
         let reps = 20;
         for _ in 0..reps {
-            std::hint::black_box(mim.estimate(&run.measurements).map_err(|e| e.to_string())?);
+            std::hint::black_box(mim.estimate(&run.measurements)?);
         }
         let mim_seconds = t0.elapsed().as_secs_f64() / f64::from(reps);
-        let est = mim.estimate(&run.measurements).map_err(|e| e.to_string())?;
+        let est = mim.estimate(&run.measurements)?;
         let get = |b: usize, p: Parameter| {
             est.iter()
                 .find(|e| e.body as usize == b && e.parameter == p)
@@ -519,11 +519,11 @@ impl NimReport {
     }
 
     /// Writes `nim.md` and `nim.csv` into `dir`.
-    pub fn write(&self, dir: &Path) -> Result<(), String> {
-        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    pub fn write(&self, dir: &Path) -> crate::Result<()> {
+        std::fs::create_dir_all(dir).map_err(crate::Error::io(dir))?;
         for (file, text) in [("nim.md", self.markdown()), ("nim.csv", self.csv())] {
             let path = dir.join(file);
-            super::write_atomic(&path, &text).map_err(crate::study::io_error(&path))?;
+            super::write_atomic(&path, &text).map_err(crate::Error::io(&path))?;
         }
         Ok(())
     }

@@ -236,13 +236,13 @@ pub fn csv(study: &MotionStudy) -> String {
 }
 
 /// Writes `nim_motions.md` and `nim_motions.csv` into `dir`.
-pub fn write(study: &MotionStudy, description: &str, dir: &Path) -> Result<(), String> {
+pub fn write(study: &MotionStudy, description: &str, dir: &Path) -> crate::Result<()> {
     for (file, text) in [
         ("nim_motions.md", markdown(study, description)),
         ("nim_motions.csv", csv(study)),
     ] {
         let path = dir.join(file);
-        super::write_atomic(&path, &text).map_err(crate::study::io_error(&path))?;
+        super::write_atomic(&path, &text).map_err(crate::Error::io(&path))?;
     }
     Ok(())
 }

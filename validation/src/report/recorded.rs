@@ -158,9 +158,12 @@ fn replay_section(s: &RecordedStudy, joints: &[String]) -> String {
 
 /// Draws the measured torque against [`crate::study::recorded::TRACED`]'s prediction over the
 /// validation stretch, one panel per joint.
-pub fn plot(s: &RecordedStudy, joints: &[String], path: &Path) -> Result<(), String> {
+pub fn plot(s: &RecordedStudy, joints: &[String], path: &Path) -> crate::Result<()> {
     super::register_font();
-    let err = |e: &dyn std::fmt::Display| e.to_string();
+    let err = |e: &dyn std::fmt::Display| crate::Error::Plot {
+        path: path.to_owned(),
+        message: e.to_string(),
+    };
     let tr = &s.traces;
     let rows = joints.len().div_ceil(2).max(1);
     let root = BitMapBackend::new(path, (1400, 320 * rows as u32)).into_drawing_area();

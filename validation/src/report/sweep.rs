@@ -273,7 +273,7 @@ fn comparison(result: &SweepResult) -> String {
 
 /// Log–log panels of the relative RMSE vs noise level per method, one per (scenario, sensor):
 /// a row per scenario, a column per sensor, with the bound's relative value where there is one.
-pub fn plot(result: &SweepResult, path: &Path) -> Result<(), String> {
+pub fn plot(result: &SweepResult, path: &Path) -> crate::Result<()> {
     register_font();
     let g = groups(result);
     let mut panels: BTreeMap<(String, SensorFamily), Vec<Curve>> = BTreeMap::new();
@@ -332,7 +332,8 @@ pub fn plot(result: &SweepResult, path: &Path) -> Result<(), String> {
     sensors.dedup();
     let (rows, cols) = (scenarios.len().max(1), sensors.len().max(1));
     let root = BitMapBackend::new(path, (640 * cols as u32, 480 * rows as u32)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    root.fill(&WHITE)
+        .map_err(|e| crate::Error::plot(path)(e.to_string()))?;
     let areas = root.split_evenly((rows, cols));
     for ((scenario, sensor), curves) in &panels {
         let r = scenarios
@@ -372,21 +373,22 @@ pub fn plot(result: &SweepResult, path: &Path) -> Result<(), String> {
             range,
             curves.clone(),
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| crate::Error::plot(path)(e.to_string()))?;
     }
-    root.present().map_err(|e| e.to_string())
+    root.present()
+        .map_err(|e| crate::Error::plot(path)(e.to_string()))
 }
 
 /// Writes `sweep.csv`, `sweep.md`, `sweep.png` into `dir`.
-pub fn write(result: &SweepResult, dir: &Path) -> Result<(), String> {
+pub fn write(result: &SweepResult, dir: &Path) -> crate::Result<()> {
     write_as(result, dir, "sweep")
 }
 
 /// Writes `<stem>.csv`, `<stem>.md`, `<stem>.png` into `dir`.
-pub fn write_as(result: &SweepResult, dir: &Path, stem: &str) -> Result<(), String> {
+pub fn write_as(result: &SweepResult, dir: &Path, stem: &str) -> crate::Result<()> {
     let csv_path = dir.join(format!("{stem}.csv"));
-    std::fs::write(&csv_path, csv(result)).map_err(crate::study::io_error(&csv_path))?;
+    std::fs::write(&csv_path, csv(result)).map_err(crate::Error::io(&csv_path))?;
     let md_path = dir.join(format!("{stem}.md"));
-    std::fs::write(&md_path, markdown(result)).map_err(crate::study::io_error(&md_path))?;
+    std::fs::write(&md_path, markdown(result)).map_err(crate::Error::io(&md_path))?;
     plot(result, &dir.join(format!("{stem}.png")))
 }

@@ -237,9 +237,12 @@ impl TeachingStudy {
 
     /// Draws the friction fit (per swept joint: half-difference samples, fitted model and the
     /// simulated model against the angle, one colour per speed).
-    pub fn plot_friction(&self, path: &Path) -> Result<(), String> {
+    pub fn plot_friction(&self, path: &Path) -> crate::Result<()> {
         register_font();
-        let err = |e: &dyn std::fmt::Display| e.to_string();
+        let err = |e: &dyn std::fmt::Display| crate::Error::Plot {
+            path: path.to_owned(),
+            message: e.to_string(),
+        };
         let root = BitMapBackend::new(path, (1400, 600)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| err(&e))?;
         let panels = root.split_evenly((1, self.friction.len().max(1)));
@@ -337,9 +340,12 @@ impl TeachingStudy {
     }
 
     /// Draws the adaptive law's relative base-parameter error against the data consumed.
-    pub fn plot_adaptive(&self, path: &Path) -> Result<(), String> {
+    pub fn plot_adaptive(&self, path: &Path) -> crate::Result<()> {
         register_font();
-        let err = |e: &dyn std::fmt::Display| e.to_string();
+        let err = |e: &dyn std::fmt::Display| crate::Error::Plot {
+            path: path.to_owned(),
+            message: e.to_string(),
+        };
         let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| err(&e))?;
         let tmax = self
@@ -385,18 +391,18 @@ impl TeachingStudy {
     }
 
     /// Writes `teaching.md`, `teaching.csv` and the two plots into `dir`.
-    pub fn write(&self, dir: &Path) -> Result<(), String> {
-        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    pub fn write(&self, dir: &Path) -> crate::Result<()> {
+        std::fs::create_dir_all(dir).map_err(crate::Error::io(dir))?;
         // The serialized result every file below is rendered from.
         let json = dir.join("teaching.json");
         let text = serde_json::to_string_pretty(self).expect("serializes");
-        super::write_atomic(&json, &text).map_err(crate::study::io_error(&json))?;
+        super::write_atomic(&json, &text).map_err(crate::Error::io(&json))?;
         for (file, text) in [
             ("teaching.md", self.markdown()),
             ("teaching.csv", self.csv()),
         ] {
             let path = dir.join(file);
-            super::write_atomic(&path, &text).map_err(crate::study::io_error(&path))?;
+            super::write_atomic(&path, &text).map_err(crate::Error::io(&path))?;
         }
         super::write_atomic_with(&dir.join("teaching_friction.png"), |tmp| {
             self.plot_friction(tmp)

@@ -65,16 +65,18 @@ pub struct Butterworth {
 impl Butterworth {
     /// The filter of `order` with cut-off `cutoff` (Hz) at `rate` (Hz). `Err` unless
     /// `1 ≤ order ≤ 12` and `0 < cutoff < rate / 2`.
-    pub fn new(order: usize, cutoff: f64, rate: f64) -> Result<Self, String> {
+    pub fn new(order: usize, cutoff: f64, rate: f64) -> crate::Result<Self> {
         if !(1..=12).contains(&order) {
-            return Err(format!("expected a filter order in 1..=12, got {order}"));
+            return Err(crate::Error::Data(format!(
+                "expected a filter order in 1..=12, got {order}"
+            )));
         }
         if !(cutoff > 0.0 && cutoff < rate / 2.0) {
-            return Err(format!(
+            return Err(crate::Error::Data(format!(
                 "expected a cut-off in (0, {}) Hz (below the Nyquist frequency of {rate} Hz), \
                  got {cutoff} Hz",
                 rate / 2.0
-            ));
+            )));
         }
         // Pre-warped analog cut-off for a bilinear map with 2·fs.
         let k = 2.0 * rate;

@@ -102,12 +102,12 @@ pub struct Processed {
 
 /// Runs the chain over stamps `t` (s, strictly increasing) and each joint's readings. `Err`
 /// for fewer than five samples or a filter that cannot be designed at the grid's rate.
-pub fn process(t: &[f64], joints: &[Readings], lowpass: &Lowpass) -> Result<Processed, String> {
+pub fn process(t: &[f64], joints: &[Readings], lowpass: &Lowpass) -> crate::Result<Processed> {
     if t.len() < 5 {
-        return Err(format!(
+        return Err(crate::Error::Data(format!(
             "expected at least 5 samples for the derivatives, got {}",
             t.len()
-        ));
+        )));
     }
     let grid = Grid::of(t);
     let rate = 1.0 / grid.period;
@@ -261,7 +261,9 @@ mod tests {
                 .unwrap_err()
                 .contains("ORDER:CUTOFF_HZ")
         );
-        let e = process(&t, &readings, &"4:60".parse().unwrap()).unwrap_err();
+        let e = process(&t, &readings, &"4:60".parse().unwrap())
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("Nyquist"), "{e}");
     }
 }

@@ -37,14 +37,10 @@ impl Identified {
     /// Writes `dir/<id>.<method>.urdf` and, with drive terms, `dir/<id>.<method>.drives.toml`
     /// (what `sim replay --urdf … --drives …` reads), each whole or not at all; returns the
     /// paths.
-    pub fn write(
-        &self,
-        dir: &std::path::Path,
-        id: &str,
-    ) -> Result<Vec<std::path::PathBuf>, String> {
+    pub fn write(&self, dir: &std::path::Path, id: &str) -> crate::Result<Vec<std::path::PathBuf>> {
         let path = dir.join(format!("{id}.{}.urdf", self.method));
-        let urdf = sim::model::urdf::export::to_string(&self.chain).map_err(|e| e.to_string())?;
-        crate::files::write_atomic(&path, &urdf).map_err(|e| format!("{}: {e}", path.display()))?;
+        let urdf = sim::model::urdf::export::to_string(&self.chain)?;
+        crate::files::write_atomic(&path, &urdf).map_err(crate::Error::io(&path))?;
         let mut written = vec![path];
         if let Some(drives) = &self.drives {
             let path = dir.join(format!("{id}.{}.drives.toml", self.method));
@@ -52,10 +48,12 @@ impl Identified {
                 "# Drive terms identified by {} (validation estimate); `sim replay --drives` reads\n\
                  # them (sim::replay::DriveTrain).\n{}",
                 self.method,
-                toml::to_string(drives).map_err(|e| e.to_string())?
+                toml::to_string(drives).map_err(|e| crate::Error::Format {
+                    path: path.clone(),
+                    message: e.to_string(),
+                })?
             );
-            crate::files::write_atomic(&path, &text)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            crate::files::write_atomic(&path, &text).map_err(crate::Error::io(&path))?;
             written.push(path);
         }
         Ok(written)
@@ -106,20 +104,24 @@ impl Loaded {
     /// The run cut at the fraction `1 − holdout` of its time span: `(first part, rest)`, for
     /// identification on the first and validation on the rest. `Err` unless `0 < holdout < 1`
     /// and both parts have at least five samples.
-    pub fn split(&self, holdout: f64) -> Result<(Loaded, Loaded), String> {
+    pub fn split(&self, holdout: f64) -> crate::Result<(Loaded, Loaded)> {
         if !(holdout > 0.0 && holdout < 1.0) {
-            return Err(format!(
-                "--holdout: expected a fraction in (0, 1), got {holdout}"
+            return Err(crate::Error::invalid(
+                "--holdout",
+                format!("a fraction in (0, 1), got {holdout}"),
             ));
         }
         let t = &self.measurements.t;
         let cut_time = t[0] + (1.0 - holdout) * (t[t.len() - 1] - t[0]);
         let cut = t.partition_point(|s| *s < cut_time);
         if cut < 5 || t.len() - cut < 5 {
-            return Err(format!(
-                "--holdout {holdout}: run `{}` has {} samples; both parts need at least 5",
-                self.id,
-                t.len()
+            return Err(crate::Error::invalid(
+                format!("--holdout {holdout}"),
+                format!(
+                    "at least 5 samples in both parts; run `{}` has {} samples",
+                    self.id,
+                    t.len()
+                ),
             ));
         }
         let part = |range: std::ops::Range<usize>, suffix: &str| Loaded {

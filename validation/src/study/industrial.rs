@@ -139,19 +139,23 @@ impl IndustrialStudy {
         cases: &[Case],
         seeds: usize,
         out: &Path,
-    ) -> Result<Self, String> {
+    ) -> crate::Result<Self> {
         let arm = &excitation.manifest.model;
-        std::fs::create_dir_all(out).map_err(super::io_error(out))?;
+        std::fs::create_dir_all(out).map_err(crate::Error::io(out))?;
         let prior_path = out.join(format!("{}_prior.urdf", arm.name));
-        let text = sim::model::urdf::to_string(&prior_model(arm)).map_err(|e| e.to_string())?;
-        crate::report::write_atomic(&prior_path, &text).map_err(super::io_error(&prior_path))?;
+        let text = sim::model::urdf::to_string(&prior_model(arm))?;
+        crate::report::write_atomic(&prior_path, &text).map_err(crate::Error::io(&prior_path))?;
         let options = Options {
             prior: Some(prior_path),
             ..Default::default()
         };
         let estimators: Vec<Box<dyn Estimator>> = METHODS
             .iter()
-            .map(|m| by_name(&options, m).ok_or_else(|| format!("no estimator {m}")))
+            .map(|m| {
+                by_name(&options, m).ok_or_else(|| {
+                    crate::Error::invalid("estimator", format!("one of the registry, got {m}"))
+                })
+            })
             .collect::<Result<_, _>>()?;
         let geometry = arm.kinematics_only();
         let base = BaseParameters::of_chain(&geometry);
@@ -159,7 +163,7 @@ impl IndustrialStudy {
         let mut results = Vec::new();
         let mut exported = None;
         for (c, case) in cases.iter().enumerate() {
-            let per_seed: Vec<Vec<Result<Scored, String>>> = (0..seeds as u64)
+            let per_seed: Vec<Vec<crate::Result<Scored>>> = (0..seeds as u64)
                 .into_par_iter()
                 .map(|seed| {
                     identify(
@@ -188,7 +192,7 @@ impl IndustrialStudy {
                                 r.inconsistent_links.get_or_insert_with(Vec::new).push(k);
                             }
                         }
-                        Err(e) => r.failures.push(e.clone()),
+                        Err(e) => r.failures.push(e.to_string()),
                     }
                 }
                 results.push(r);
@@ -268,17 +272,17 @@ fn identify(
     estimators: &[Box<dyn Estimator>],
     base: &BaseParameters,
     truth: &DVector<f64>,
-) -> Vec<Result<Scored, String>> {
+) -> Vec<crate::Result<Scored>> {
     let (exc, val) = noisy_runs(case, seed, excitation, validation);
     let experiment = Experiment::new(vec![(Role::Excitation, &exc)]);
     let check = match periodic_samples(&val, DERIVATIVES, "validation") {
         Ok(c) => c,
-        Err(e) => return estimators.iter().map(|_| Err(e.to_string())).collect(),
+        Err(e) => return estimators.iter().map(|_| Err(e.clone().into())).collect(),
     };
     estimators
         .iter()
         .map(|e| {
-            let est = e.estimate(&experiment).map_err(|e| e.to_string())?;
+            let est = e.estimate(&experiment)?;
             score(&est, &check, base, truth)
         })
         .collect()
@@ -289,8 +293,11 @@ fn score(
     check: &Samples,
     base: &BaseParameters,
     truth: &DVector<f64>,
-) -> Result<Scored, String> {
-    let model = est.predictor.as_ref().ok_or("no torque model")?;
+) -> crate::Result<Scored> {
+    let model = est
+        .predictor
+        .as_ref()
+        .ok_or(crate::Error::Data("no torque model".into()))?;
     let beta = DVector::from_fn(base.len(), |k, _| {
         est.values
             .get(&ParamId::Base(k + 1))
@@ -316,26 +323,26 @@ fn export_and_check(
     validation: &Run,
     consistent: &dyn Estimator,
     out: &Path,
-) -> Result<(PathBuf, f64, f64), String> {
+) -> crate::Result<(PathBuf, f64, f64)> {
     let (exc, val) = noisy_runs(case, 0, excitation, validation);
-    let est = consistent
-        .estimate(&Experiment::new(vec![(Role::Excitation, &exc)]))
-        .map_err(|e| e.to_string())?;
-    let model = est
-        .model
-        .as_ref()
-        .ok_or("the consistent estimate has no model")?;
+    let est = consistent.estimate(&Experiment::new(vec![(Role::Excitation, &exc)]))?;
+    let model = est.model.as_ref().ok_or(crate::Error::Data(
+        "the consistent estimate has no model".into(),
+    ))?;
     let path = out.join(format!("{}_identified.urdf", model.name));
-    let text = sim::model::urdf::to_string(model).map_err(|e| e.to_string())?;
-    crate::report::write_atomic(&path, &text).map_err(super::io_error(&path))?;
-    let check = periodic_samples(&val, DERIVATIVES, "validation").map_err(|e| e.to_string())?;
+    let text = sim::model::urdf::to_string(model)?;
+    crate::report::write_atomic(&path, &text).map_err(crate::Error::io(&path))?;
+    let check = periodic_samples(&val, DERIVATIVES, "validation")?;
     let reported = torque_nrms(
-        est.predictor.as_ref().ok_or("no model")?.as_ref(),
+        est.predictor
+            .as_ref()
+            .ok_or(crate::Error::Data("no model".into()))?
+            .as_ref(),
         &check,
         MIN_SPEED,
         FILTER,
     );
-    let back = sim::model::urdf::read(&path).map_err(|e| e.to_string())?;
+    let back = sim::model::urdf::read(&path)?;
     let friction = |j: u8, term: &str| {
         let id = ParamId::from_identifier_name(&format!("j{j}_{term}"));
         id.and_then(|p| est.values.get(&p))

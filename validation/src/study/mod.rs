@@ -24,11 +24,6 @@ pub const IDIM_FAMILY: [&str; 5] = [
     "idim_consistent",
 ];
 
-/// An I/O error on `path`, as a message naming it.
-pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> String + '_ {
-    move |e| format!("{}: {e}", path.display())
-}
-
 /// Runs a study into the directory `out`: every scenario's block is computed (or, after an
 /// interruption, read back from the work directory `.<out>.partial`), then the whole result is
 /// written (`sweep.json`, and the report files `render` writes) and the work directory renamed
@@ -37,8 +32,8 @@ pub fn run_into(
     study: &file::Study,
     out: &Path,
     progress: Option<&indicatif::ProgressBar>,
-    render: &dyn Fn(&sweep::SweepResult, &Path) -> Result<(), String>,
-) -> Result<sweep::SweepResult, String> {
+    render: &dyn Fn(&sweep::SweepResult, &Path) -> crate::Result<()>,
+) -> crate::Result<sweep::SweepResult> {
     let name = out
         .file_name()
         .map_or("sweep".into(), |n| n.to_string_lossy().into_owned());
@@ -54,10 +49,10 @@ pub fn run_into(
     if work.exists()
         && std::fs::read_to_string(&stamp).ok().as_deref() != Some(fingerprint.as_str())
     {
-        std::fs::remove_dir_all(&work).map_err(io_error(&work))?;
+        std::fs::remove_dir_all(&work).map_err(crate::Error::io(&work))?;
     }
-    std::fs::create_dir_all(&work).map_err(io_error(&work))?;
-    std::fs::write(&stamp, &fingerprint).map_err(io_error(&stamp))?;
+    std::fs::create_dir_all(&work).map_err(crate::Error::io(&work))?;
+    std::fs::write(&stamp, &fingerprint).map_err(crate::Error::io(&stamp))?;
     let mut result = sweep::SweepResult {
         study: study.name.clone(),
         seeds: study.seeds,
@@ -77,15 +72,17 @@ pub fn run_into(
                 if let Some(pb) = progress {
                     pb.inc(per_block as u64);
                 }
-                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", block_path.display()))?
+                serde_json::from_str(&text).map_err(|e| crate::Error::Format {
+                    path: block_path.clone(),
+                    message: e.to_string(),
+                })?
             }
             Err(_) => {
-                let block =
-                    sweep::scenario_block(study, scenario, &tick).map_err(|e| e.to_string())?;
+                let block = sweep::scenario_block(study, scenario, &tick)?;
                 let tmp = block_path.with_extension("tmp");
                 std::fs::write(&tmp, serde_json::to_string(&block).expect("serializes"))
-                    .map_err(io_error(&tmp))?;
-                std::fs::rename(&tmp, &block_path).map_err(io_error(&block_path))?;
+                    .map_err(crate::Error::io(&tmp))?;
+                std::fs::rename(&tmp, &block_path).map_err(crate::Error::io(&block_path))?;
                 block
             }
         };
@@ -97,15 +94,15 @@ pub fn run_into(
         &json,
         serde_json::to_string_pretty(&result).expect("serializes"),
     )
-    .map_err(io_error(&json))?;
+    .map_err(crate::Error::io(&json))?;
     render(&result, &work)?;
     for k in 0..study.scenarios.len() {
         let _ = std::fs::remove_file(work.join(format!("block-{k}.json")));
     }
     let _ = std::fs::remove_file(&stamp);
     if out.exists() {
-        std::fs::remove_dir_all(out).map_err(io_error(out))?;
+        std::fs::remove_dir_all(out).map_err(crate::Error::io(out))?;
     }
-    std::fs::rename(&work, out).map_err(io_error(out))?;
+    std::fs::rename(&work, out).map_err(crate::Error::io(out))?;
     Ok(result)
 }

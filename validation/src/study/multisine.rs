@@ -180,7 +180,7 @@ fn masses(method: &dyn RunEstimator, data: &Measurements) -> [Option<f64>; 2] {
 
 impl MultisineStudy {
     /// Runs the study on clean runs, one per torque scale.
-    pub fn new(runs: &[ScaleRun], config: StudyConfig) -> Result<Self, String> {
+    pub fn new(runs: &[ScaleRun], config: StudyConfig) -> crate::Result<Self> {
         let mut scales = Vec::new();
         let mut cases: Vec<Case> = Vec::new();
         for (i, sr) in runs.iter().enumerate() {

@@ -175,10 +175,10 @@ pub struct MotionStudy {
 }
 
 /// MIM's `(m, J11, J22, J33)` of every body of `run`.
-fn mim(run: &Run) -> Result<Vec<[Option<f64>; 4]>, String> {
+fn mim(run: &Run) -> crate::Result<Vec<[Option<f64>; 4]>> {
     let est = MimStacked::default()
         .estimate(&run.measurements)
-        .map_err(|e| format!("{}: {e}", run.measurements.run_id))?;
+        .map_err(|e| crate::Error::Numerical(format!("{}: {e}", run.measurements.run_id)))?;
     let pick = |b: usize, p: Parameter| {
         est.iter()
             .find(|e| e.body as usize == b && e.parameter == p)
@@ -203,7 +203,7 @@ pub fn run(
     arms: &MotionArms,
     settings: &Settings,
     models: Option<&Path>,
-) -> Result<MotionStudy, String> {
+) -> crate::Result<MotionStudy> {
     let mut rows: Vec<Row> = Vec::new();
     for (category, run) in &arms.scored {
         let mims = mim(run)?;

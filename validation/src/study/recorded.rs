@@ -98,8 +98,8 @@ pub fn study(
     holdout: f64,
     prior: Option<std::path::PathBuf>,
     replay_into: Option<&std::path::Path>,
-) -> Result<RecordedStudy, String> {
-    let run = crate::dataset::recorded::read_recorded(dir).map_err(|e| e.to_string())?;
+) -> crate::Result<RecordedStudy> {
+    let run = crate::dataset::recorded::read_recorded(dir)?;
     let (run_id, samples) = (run.manifest.run_id.clone(), run.measurements.samples());
     let signal = run.manifest.signal.clone();
     let loaded = Loaded::from(run);
@@ -135,7 +135,7 @@ pub fn study(
         }
         let model = (held.models.iter())
             .find(|m| m.method == REPLAYED)
-            .ok_or_else(|| format!("{REPLAYED} gave no model to replay"))?;
+            .ok_or_else(|| crate::Error::Data(format!("{REPLAYED} gave no model to replay")))?;
         let files = model.write(&into.join("model"), "identified")?;
         replays.push(replay(
             dir,
@@ -168,7 +168,7 @@ pub fn replay(
     files: &[std::path::PathBuf],
     holdout: f64,
     out: &std::path::Path,
-) -> Result<ReplayCheck, String> {
+) -> crate::Result<ReplayCheck> {
     let drives = files
         .iter()
         .find(|f| f.extension().is_some_and(|e| e == "toml"));
@@ -180,7 +180,7 @@ pub fn replay(
         out: out.to_owned(),
         force: true,
     };
-    let residual = sim::replay::replay(&options, None).map_err(|e| e.to_string())?;
+    let residual = sim::replay::replay(&options, None)?;
     Ok(ReplayCheck {
         method: method.into(),
         files: files.iter().map(|f| f.display().to_string()).collect(),
@@ -193,13 +193,13 @@ fn traces(
     estimator: &dyn Estimator,
     identify: &Loaded,
     validate: &Loaded,
-) -> Result<Traces, String> {
+) -> crate::Result<Traces> {
     let experiment =
         crate::estimate::Experiment::new(vec![(Role::Excitation, &identify.measurements)]);
-    let estimates = estimator.estimate(&experiment).map_err(|e| e.message)?;
+    let estimates = estimator.estimate(&experiment)?;
     let model = estimates
         .predictor
-        .ok_or_else(|| format!("{} gives no torque model", estimator.name()))?;
+        .ok_or_else(|| crate::Error::Data(format!("{} gives no torque model", estimator.name())))?;
     let m = &validate.measurements;
     let stride = m.samples().div_ceil(TRACE_POINTS).max(1);
     let picked: Vec<usize> = (0..m.samples()).step_by(stride).collect();

@@ -192,14 +192,13 @@ fn identify_all(
     validation: &Measurements,
     derivatives: Derivatives,
     filter: Option<usize>,
-) -> Result<Outcome, String> {
+) -> crate::Result<Outcome> {
     let experiment = Experiment::new(sweeps.iter().collect(), excitation, derivatives, filter);
-    let check =
-        periodic_samples(validation, derivatives, "validation").map_err(|e| e.to_string())?;
+    let check = periodic_samples(validation, derivatives, "validation")?;
     registry()
         .iter()
         .map(|id| {
-            let r = id.identify(&experiment).map_err(|e| e.to_string())?;
+            let r = id.identify(&experiment)?;
             let nrms = torque_nrms(r.model.as_ref(), &check, MIN_SPEED, filter);
             Ok((id.name(), r.parameters, nrms, r.history))
         })
@@ -208,7 +207,7 @@ fn identify_all(
 
 impl TeachingStudy {
     /// Runs the study on the four runs.
-    pub fn new(runs: &TeachingRuns, config: StudyConfig) -> Result<Self, String> {
+    pub fn new(runs: &TeachingRuns, config: StudyConfig) -> crate::Result<Self> {
         let truth = crate::score::arm_truth(&runs.excitation.manifest.model);
         let clean = |r: &Run| measurements(&r.clean, None);
         let sweeps: Vec<Measurements> = runs.sweeps.iter().map(clean).collect();
@@ -326,8 +325,7 @@ impl TeachingStudy {
             Derivatives::Recorded,
             None,
         )
-        .sweep_fit()
-        .map_err(|e| e.to_string())?
+        .sweep_fit()?
         .clone();
         let friction = sweeps
             .iter()
@@ -430,9 +428,8 @@ fn commanded_condition(excitation: &Measurements, base: &BaseParameters) -> f64 
 }
 
 /// cond(W_b) over the recorded excitation (every 10th sample of its whole periods).
-fn recorded_condition(excitation: &Measurements, base: &BaseParameters) -> Result<f64, String> {
-    let s = periodic_samples(excitation, Derivatives::Recorded, "condition")
-        .map_err(|e| e.to_string())?;
+fn recorded_condition(excitation: &Measurements, base: &BaseParameters) -> crate::Result<f64> {
+    let s = periodic_samples(excitation, Derivatives::Recorded, "condition")?;
     let states: Vec<[Vec<f64>; 3]> = (0..s.t.len())
         .step_by(10)
         .map(|k| [s.q[k].clone(), s.qd[k].clone(), s.qdd[k].clone()])
