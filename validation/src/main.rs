@@ -200,6 +200,17 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     estimators.iter().map(|e| e.as_ref()).collect();
                 let outcome = validation::study::estimate::run_all(&chosen, &refs);
                 output::print_outcome(&outcome);
+                if only.is_some() && outcome.skipped.len() + outcome.failed.len() == chosen.len() {
+                    let why: Vec<String> = (outcome.skipped.iter().chain(&outcome.failed))
+                        .map(|(m, reason)| format!("{m}: {reason}"))
+                        .collect();
+                    return Err(format!(
+                        "--only: no estimator asked for gave an estimate on `{}`, nothing written ({})",
+                        refs.iter().map(|(_, r)| r.id.as_str()).collect::<Vec<_>>().join("+"),
+                        why.join("; ")
+                    )
+                    .into());
+                }
                 if let Some(dir) = &urdf_out {
                     let id = refs.iter().map(|(_, r)| r.id.as_str());
                     let id = id.collect::<Vec<_>>().join("+");

@@ -190,6 +190,26 @@ fn estimate_command_scores_a_users_own_scenario_and_explains_the_rest() {
         .unwrap();
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no estimator `mim_magic`"));
+    // Asked for estimators that all do not apply (NIM without models): an error, no table.
+    let _ = std::fs::remove_file(&out);
+    let none = std::process::Command::new(env!("CARGO_BIN_EXE_validation"))
+        .args([
+            "estimate",
+            run_dir.to_str().unwrap(),
+            "--only",
+            "nim",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&none.stderr);
+    assert!(!none.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("nothing written") && stderr.contains("nim: needs trained NIM"),
+        "{stderr}"
+    );
+    assert!(!out.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
