@@ -43,6 +43,7 @@
 
 pub mod batch;
 pub mod checks;
+pub mod cli;
 pub mod convert;
 pub mod dataset;
 pub mod drive;

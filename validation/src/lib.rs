@@ -6,6 +6,7 @@
 //! the truth; [`report`] writes what a reader sees. [`consistency`] checks the physics of a run
 //! from its files, with the independent inverse dynamics of [`inverse_dynamics`].
 
+pub mod cli;
 pub mod consistency;
 pub mod dataset;
 pub mod encoder;

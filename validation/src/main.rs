@@ -1,236 +1,24 @@
-//! `validation`: estimators on datasets from the command line.
-//!
-//! ```sh
-//! cargo run --release -p validation -- estimate RUN... [--only NAMES] [--nim-models DIR] --out FILE.csv
-//! cargo run --release -p validation -- estimate sweep=S1 sweep=S2 excitation=E --out FILE.csv
-//! cargo run --release -p validation -- sweep studies/mim_noise.toml --out DIR
-//! cargo run --release -p validation -- import RECORDING.csv --urdf ROBOT.urdf [--config C.toml] --out RUN
-//! ```
+//! `validation`: estimators on datasets from the command line ([`validation::cli`]; the same
+//! subcommands as `armid`'s estimation side).
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use validation::estimate::{Options, Role, registry};
-use validation::study::estimate::Loaded;
-
-mod output;
+use clap::Parser;
 
 /// Estimators of inertial parameters on run directories.
 #[derive(Parser)]
-#[command(about)]
+#[command(version, about)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Run every applicable estimator on each run directory, score it against the run's truth,
-    /// and write one row per (run, method, parameter). Runs written `ROLE=DIR` (roles single,
-    /// sweep, excitation, validation) form one experiment instead.
-    Estimate {
-        /// Run directories (`sim run` output), or `ROLE=DIR` for one multi-run experiment.
-        #[arg(required = true)]
-        runs: Vec<String>,
-        /// Only these estimators (comma-separated names).
-        #[arg(long, value_delimiter = ',')]
-        only: Option<Vec<String>>,
-        /// NIM models (`cargo xtask nim-train --model-dir`).
-        #[arg(long)]
-        nim_models: Option<PathBuf>,
-        /// A prior model (URDF, e.g. the CAD model) for the standard-parameter identifiers
-        /// `idim_prior` and `idim_consistent`.
-        #[arg(long)]
-        prior: Option<PathBuf>,
-        /// Write each identified model (methods that estimate every body, where physically
-        /// consistent) as DIR/<experiment>.<method>.urdf.
-        #[arg(long)]
-        urdf_out: Option<PathBuf>,
-        /// Identify on the first `1 − FRACTION` of each run's time span and validate by
-        /// prediction on the rest (rows `torque_nrms`, `torque_nrms.<joint>`): for runs given
-        /// without roles.
-        #[arg(long)]
-        holdout: Option<f64>,
-        /// The CSV to write; with several experiments also FILE.summary.csv.
-        #[arg(long)]
-        out: PathBuf,
-    },
-    /// Import a robot's recording (a wide CSV or Parquet table: `t`, `q_<joint>`, `qd_`, `qdd_`,
-    /// `tau_`, `i_`, or motor-side `qm_`, `taum_`; see `validation::import`) as a recorded run
-    /// directory: checked, resampled onto a uniform grid, filtered and differentiated by the
-    /// stated signal chain, every choice in its manifest.
-    Import(validation::import::Options),
-    /// Run a noise study (`studies/*.toml`): simulate each scenario once, re-noise it per
-    /// (level, seed), run the estimators in parallel, and write DIR/sweep.json, sweep.csv,
-    /// sweep.md and sweep.png (atomically; an interrupted study resumes).
-    Sweep {
-        /// The study file.
-        study: PathBuf,
-        /// The output directory.
-        #[arg(long)]
-        out: PathBuf,
-    },
+    command: validation::cli::Command,
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    match validation::cli::run(Cli::parse().command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
     }
-}
-
-/// The experiments named on the command line: `(role, dir)` lists.
-fn experiments(runs: &[String]) -> Result<Vec<Vec<(Role, PathBuf)>>, String> {
-    let with_roles = runs.iter().any(|r| r.contains('='));
-    if !with_roles {
-        return Ok(runs
-            .iter()
-            .map(|r| vec![(Role::Single, PathBuf::from(r))])
-            .collect());
-    }
-    let one = runs
-        .iter()
-        .map(|r| {
-            let (role, dir) = r
-                .split_once('=')
-                .ok_or_else(|| format!("run `{r}`: with roles, every run is written ROLE=DIR"))?;
-            Ok((role.parse::<Role>()?, PathBuf::from(dir)))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    Ok(vec![one])
-}
-
-fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
-    match cli.command {
-        Command::Import(options) => {
-            let out = options.out.clone();
-            let m = validation::import::import(&options)?;
-            let filter = match m.signal.filter {
-                Some((order, cutoff)) => {
-                    format!("Butterworth order {order}, {cutoff:.3} Hz (zero phase)")
-                }
-                None => "no low-pass".into(),
-            };
-            println!(
-                "wrote {} ({} rows → {} samples at {:.6} s, {} joints; {filter}{})",
-                out.display(),
-                m.rows,
-                m.samples,
-                m.signal.period,
-                m.joints.len(),
-                if m.signal.resampled {
-                    ", resampled"
-                } else {
-                    ""
-                }
-            );
-        }
-        Command::Sweep { study, out } => {
-            let names: Vec<&'static str> = registry(&Options::default())
-                .iter()
-                .map(|e| e.name())
-                .collect();
-            let study = validation::study::file::Study::from_path(&study, &names)?;
-            let jobs: usize = study.sweeps.iter().map(|s| s.levels.len()).sum::<usize>()
-                * study.seeds
-                * study.scenarios.len();
-            let pb = indicatif::ProgressBar::new(jobs as u64);
-            pb.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{msg} [{bar:40}] {pos}/{len} draws, ETA {eta}",
-                )
-                .expect("template")
-                .progress_chars("=> "),
-            );
-            pb.set_message(study.name.clone());
-            let t0 = std::time::Instant::now();
-            validation::study::run_into(
-                &study,
-                &out,
-                Some(&pb),
-                &validation::report::sweep::write,
-            )?;
-            pb.finish_and_clear();
-            println!(
-                "wrote {}/sweep.md, .csv, .json, .png in {:.1} s",
-                out.display(),
-                t0.elapsed().as_secs_f64()
-            );
-        }
-        Command::Estimate {
-            runs,
-            only,
-            nim_models,
-            prior,
-            urdf_out,
-            holdout,
-            out,
-        } => {
-            let mut estimators = registry(&Options { nim_models, prior });
-            if let Some(names) = &only {
-                let known: Vec<&str> = estimators.iter().map(|e| e.name()).collect();
-                if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
-                    return Err(
-                        format!("--only: no estimator `{bad}`; expected one of {known:?}").into(),
-                    );
-                }
-                estimators.retain(|e| names.iter().any(|n| n == e.name()));
-            }
-            let mut rows = Vec::new();
-            for experiment in experiments(&runs)? {
-                let mut read: Vec<(Role, Loaded)> = experiment
-                    .into_iter()
-                    .map(|(role, dir)| Loaded::read(&dir).map(|r| (role, r)))
-                    .collect::<Result<_, _>>()?;
-                if let Some(fraction) = holdout {
-                    read = match read.as_slice() {
-                        [(Role::Single, run)] => {
-                            let (identify, validate) = run.split(fraction)?;
-                            vec![(Role::Excitation, identify), (Role::Validation, validate)]
-                        }
-                        _ => return Err("--holdout splits runs given without roles".into()),
-                    };
-                }
-                let refs: Vec<(Role, &Loaded)> = read.iter().map(|(r, run)| (*r, run)).collect();
-                let chosen: Vec<&dyn validation::estimate::Estimator> =
-                    estimators.iter().map(|e| e.as_ref()).collect();
-                let outcome = validation::study::estimate::run_all(&chosen, &refs);
-                output::print_outcome(&outcome);
-                if only.is_some() && outcome.skipped.len() + outcome.failed.len() == chosen.len() {
-                    let why: Vec<String> = (outcome.skipped.iter().chain(&outcome.failed))
-                        .map(|(m, reason)| format!("{m}: {reason}"))
-                        .collect();
-                    return Err(format!(
-                        "--only: no estimator asked for gave an estimate on `{}`, nothing written ({})",
-                        refs.iter().map(|(_, r)| r.id.as_str()).collect::<Vec<_>>().join("+"),
-                        why.join("; ")
-                    )
-                    .into());
-                }
-                if let Some(dir) = &urdf_out {
-                    let id = refs.iter().map(|(_, r)| r.id.as_str());
-                    let id = id.collect::<Vec<_>>().join("+");
-                    for path in output::write_models(dir, &id, &outcome.models)? {
-                        println!("wrote {}", path.display());
-                    }
-                }
-                rows.extend(outcome.rows);
-            }
-            output::write_rows(&out, &rows)?;
-            println!("wrote {}", out.display());
-            if runs.len() > 1 && !runs.iter().any(|r| r.contains('=')) {
-                let summary_path = out.with_extension("summary.csv");
-                output::write_summary(
-                    &summary_path,
-                    &validation::study::estimate::summarize(&rows),
-                )?;
-                println!("wrote {}", summary_path.display());
-            }
-        }
-    }
-    Ok(())
 }

@@ -399,3 +399,41 @@ fn idim_single_calls_identifiable_only_what_a_clean_public_arm_run_determines() 
     }
     assert!(identifiable >= 30, "{identifiable} identifiable");
 }
+
+/// `armid`, the one command: the simulation side (`check`), the estimation side (`estimate`)
+/// and shell completions, as the `sim` and `validation` binaries are their aliases.
+#[test]
+fn armid_has_both_sides_and_writes_completions() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let armid = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_armid"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let scenario = root.join("scenarios/paper_rail.toml");
+    let check = armid(&["check", scenario.to_str().unwrap()]);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    assert!(String::from_utf8_lossy(&check.stdout).contains("samples"));
+    let bad = armid(&[
+        "estimate",
+        "/nonexistent/run",
+        "--out",
+        "/nonexistent/x.csv",
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("/nonexistent/run"));
+    for shell in ["bash", "zsh", "fish"] {
+        let c = armid(&["completions", shell]);
+        assert!(c.status.success(), "{shell}");
+        let script = String::from_utf8_lossy(&c.stdout);
+        assert!(
+            script.contains("armid") && script.contains("replay"),
+            "{shell}"
+        );
+    }
+}

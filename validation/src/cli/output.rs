@@ -3,10 +3,10 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-pub use validation::report::write_atomic;
-use validation::score::Row;
-use validation::study::estimate::Outcome;
-use validation::study::stats::Summary;
+pub use crate::report::write_atomic;
+use crate::score::Row;
+use crate::study::estimate::Outcome;
+use crate::study::stats::Summary;
 
 fn num(v: Option<f64>) -> String {
     v.filter(|x| x.is_finite())
@@ -86,12 +86,12 @@ pub fn print_outcome(outcome: &Outcome) {
     }
 }
 
-/// Writes identified models ([`validation::study::estimate::Identified::write`]); returns the
+/// Writes identified models ([`crate::study::estimate::Identified::write`]); returns the
 /// paths.
 pub fn write_models(
     dir: &Path,
     id: &str,
-    models: &[validation::study::estimate::Identified],
+    models: &[crate::study::estimate::Identified],
 ) -> Result<Vec<std::path::PathBuf>, Box<dyn std::error::Error>> {
     let mut written = Vec::new();
     for m in models {

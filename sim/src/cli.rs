@@ -1,0 +1,270 @@
+//! The `sim` command line: simulate a scenario or a population, replay a recording, export a
+//! model, check a scenario. `sim` and `armid` (the project's one command, with `validation`'s
+//! subcommands too) parse these subcommands.
+
+use std::path::PathBuf;
+
+use clap::Subcommand;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::scenario::Scenario;
+
+/// The simulation commands (`sim …`, and the same subcommands of `armid`).
+#[derive(Subcommand)]
+pub enum Command {
+    /// Simulate a scenario and write one run directory (bodies/joints/truth Parquet + manifest).
+    Run {
+        /// The scenario file (TOML), e.g. scenarios/paper_rail.toml.
+        scenario: PathBuf,
+        /// The run directory to create; written atomically (complete or absent).
+        #[arg(long)]
+        out: PathBuf,
+        /// Replace OUT if it already exists.
+        #[arg(long)]
+        force: bool,
+        /// Write the run even if it fails a validity gate (its manifest then says `valid:
+        /// false` and names the failure); the exit status is still non-zero.
+        #[arg(long)]
+        keep_invalid: bool,
+        /// Do not draw a progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Simulate the arms of a scenario's [population] section into one population dataset
+    /// (OUT/bodies|joints|truth/arm=NNNNN/part-0.parquet, OUT/manifests/arm=NNNNN.json), in
+    /// parallel. Arms already complete in OUT are kept, so an interrupted run resumes.
+    /// `sim population verify DIR` checks a population assembled from shards.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+    Population {
+        /// `verify`, or none to simulate.
+        #[command(subcommand)]
+        action: Option<PopulationAction>,
+        /// The scenario file (TOML) with a [population] section.
+        #[arg(required = true)]
+        scenario: Option<PathBuf>,
+        /// The population directory (created if needed; shards may share it).
+        #[arg(long, required = true)]
+        out: Option<PathBuf>,
+        /// Only arms k with k mod N = K, as K/N (0-based): for batch schedulers.
+        #[arg(long, default_value = "0/1")]
+        shard: crate::population::Shard,
+        /// Regenerate arms that are already complete in OUT.
+        #[arg(long)]
+        force: bool,
+        /// Do not draw a progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Write a model as URDF: a reference model's name (arm6, link2, cyl2), a URDF file, or a
+    /// scenario file (its model, with the scenario's joint damping).
+    ExportUrdf {
+        /// `arm6`, `link2`, `cyl2`, a `.urdf` file or a `.toml` scenario.
+        model: String,
+        /// The URDF file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Play a recorded run's joint trajectory (`validation import` output) on a model and write
+    /// the replay's run directory, with its torque residual against the recording per joint in
+    /// its manifest (`sim::replay`).
+    Replay(crate::replay::Options),
+    /// Read and check a scenario file without simulating it.
+    Check {
+        /// The scenario file (TOML).
+        scenario: PathBuf,
+    },
+}
+
+/// `sim population`'s own subcommands.
+#[derive(Subcommand)]
+pub enum PopulationAction {
+    /// Report missing, invalid and unexpected (duplicate, stray) arms of a population
+    /// directory; exits non-zero if there are any.
+    Verify {
+        /// The population directory.
+        dir: PathBuf,
+    },
+}
+
+/// Runs one command.
+pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
+    match command {
+        Command::ExportUrdf { model, out } => {
+            let chain = if model.ends_with(".toml") {
+                Scenario::from_path(std::path::Path::new(&model))?.chain
+            } else if model.ends_with(".urdf") {
+                crate::model::urdf::read(std::path::Path::new(&model))?
+            } else {
+                crate::model::reference::by_name(&model).ok_or_else(|| {
+                    format!(
+                        "unknown model {model:?}: expected one of {:?}, a .urdf or a .toml scenario",
+                        crate::model::reference::NAMES
+                    )
+                })?
+            };
+            let text = crate::model::urdf::to_string(&chain)?;
+            std::fs::write(&out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+            println!(
+                "wrote {} ({}: {} links)",
+                out.display(),
+                chain.name,
+                chain.len()
+            );
+        }
+        Command::Replay(options) => {
+            let r = crate::replay::replay(&options, None)?;
+            println!(
+                "wrote {}: torque NRMS against the recording {:.4} (moving joints {:.4}) over samples {}..{}",
+                options.out.display(),
+                r.torque_nrms,
+                r.torque_nrms_moving,
+                r.window[0],
+                r.window[1]
+            );
+            for (name, v) in &r.torque_nrms_joints {
+                println!("  {name}: {v:.4}");
+            }
+        }
+        Command::Check { scenario } => {
+            let s = Scenario::from_path(&scenario)?;
+            println!(
+                "{}: model {}, {} samples, {} steps per sample",
+                scenario.display(),
+                s.chain.name,
+                s.samples,
+                s.steps_per_sample
+            );
+        }
+        Command::Population {
+            action: Some(PopulationAction::Verify { dir }),
+            ..
+        } => verify(&dir)?,
+        Command::Population {
+            action: None,
+            scenario,
+            out,
+            shard,
+            force,
+            quiet,
+        } => {
+            let (scenario, out) = (scenario.expect("required"), out.expect("required"));
+            let s = Scenario::from_path(&scenario)?;
+            let pb = (!quiet).then(|| {
+                let pb = ProgressBar::new(0);
+                pb.set_style(
+                    ProgressStyle::with_template(
+                        "{msg} [{bar:40}] {pos}/{len} arms, {per_sec}, ETA {eta}",
+                    )
+                    .expect("template")
+                    .progress_chars("=> "),
+                );
+                pb.set_message(format!(
+                    "{} shard {}/{}",
+                    s.file.name, shard.index, shard.count
+                ));
+                pb
+            });
+            let t0 = std::time::Instant::now();
+            let g = crate::batch::generate(&s, &out, shard, force, pb.as_ref())?;
+            if let Some(pb) = &pb {
+                pb.finish_and_clear();
+            }
+            let secs = t0.elapsed().as_secs_f64();
+            println!(
+                "{}: shard {}/{}: wrote {} arms in {secs:.1} s ({:.2} arms/s), kept {} complete arms",
+                out.display(),
+                shard.index,
+                shard.count,
+                g.written,
+                g.written as f64 / secs.max(1e-9),
+                g.kept
+            );
+            if !g.invalid.is_empty() {
+                for (k, why) in &g.invalid {
+                    eprintln!("arm {k}: {why}");
+                }
+                return Err(format!(
+                    "{} arms failed a validity gate and were not written",
+                    g.invalid.len()
+                )
+                .into());
+            }
+        }
+        Command::Run {
+            scenario,
+            out,
+            force,
+            keep_invalid,
+            quiet,
+        } => {
+            let s = Scenario::from_path(&scenario)?;
+            if out.exists() && !force {
+                return Err(crate::dataset::DatasetError::Exists(out).into());
+            }
+            let pb = (!quiet).then(|| {
+                let pb = ProgressBar::new(s.samples as u64);
+                pb.set_style(
+                    ProgressStyle::with_template(
+                        "{msg} [{bar:40}] {pos}/{len} samples, {per_sec}, ETA {eta}",
+                    )
+                    .expect("template")
+                    .progress_chars("=> "),
+                );
+                pb.set_message(s.file.name.clone());
+                pb
+            });
+            let result = crate::simulate(&s, pb.as_ref());
+            if let Some(pb) = &pb {
+                pb.finish_and_clear();
+            }
+            if let (Some(invalid), true) = (&result.manifest.invalid, keep_invalid) {
+                let m = &result.manifest;
+                crate::dataset::write_run_keeping_invalid(&out, &result.recording, m, force)?;
+                return Err(
+                    format!("{invalid}; written to `{}` marked invalid", out.display()).into(),
+                );
+            }
+            crate::dataset::write_run(&out, &result.recording, &result.manifest, force)?;
+            let c = &result.manifest.checks;
+            let servo = c
+                .max_servo_tracking_error
+                .map_or(String::new(), |e| format!(", servo tracking error {e:.2e}"));
+            println!(
+                "wrote {} ({} samples); RNEA residual {:.2e} (relative), tracking error {:.2e}{servo}",
+                out.display(),
+                result.recording.samples(),
+                c.rnea_max_rel_residual,
+                c.max_tracking_error
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `sim population verify DIR`.
+fn verify(dir: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+    let v = crate::dataset::verify::verify(dir)?;
+    println!(
+        "{}: {} of {} arms valid; {} missing, {} invalid, {} unexpected files",
+        dir.display(),
+        v.valid,
+        v.arms,
+        v.missing.len(),
+        v.invalid.len(),
+        v.unexpected.len()
+    );
+    for k in &v.missing {
+        println!("missing: arm {k}");
+    }
+    for (k, why) in &v.invalid {
+        println!("invalid: arm {k}: {why}");
+    }
+    for p in &v.unexpected {
+        println!("unexpected: {}", p.display());
+    }
+    if v.is_whole() {
+        Ok(())
+    } else {
+        Err(format!("{}: the population is not whole", dir.display()).into())
+    }
+}
