@@ -10,7 +10,7 @@ use crate::dataset::DatasetError;
 use crate::dataset::population::{
     arm_complete, remove_own_partial, remove_stale, write_arm, write_description,
 };
-use crate::population::Shard;
+use crate::scenario::population::Shard;
 use crate::scenario::{Scenario, ScenarioError};
 
 /// What a generation did.

@@ -47,7 +47,7 @@ pub enum Command {
         out: Option<PathBuf>,
         /// Only arms k with k mod N = K, as K/N (0-based): for batch schedulers.
         #[arg(long, default_value = "0/1")]
-        shard: crate::population::Shard,
+        shard: crate::scenario::population::Shard,
         /// Regenerate arms that are already complete in OUT.
         #[arg(long)]
         force: bool,
@@ -93,7 +93,7 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
             let chain = if model.ends_with(".toml") {
                 Scenario::from_path(std::path::Path::new(&model))?.chain
             } else if model.ends_with(".urdf") {
-                crate::model::urdf::read(std::path::Path::new(&model))?
+                crate::urdf::read(std::path::Path::new(&model))?
             } else {
                 crate::model::reference::by_name(&model).ok_or_else(|| {
                     format!(
@@ -102,7 +102,7 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
                     )
                 })?
             };
-            let text = crate::model::urdf::to_string(&chain)?;
+            let text = crate::urdf::to_string(&chain)?;
             std::fs::write(&out, text).map_err(|e| format!("{}: {e}", out.display()))?;
             println!(
                 "wrote {} ({}: {} links)",

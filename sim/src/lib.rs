@@ -49,22 +49,28 @@ pub mod dataset;
 pub mod drive;
 pub mod dynamics;
 pub mod friction;
+pub mod invalid;
 pub mod kinematics;
 pub mod measurement;
 pub mod model;
 pub mod noise;
 pub mod param;
 pub mod physical;
-pub mod population;
 pub mod profile;
 pub mod readout;
+pub mod recorded;
 pub mod recording;
 pub mod replay;
 pub mod scenario;
 pub mod sensor;
 pub mod simulation;
+pub mod store;
+pub mod urdf;
 pub mod validity;
 pub mod wrench;
+
+/// Populations of arms, a section of a scenario file ([`scenario::population`]).
+pub use scenario::population;
 
 use dataset::manifest::{FORMAT_VERSION, Manifest, engine_versions};
 

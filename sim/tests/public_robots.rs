@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use sim::model::urdf;
 use sim::scenario::Scenario;
+use sim::urdf;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -1,12 +1,13 @@
 //! URDF out and back in: every reference model and the URDF test arms round-trip through
-//! `sim::model::urdf::to_string` and `from_str` to the same chain (the reference models bit for
+//! `sim::urdf::to_string` and `from_str` to the same chain (the reference models bit for
 //! bit, the others to the rounding of body frames through `rpy` text), and the shipped scenarios
 //! of the reference models write byte-identical datasets on the built-in models and on their
 //! files.
 
 use std::path::Path;
 
-use sim::model::{Chain, reference, urdf};
+use sim::model::{Chain, reference};
+use sim::urdf;
 
 fn close(a: &[f64], b: &[f64], what: &str) {
     for (x, y) in a.iter().zip(b) {

@@ -23,7 +23,7 @@ pub enum Error {
     Model(#[from] sim::model::ModelError),
     /// A robot description that cannot be read or written.
     #[error(transparent)]
-    Urdf(#[from] sim::model::urdf::UrdfError),
+    Urdf(#[from] sim::urdf::UrdfError),
     /// Importing a recording.
     #[error(transparent)]
     Import(#[from] crate::import::ImportError),

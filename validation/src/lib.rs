@@ -23,7 +23,6 @@ pub mod import;
 pub mod nim;
 pub mod paper;
 pub mod param;
-pub mod regressor;
 pub mod report;
 pub mod score;
 pub mod signal;

@@ -215,6 +215,53 @@ impl FromStr for ParamId {
     }
 }
 
+/// The true values of the whole-arm identifiers' named parameters
+/// ([`crate::identification`]): base parameters `b<k>`, gravity `g<k>` and inertia `m<k>`
+/// base parameters mapped from the arm's standard parameters, and the friction coefficients
+/// `j<id>_…` of joints with the paper's friction model. The bases are those the identifiers
+/// build from the same kinematics, so the names refer to the same combinations.
+pub fn arm_truth(arm: &sim::model::Chain) -> std::collections::BTreeMap<String, f64> {
+    use crate::identification::{friction_sweep::gravity_base, two_step::inertia_base};
+    use crate::standard_regressor::{BaseParameters, standard_vector};
+    let geometry = arm.kinematics_only();
+    let pi = standard_vector(arm);
+    let mut out = std::collections::BTreeMap::new();
+    for (prefix, base) in [
+        ("b", BaseParameters::of_chain(&geometry)),
+        ("g", gravity_base(&geometry)),
+        ("m", inertia_base(&geometry)),
+    ] {
+        for (k, v) in base.map(&pi).iter().enumerate() {
+            out.insert(format!("{prefix}{}", k + 1), *v);
+        }
+    }
+    for (link, id) in arm.links.iter().zip(1u8..) {
+        if let Some(
+            f @ sim::friction::Friction::Paper {
+                gear_ratio,
+                transition_velocity,
+                ..
+            },
+        ) = &link.joint.friction
+        {
+            let values = f.paper_coefficients().expect("the paper's model");
+            for (name, v) in sim::friction::PAPER_COEFFICIENTS.iter().zip(values) {
+                out.insert(format!("j{id}_{name}"), v);
+            }
+            out.insert(format!("j{id}_transition_velocity"), *transition_velocity);
+            out.insert(format!("j{id}_gear_ratio"), *gear_ratio);
+        }
+        if let Some(sim::friction::Friction::CoulombViscous {
+            coulomb, viscous, ..
+        }) = &link.joint.friction
+        {
+            out.insert(format!("j{id}_coulomb"), *coulomb);
+            out.insert(format!("j{id}_viscous"), *viscous);
+        }
+    }
+    out
+}
+
 /// The true value of every parameter of a model (the scenario's arm, from the run's
 /// manifest): the only place that maps ground truth to identifiers. Only the scorer reads it.
 pub fn truth_table(model: &Chain) -> BTreeMap<ParamId, f64> {
@@ -233,7 +280,7 @@ pub fn truth_table(model: &Chain) -> BTreeMap<ParamId, f64> {
         }
         out.insert(ParamId::Damping { joint: body }, link.joint.damping);
     }
-    for (name, v) in crate::score::arm_truth(model) {
+    for (name, v) in arm_truth(model) {
         if let Some(id) = ParamId::from_identifier_name(&name) {
             out.insert(id, v);
         }

@@ -47,53 +47,6 @@ pub fn score(method: &str, estimates: &[Estimate], truth: &Truth) -> Vec<Scored>
         .collect()
 }
 
-/// The true values of the whole-arm identifiers' named parameters
-/// ([`crate::identification`]): base parameters `b<k>`, gravity `g<k>` and inertia `m<k>`
-/// base parameters mapped from the arm's standard parameters, and the friction coefficients
-/// `j<id>_…` of joints with the paper's friction model. The bases are those the identifiers
-/// build from the same kinematics, so the names refer to the same combinations.
-pub fn arm_truth(arm: &sim::model::Chain) -> std::collections::BTreeMap<String, f64> {
-    use crate::identification::{friction_sweep::gravity_base, two_step::inertia_base};
-    use crate::standard_regressor::{BaseParameters, standard_vector};
-    let geometry = arm.kinematics_only();
-    let pi = standard_vector(arm);
-    let mut out = std::collections::BTreeMap::new();
-    for (prefix, base) in [
-        ("b", BaseParameters::of_chain(&geometry)),
-        ("g", gravity_base(&geometry)),
-        ("m", inertia_base(&geometry)),
-    ] {
-        for (k, v) in base.map(&pi).iter().enumerate() {
-            out.insert(format!("{prefix}{}", k + 1), *v);
-        }
-    }
-    for (link, id) in arm.links.iter().zip(1u8..) {
-        if let Some(
-            f @ sim::friction::Friction::Paper {
-                gear_ratio,
-                transition_velocity,
-                ..
-            },
-        ) = &link.joint.friction
-        {
-            let values = f.paper_coefficients().expect("the paper's model");
-            for (name, v) in sim::friction::PAPER_COEFFICIENTS.iter().zip(values) {
-                out.insert(format!("j{id}_{name}"), v);
-            }
-            out.insert(format!("j{id}_transition_velocity"), *transition_velocity);
-            out.insert(format!("j{id}_gear_ratio"), *gear_ratio);
-        }
-        if let Some(sim::friction::Friction::CoulombViscous {
-            coulomb, viscous, ..
-        }) = &link.joint.friction
-        {
-            out.insert(format!("j{id}_coulomb"), *coulomb);
-            out.insert(format!("j{id}_viscous"), *viscous);
-        }
-    }
-    out
-}
-
 /// True values below this magnitude count as zero for relative errors (SI units; no parameter
 /// of a physical arm is that small unless it vanishes by symmetry).
 pub const ZERO: f64 = 1e-10;

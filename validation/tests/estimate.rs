@@ -300,7 +300,7 @@ fn estimate_writes_physically_consistent_models_as_urdf() {
         stdout.contains(&format!("wrote {}", written.display())),
         "{stdout}"
     );
-    let back = sim::model::urdf::read(&written).unwrap();
+    let back = sim::urdf::read(&written).unwrap();
     assert_eq!(back.len(), 7);
     for l in &back.links {
         let p = sim::dynamics::StandardParameters::from_central(

@@ -10,9 +10,9 @@ use sim::scenario::Scenario;
 use validation::consistency;
 use validation::dataset::{Run, write_and_read};
 use validation::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
+use validation::estimator::regressor::KnownGeometry;
 use validation::estimator::time_domain::{Derivatives, InverseDynamicsLs};
 use validation::estimator::{Parameter, RunEstimator};
-use validation::regressor::KnownGeometry;
 use validation::score::score;
 
 fn scenario_text() -> String {

@@ -121,7 +121,7 @@ fn noise_free_pipeline_recovers_friction_and_base_parameters() {
     let sweeps: Vec<_> = runs.sweeps.iter().map(clean).collect();
     let (exc, val) = (clean(&runs.excitation), clean(&runs.validation));
     let experiment = Experiment::new(sweeps.iter().collect(), &exc, Derivatives::Recorded, None);
-    let truth = validation::score::arm_truth(&runs.excitation.manifest.model);
+    let truth = validation::param::arm_truth(&runs.excitation.manifest.model);
 
     let friction = SweepFit.identify(&experiment).unwrap();
     for (name, value) in &friction.parameters {
@@ -199,7 +199,7 @@ fn prior_urdf() -> PathBuf {
         b.inertia = b.inertia.map(|j| 1.3 * j);
     }
     let path = std::env::temp_dir().join(format!("link2-prior-{}.urdf", std::process::id()));
-    std::fs::write(&path, sim::model::urdf::export::to_string(&chain).unwrap()).unwrap();
+    std::fs::write(&path, sim::urdf::export::to_string(&chain).unwrap()).unwrap();
     path
 }
 
@@ -255,8 +255,8 @@ fn urdf_predicts_the_identified_bodies(
     check: &validation::identification::Samples,
 ) {
     let model = geometry.with_standard_parameters(standard).unwrap();
-    let text = sim::model::urdf::export::to_string(&model).unwrap();
-    let back = sim::model::urdf::import::from_str(&text, "identified.urdf").unwrap();
+    let text = sim::urdf::export::to_string(&model).unwrap();
+    let back = sim::urdf::import::from_str(&text, "identified.urdf").unwrap();
     let g = sim::gravity_vector();
     let (mut err, mut scale) = (0.0f64, 0.0f64);
     for k in 0..check.t.len() {

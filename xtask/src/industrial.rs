@@ -49,7 +49,7 @@ pub fn design(chain: &Chain) -> FourierDesign {
 /// condition-number design, whose numbers go into the file's header) and a random one for
 /// validation.
 pub fn excite(root: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    let chain = sim::model::urdf::read(&root.join("models/panda.urdf"))?;
+    let chain = sim::urdf::read(&root.join("models/panda.urdf"))?;
     let design = design(&chain);
     let base = BaseParameters::of_chain(&chain);
     let both = |p: &[sim::profile::Profile]| {

@@ -14,14 +14,13 @@
 //! `imu_sf_1..3_meas`, the accelerometer's specific force at its mount, body frame); `i`
 //! in `joints.parquet` is the motor current `tau / K` (the manifest's `motor_gains` hold `K`).
 
-pub mod checksum;
-pub mod columns;
 pub mod manifest;
 pub mod population;
-pub mod recorded;
-pub mod temporary;
 pub mod verify;
 pub mod writer;
+
+pub use crate::recorded;
+pub use crate::store::{checksum, columns, temporary};
 
 pub use manifest::Manifest;
 pub use writer::{DatasetError, io, write_files, write_run, write_run_keeping_invalid};

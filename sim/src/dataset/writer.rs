@@ -1,153 +1,18 @@
 //! Writes a run directory: Parquet (ZSTD, `BYTE_STREAM_SPLIT` on f64 columns) and JSON, into a
 //! temporary sibling directory that is renamed into place only once every file is complete.
 
-use std::fs::File;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::path::Path;
 
-use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray, UInt8Array, UInt32Array};
-use arrow_schema::{DataType, Field, Schema};
-use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::WriterProperties;
-use parquet::schema::types::ColumnPath;
 
-use super::checksum::CHECKSUMS_FILE;
-use super::columns::*;
 use super::manifest::Manifest;
 use crate::model::Chain;
 use crate::recording::Recording;
-
-/// A run directory that could not be written or read.
-#[derive(Debug, thiserror::Error)]
-pub enum DatasetError {
-    /// The output exists and replacing it was not asked for.
-    #[error("output directory `{0}` already exists (pass --force to replace it)")]
-    Exists(PathBuf),
-    /// The run failed a validity gate; nothing was written.
-    #[error("{0}; nothing written to `{1}` (pass --keep-invalid to write it marked invalid)")]
-    Invalid(Box<crate::validity::Invalid>, PathBuf),
-    /// A run marked invalid (written with `--keep-invalid`) was given to a reader that needs a
-    /// valid one.
-    #[error("`{1}`: {0}; runs marked invalid (written with --keep-invalid) are not read as data")]
-    MarkedInvalid(Box<crate::validity::Invalid>, PathBuf),
-    /// A file's SHA-256 differs from its checksum list's ([`super::checksum`]).
-    #[error(
-        "`{path}`: its SHA-256 differs from the one in `{list}`: the file is corrupted, \
-         truncated or was changed after it was written"
-    )]
-    Corrupt {
-        /// The file.
-        path: PathBuf,
-        /// The checksum list.
-        list: PathBuf,
-    },
-    /// File-system failure.
-    #[error("`{path}`: {source}")]
-    Io {
-        /// The path.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// Parquet/Arrow/JSON failure.
-    #[error("`{path}`: {message}")]
-    Format {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        message: String,
-    },
-    /// A column is missing, of the wrong type, or its content is inconsistent (reading).
-    #[error("`{path}`: column `{column}`: expected {expected}")]
-    Column {
-        /// The file.
-        path: PathBuf,
-        /// The column.
-        column: String,
-        /// What was expected.
-        expected: String,
-    },
-}
-
-/// Maps an I/O error on `path`.
-pub fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DatasetError + '_ {
-    move |source| DatasetError::Io {
-        path: path.to_owned(),
-        source,
-    }
-}
-
-/// A table under construction: named columns of equal length.
-pub(super) struct Table {
-    fields: Vec<Field>,
-    arrays: Vec<ArrayRef>,
-    f64_columns: Vec<String>,
-}
-
-impl Table {
-    pub(super) fn new() -> Self {
-        Table {
-            fields: Vec::new(),
-            arrays: Vec::new(),
-            f64_columns: Vec::new(),
-        }
-    }
-
-    pub(super) fn f64(&mut self, name: &str, values: Vec<f64>) {
-        self.fields.push(Field::new(name, DataType::Float64, false));
-        self.arrays.push(Arc::new(Float64Array::from(values)));
-        self.f64_columns.push(name.to_string());
-    }
-
-    pub(super) fn f64_nullable(&mut self, name: &str, values: Vec<Option<f64>>) {
-        self.fields.push(Field::new(name, DataType::Float64, true));
-        self.arrays.push(Arc::new(Float64Array::from(values)));
-        self.f64_columns.push(name.to_string());
-    }
-
-    pub(super) fn u32(&mut self, name: &str, values: Vec<u32>) {
-        self.fields.push(Field::new(name, DataType::UInt32, false));
-        self.arrays.push(Arc::new(UInt32Array::from(values)));
-    }
-
-    pub(super) fn u8(&mut self, name: &str, values: Vec<u8>) {
-        self.fields.push(Field::new(name, DataType::UInt8, false));
-        self.arrays.push(Arc::new(UInt8Array::from(values)));
-    }
-
-    pub(super) fn utf8(&mut self, name: &str, values: Vec<String>) {
-        self.fields.push(Field::new(name, DataType::Utf8, false));
-        self.arrays.push(Arc::new(StringArray::from(values)));
-    }
-
-    pub(super) fn write(self, path: &Path, metadata: Vec<KeyValue>) -> Result<(), DatasetError> {
-        let fmt = |e: &dyn std::fmt::Display| DatasetError::Format {
-            path: path.to_owned(),
-            message: e.to_string(),
-        };
-        let schema = Arc::new(Schema::new(self.fields));
-        let batch = RecordBatch::try_new(schema.clone(), self.arrays).map_err(|e| fmt(&e))?;
-        let mut props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(
-                ZstdLevel::try_new(3).map_err(|e| fmt(&e))?,
-            ))
-            .set_key_value_metadata(Some(metadata));
-        for name in &self.f64_columns {
-            let col = ColumnPath::from(name.as_str());
-            props = props
-                .set_column_dictionary_enabled(col.clone(), false)
-                .set_column_encoding(col, Encoding::BYTE_STREAM_SPLIT);
-        }
-        let file = File::create(path).map_err(io(path))?;
-        let mut writer =
-            ArrowWriter::try_new(file, schema, Some(props.build())).map_err(|e| fmt(&e))?;
-        writer.write(&batch).map_err(|e| fmt(&e))?;
-        writer.close().map_err(|e| fmt(&e))?;
-        Ok(())
-    }
-}
+pub use crate::store::atomic::write_dir;
+use crate::store::checksum::CHECKSUMS_FILE;
+use crate::store::columns::*;
+use crate::store::table::Table;
+pub use crate::store::{DatasetError, io};
 
 fn bodies_table(rec: &Recording) -> Table {
     let rows = rec.bodies.len();
@@ -390,44 +255,4 @@ pub fn write_run_keeping_invalid(
         manifest
     };
     write_dir(out, force, |tmp| write_files(tmp, rec, manifest))
-}
-
-/// Writes the directory `out` whole or not at all: `fill` writes its files into a temporary
-/// sibling (`.<name>.partial-<host>-<pid>`), which replaces `out` only when `fill` succeeds; on
-/// error nothing is left behind. With `force`, an existing `out` is replaced.
-pub(super) fn write_dir(
-    out: &Path,
-    force: bool,
-    fill: impl FnOnce(&Path) -> Result<(), DatasetError>,
-) -> Result<(), DatasetError> {
-    if out.exists() && !force {
-        return Err(DatasetError::Exists(out.to_owned()));
-    }
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&parent).map_err(io(&parent))?;
-    let name = out
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "run".into());
-    let prefix = format!(".{name}.partial-");
-    super::temporary::remove_stale(&parent, &prefix);
-    let tmp = parent.join(super::temporary::name(&prefix));
-    if tmp.exists() {
-        std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
-    }
-    std::fs::create_dir(&tmp).map_err(io(&tmp))?;
-    let result = (|| {
-        fill(&tmp)?;
-        if out.exists() {
-            std::fs::remove_dir_all(out).map_err(io(out))?;
-        }
-        std::fs::rename(&tmp, out).map_err(io(out))
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_dir_all(&tmp);
-    }
-    result
 }

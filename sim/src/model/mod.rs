@@ -9,7 +9,6 @@
 //! The reference models of `shared/spec/models.md` are built from tables in [`reference`](mod@reference).
 
 pub mod reference;
-pub mod urdf;
 
 use nalgebra::{Matrix3, Point3, Rotation3, Unit, Vector3};
 use serde::{Deserialize, Serialize};

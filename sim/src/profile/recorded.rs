@@ -1,4 +1,4 @@
-//! A joint motion played back from a recorded run ([`crate::dataset::recorded`]): the signal
+//! A joint motion played back from a recorded run ([`crate::recorded`]): the signal
 //! chain's coordinate, rate and acceleration on the run's uniform grid, joined between grid
 //! points by the quintic Hermite polynomial that matches `q, q̇, q̈` at both ends. So the motion
 //! is twice continuously differentiable, passes through every recorded sample exactly, and its
@@ -35,7 +35,7 @@ impl RecordedMotion {
     /// (relative to the profile) and what was expected.
     pub fn resolve(&mut self, base: &Path, duration: f64) -> Result<(), crate::param::ParamError> {
         let dir = base.join(&self.run);
-        let (header, table) = crate::dataset::recorded::read(&dir).map_err(|e| {
+        let (header, table) = crate::recorded::read(&dir).map_err(|e| {
             (
                 "run".to_string(),
                 format!("expected a recorded run directory: {e}"),

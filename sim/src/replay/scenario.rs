@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use super::absolute;
-use crate::dataset::recorded::Header;
 use crate::friction::Friction;
 use crate::profile::{Profile, RecordedMotion};
+use crate::recorded::Header;
 use crate::scenario::{
     JointSection, Scenario, ScenarioError, ScenarioFile, SolverSection, TimeSection,
 };

@@ -29,10 +29,10 @@ use indicatif::ProgressBar;
 use rapier3d_f64::prelude::*;
 
 use crate::convert::{rot_from, vec_from};
-use crate::dataset::manifest::{Integrator, RapierConsistency};
 use crate::model::Chain;
 use crate::recording::Recording;
 use crate::scenario::{JointDrive, Scenario};
+use serde::{Deserialize, Serialize};
 
 mod build;
 mod consistency;
@@ -40,7 +40,23 @@ mod sample;
 mod step;
 
 use consistency::Meter;
-pub use consistency::StepDifferences;
+pub use consistency::{RapierConsistency, StepDifferences};
+
+/// Integrator settings.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Integrator {
+    /// How Rapier integrates the motion ([`crate::simulation`]).
+    pub method: String,
+    /// Step (s).
+    pub dt: f64,
+    /// Rapier substeps per step.
+    pub num_solver_iterations: usize,
+    /// PGS iterations per substep (for velocity constraints; the shipped models have none).
+    pub num_internal_pgs_iterations: usize,
+    /// Integrator steps per output sample.
+    pub steps_per_sample: usize,
+}
 
 /// Pose of one rigid body as Rapier holds it (world frame).
 #[derive(Clone, Copy, Debug)]

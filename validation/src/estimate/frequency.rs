@@ -9,7 +9,7 @@ use super::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 use crate::dataset::Measurements;
 use crate::estimator::RunEstimator as _;
 use crate::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
-use crate::regressor::KnownGeometry;
+use crate::estimator::regressor::KnownGeometry;
 
 /// The run, its excitation and its known geometry, or why the method does not apply.
 pub(crate) fn multisine_run<'a>(

@@ -8,6 +8,7 @@ pub mod lsq;
 pub mod mim;
 pub mod mim_gls;
 pub mod mim_standard;
+pub mod regressor;
 pub mod time_domain;
 
 use crate::dataset::Measurements;

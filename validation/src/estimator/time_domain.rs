@@ -1,6 +1,6 @@
 //! Inverse-dynamics least squares in the time domain, on the full nonlinear model:
 //! `tau = Y(q, q̇, q̈) θ + diag(q̇) c` stacked over the steady-state samples
-//! ([`crate::regressor`]). Assumed known: the geometry ([`KnownGeometry`]). Estimated: every
+//! ([`crate::estimator::regressor`]). Assumed known: the geometry ([`KnownGeometry`]). Estimated: every
 //! body's mass and moment about its joint axis, and every joint's damping.
 //!
 //! `q̇`, `q̈` come either from the recorded clean columns ([`Derivatives::Recorded`]), or from a
@@ -13,8 +13,8 @@ use nalgebra::{DMatrix, DVector};
 use super::frequency::Excitation;
 use super::{Estimate, EstimateError, RunEstimator};
 use crate::dataset::Measurements;
+use crate::estimator::regressor::{KnownGeometry, require};
 use crate::fourier::Series;
-use crate::regressor::{KnownGeometry, require};
 
 /// Where the angles and their derivatives come from.
 #[derive(Clone, Copy, Debug, PartialEq)]

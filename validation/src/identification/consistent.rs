@@ -91,7 +91,7 @@ impl StandardIdim {
             .prior
             .as_ref()
             .ok_or_else(|| self.error("needs a prior model (a URDF file)".into()))?;
-        let prior = sim::model::urdf::read(path).map_err(|e| self.error(e.to_string()))?;
+        let prior = sim::urdf::read(path).map_err(|e| self.error(e.to_string()))?;
         in_frames_of(&prior, geometry).map_err(|m| self.error(format!("{}: {m}", path.display())))
     }
 }

@@ -501,9 +501,7 @@ mod tests {
             "models/example-robot-data/ur10_robot.urdf",
             "models/tx40/tx40_mdh_modified.urdf",
         ] {
-            let arm = sim::model::urdf::read(&root.join(file))
-                .unwrap()
-                .kinematics_only();
+            let arm = sim::urdf::read(&root.join(file)).unwrap().kinematics_only();
             let base = BaseParameters::of_chain(&arm);
             let separable = separable_armature(&arm, &base, None);
             assert_eq!(separable, [false, false, true, true, true, true], "{file}");
@@ -516,7 +514,7 @@ mod tests {
     fn a_coupled_drive_acts_on_every_joint_its_motor_turns_with() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let file = root.join("models/tx40/tx40_mdh_modified.urdf");
-        let arm = sim::model::urdf::read(&file).unwrap().kinematics_only();
+        let arm = sim::urdf::read(&file).unwrap().kinematics_only();
         let mut r = DMatrix::from_diagonal(&DVector::from_vec(vec![
             32.0, 32.0, 45.0, -48.0, 45.0, 32.0,
         ]));

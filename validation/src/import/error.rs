@@ -56,7 +56,7 @@ pub enum ImportError {
     },
     /// The robot description.
     #[error(transparent)]
-    Urdf(#[from] sim::model::urdf::UrdfError),
+    Urdf(#[from] sim::urdf::UrdfError),
     /// Writing the run directory.
     #[error(transparent)]
     Dataset(#[from] sim::dataset::DatasetError),

@@ -85,7 +85,7 @@ pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
         Some(path) => Config::read(path)?,
         None => Config::default(),
     };
-    let (chain, names) = sim::model::urdf::read_named(&o.urdf, &config.lock)?;
+    let (chain, names) = sim::urdf::read_named(&o.urdf, &config.lock)?;
     if chain.joint_ids().len() != names.len() {
         return Err(ImportError::Field {
             file: o.urdf.clone(),

@@ -128,9 +128,9 @@ impl<N: Network + Send> Ensemble<N> {
     }
 
     /// Saves the members' networks and `ensemble.json` as the directory `dir`, replacing it,
-    /// whole or not at all ([`crate::report::write_dir_atomic`]).
+    /// whole or not at all ([`crate::files::write_dir_atomic`]).
     pub fn save(&self, dir: &Path) -> crate::Result<()> {
-        crate::report::write_dir_atomic(dir, |work| self.write(work))
+        crate::files::write_dir_atomic(dir, |work| self.write(work))
     }
 
     fn write(&self, dir: &Path) -> crate::Result<()> {
@@ -152,7 +152,7 @@ impl<N: Network + Send> Ensemble<N> {
         };
         let path = dir.join("ensemble.json");
         let text = serde_json::to_string_pretty(&stored).expect("serializes") + "\n";
-        crate::report::write_atomic(&path, &text).map_err(|e| crate::Error::Format {
+        crate::files::write_atomic(&path, &text).map_err(|e| crate::Error::Format {
             path: path.to_path_buf(),
             message: e.to_string(),
         })

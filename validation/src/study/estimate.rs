@@ -39,7 +39,7 @@ impl Identified {
     /// paths.
     pub fn write(&self, dir: &std::path::Path, id: &str) -> crate::Result<Vec<std::path::PathBuf>> {
         let path = dir.join(format!("{id}.{}.urdf", self.method));
-        let urdf = sim::model::urdf::export::to_string(&self.chain)?;
+        let urdf = sim::urdf::export::to_string(&self.chain)?;
         crate::files::write_atomic(&path, &urdf).map_err(crate::Error::io(&path))?;
         let mut written = vec![path];
         if let Some(drives) = &self.drives {

@@ -143,8 +143,8 @@ impl IndustrialStudy {
         let arm = &excitation.manifest.model;
         std::fs::create_dir_all(out).map_err(crate::Error::io(out))?;
         let prior_path = out.join(format!("{}_prior.urdf", arm.name));
-        let text = sim::model::urdf::to_string(&prior_model(arm))?;
-        crate::report::write_atomic(&prior_path, &text).map_err(crate::Error::io(&prior_path))?;
+        let text = sim::urdf::to_string(&prior_model(arm))?;
+        crate::files::write_atomic(&prior_path, &text).map_err(crate::Error::io(&prior_path))?;
         let options = Options {
             prior: Some(prior_path),
             ..Default::default()
@@ -330,8 +330,8 @@ fn export_and_check(
         "the consistent estimate has no model".into(),
     ))?;
     let path = out.join(format!("{}_identified.urdf", model.name));
-    let text = sim::model::urdf::to_string(model)?;
-    crate::report::write_atomic(&path, &text).map_err(crate::Error::io(&path))?;
+    let text = sim::urdf::to_string(model)?;
+    crate::files::write_atomic(&path, &text).map_err(crate::Error::io(&path))?;
     let check = periodic_samples(&val, DERIVATIVES, "validation")?;
     let reported = torque_nrms(
         est.predictor
@@ -342,7 +342,7 @@ fn export_and_check(
         MIN_SPEED,
         FILTER,
     );
-    let back = sim::model::urdf::read(&path)?;
+    let back = sim::urdf::read(&path)?;
     let friction = |j: u8, term: &str| {
         let id = ParamId::from_identifier_name(&format!("j{j}_{term}"));
         id.and_then(|p| est.values.get(&p))

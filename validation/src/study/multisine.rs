@@ -10,11 +10,11 @@ use sim::noise::Noise;
 
 use crate::dataset::{Measurements, Run};
 use crate::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
+use crate::estimator::regressor::KnownGeometry;
 use crate::estimator::time_domain::{Derivatives, InverseDynamicsLs};
 use crate::estimator::{Parameter, RunEstimator};
 use crate::fourier::last_periods;
 use crate::param::ParamId;
-use crate::regressor::KnownGeometry;
 use crate::study::stats::Summary;
 
 /// The paper's RMSE (its eqs. 70–71) for `m1`, `m2` (kg) under `d = 0.1·rand()`.

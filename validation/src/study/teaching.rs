@@ -208,7 +208,7 @@ fn identify_all(
 impl TeachingStudy {
     /// Runs the study on the four runs.
     pub fn new(runs: &TeachingRuns, config: StudyConfig) -> crate::Result<Self> {
-        let truth = crate::score::arm_truth(&runs.excitation.manifest.model);
+        let truth = crate::param::arm_truth(&runs.excitation.manifest.model);
         let clean = |r: &Run| measurements(&r.clean, None);
         let sweeps: Vec<Measurements> = runs.sweeps.iter().map(clean).collect();
         let (excitation, validation) = (clean(&runs.excitation), clean(&runs.validation));

@@ -4,7 +4,7 @@
 //! ```toml
 //! name = "paper_rail"
 //! model = "arm6"            # a reference model: arm6, link2, cyl2 (sim::model::reference),
-//!                           # or a URDF file, relative to this file (sim::model::urdf)
+//!                           # or a URDF file, relative to this file (sim::urdf)
 //! seed = 0                  # seeds the noise streams
 //! torque_scale = 1.0        # optional factor on every torque signal
 //!
@@ -38,6 +38,8 @@
 //! ```
 //!
 //! Every error names the file, the field and the expected form; unknown keys are rejected.
+
+pub mod population;
 
 use std::path::{Path, PathBuf};
 
@@ -83,12 +85,12 @@ pub struct ScenarioFile {
     pub sensor: Vec<Sensor>,
     /// A population of arms drawn around the model (`sim::population`); `sim population`
     /// simulates it, `sim run` the reference arm with the file's own drives.
-    pub population: Option<crate::population::PopulationSection>,
+    pub population: Option<crate::scenario::population::PopulationSection>,
     /// Joints of a URDF model held at a position (rad or m) by name, e.g. a gripper's fingers:
     /// `lock = { panda_finger_joint1 = 0.02 }`; mimic joints whose leader is held are held too
-    /// ([`crate::model::urdf::lock`]). The rest must be a serial chain.
+    /// ([`crate::urdf::lock`]). The rest must be a serial chain.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub lock: crate::model::urdf::Locks,
+    pub lock: crate::urdf::Locks,
 }
 
 /// `[time]`: all in seconds.
@@ -181,7 +183,7 @@ pub struct Scenario {
     /// Number of output samples (`end / sample_period + 1`).
     pub samples: usize,
     /// The motion family drawn, for an arm of a population with `[[population.motion]]`.
-    pub motion_family: Option<crate::population::motion::FamilyId>,
+    pub motion_family: Option<crate::scenario::population::motion::FamilyId>,
 }
 
 /// Drive and damping of one joint.
@@ -378,7 +380,7 @@ impl Scenario {
         let chain = match model {
             ModelSource::Given(chain) => chain.clone(),
             ModelSource::Dir(dir) if file.model.ends_with(".urdf") => {
-                crate::model::urdf::read_locked(&dir.join(&file.model), &file.lock)
+                crate::urdf::read_locked(&dir.join(&file.model), &file.lock)
                     .map_err(|e| invalid("model", format!("expected a serial-chain URDF: {e}")))?
             }
             ModelSource::Dir(_) if !file.lock.is_empty() => {
@@ -584,7 +586,7 @@ impl Scenario {
         }
         validate_measurement(&file, &ids, chain.len(), &invalid)?;
         if let Some(p) = file.population.as_ref().filter(|_| !recorded) {
-            if crate::population::is_arm6(&chain) {
+            if crate::scenario::population::is_arm6(&chain) {
                 p.validate(chain.len())
             } else {
                 p.validate_scaled(chain.len())
@@ -648,7 +650,9 @@ impl Scenario {
     }
 
     /// The file's `[population]` section; `Err` names the file if it has none.
-    pub fn population(&self) -> Result<&crate::population::PopulationSection, ScenarioError> {
+    pub fn population(
+        &self,
+    ) -> Result<&crate::scenario::population::PopulationSection, ScenarioError> {
         self.file
             .population
             .as_ref()
@@ -668,7 +672,7 @@ impl Scenario {
         let origin = self.origin();
         let p = self.population()?;
         let seed = p.seed.unwrap_or(self.file.seed);
-        let arm = if crate::population::is_arm6(&self.chain) {
+        let arm = if crate::scenario::population::is_arm6(&self.chain) {
             p.arm(seed, index, self.file.time.end)
         } else {
             let drives: Vec<Drive> = self.drives.iter().map(|d| d.drive.clone()).collect();
@@ -712,7 +716,7 @@ impl Scenario {
                     path: origin,
                     field: match (arm.family, p.excitation()) {
                         (Some(family), _) => format!("population.motion ({family})"),
-                        (None, crate::population::ExcitationKind::Fourier) => {
+                        (None, crate::scenario::population::ExcitationKind::Fourier) => {
                             "population.fourier.max_angle".into()
                         }
                         _ => "population.joint_acceleration".into(),

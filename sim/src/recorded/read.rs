@@ -11,9 +11,9 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde::Deserialize;
 
 use super::{RECORDED_FILES, RECORDED_KIND, RecordedJoint, RecordedTable};
-use crate::dataset::checksum::{CHECKSUMS_FILE, verify};
-use crate::dataset::columns::{JOINTS_FILE, MANIFEST_FILE};
-use crate::dataset::writer::{DatasetError, io};
+use crate::store::checksum::{CHECKSUMS_FILE, verify};
+use crate::store::columns::{JOINTS_FILE, MANIFEST_FILE};
+use crate::store::{DatasetError, io};
 
 /// A recorded run's manifest as far as the simulator reads it (unknown fields are the
 /// importer's and are ignored here).

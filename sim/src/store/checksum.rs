@@ -15,7 +15,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use super::writer::{DatasetError, io};
+use super::{DatasetError, io};
 
 /// File name of a run directory's checksum list.
 pub const CHECKSUMS_FILE: &str = "SHA256SUMS";

@@ -1,0 +1,85 @@
+//! A table under construction, written as Parquet (ZSTD, `BYTE_STREAM_SPLIT` on f64 columns).
+
+use std::fs::File;
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray, UInt8Array, UInt32Array};
+use arrow_schema::{DataType, Field, Schema};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
+
+use super::{DatasetError, io};
+
+/// A table under construction: named columns of equal length.
+pub(crate) struct Table {
+    fields: Vec<Field>,
+    arrays: Vec<ArrayRef>,
+    f64_columns: Vec<String>,
+}
+
+impl Table {
+    pub(crate) fn new() -> Self {
+        Table {
+            fields: Vec::new(),
+            arrays: Vec::new(),
+            f64_columns: Vec::new(),
+        }
+    }
+
+    pub(crate) fn f64(&mut self, name: &str, values: Vec<f64>) {
+        self.fields.push(Field::new(name, DataType::Float64, false));
+        self.arrays.push(Arc::new(Float64Array::from(values)));
+        self.f64_columns.push(name.to_string());
+    }
+
+    pub(crate) fn f64_nullable(&mut self, name: &str, values: Vec<Option<f64>>) {
+        self.fields.push(Field::new(name, DataType::Float64, true));
+        self.arrays.push(Arc::new(Float64Array::from(values)));
+        self.f64_columns.push(name.to_string());
+    }
+
+    pub(crate) fn u32(&mut self, name: &str, values: Vec<u32>) {
+        self.fields.push(Field::new(name, DataType::UInt32, false));
+        self.arrays.push(Arc::new(UInt32Array::from(values)));
+    }
+
+    pub(crate) fn u8(&mut self, name: &str, values: Vec<u8>) {
+        self.fields.push(Field::new(name, DataType::UInt8, false));
+        self.arrays.push(Arc::new(UInt8Array::from(values)));
+    }
+
+    pub(crate) fn utf8(&mut self, name: &str, values: Vec<String>) {
+        self.fields.push(Field::new(name, DataType::Utf8, false));
+        self.arrays.push(Arc::new(StringArray::from(values)));
+    }
+
+    pub(crate) fn write(self, path: &Path, metadata: Vec<KeyValue>) -> Result<(), DatasetError> {
+        let fmt = |e: &dyn std::fmt::Display| DatasetError::Format {
+            path: path.to_owned(),
+            message: e.to_string(),
+        };
+        let schema = Arc::new(Schema::new(self.fields));
+        let batch = RecordBatch::try_new(schema.clone(), self.arrays).map_err(|e| fmt(&e))?;
+        let mut props = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(
+                ZstdLevel::try_new(3).map_err(|e| fmt(&e))?,
+            ))
+            .set_key_value_metadata(Some(metadata));
+        for name in &self.f64_columns {
+            let col = ColumnPath::from(name.as_str());
+            props = props
+                .set_column_dictionary_enabled(col.clone(), false)
+                .set_column_encoding(col, Encoding::BYTE_STREAM_SPLIT);
+        }
+        let file = File::create(path).map_err(io(path))?;
+        let mut writer =
+            ArrowWriter::try_new(file, schema, Some(props.build())).map_err(|e| fmt(&e))?;
+        writer.write(&batch).map_err(|e| fmt(&e))?;
+        writer.close().map_err(|e| fmt(&e))?;
+        Ok(())
+    }
+}
