@@ -6,7 +6,7 @@ use crate::estimator::{Estimate, Parameter};
 /// One scored parameter.
 #[derive(Clone, Debug)]
 pub struct Scored {
-    /// RunEstimator name.
+    /// Estimator name.
     pub method: String,
     /// Body (1-based).
     pub body: u8,

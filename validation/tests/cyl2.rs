@@ -5,7 +5,7 @@ use std::path::Path;
 
 use validation::dataset::write_and_read;
 use validation::estimator::Parameter::{J22, J33, MassE1, MassE2};
-use validation::estimator::RunEstimator;
+use validation::estimator::RunMethod;
 use validation::estimator::mim::{MimSingleInstant, MimStacked};
 use validation::score::score;
 
@@ -27,11 +27,11 @@ fn mim_identifies_the_appendix_arm() {
     let (force, moment) = validation::consistency::newton_euler(&run);
     assert!(force <= 1e-9 && moment <= 1e-9);
     for method in [
-        &MimStacked::default() as &dyn RunEstimator,
-        &MimSingleInstant {
+        RunMethod::from(MimStacked::default()),
+        RunMethod::from(MimSingleInstant {
             time: 1.5,
             tolerance: 1e-4,
-        },
+        }),
     ] {
         let est = method.estimate(&run.measurements).unwrap();
         let unidentified: Vec<_> = est

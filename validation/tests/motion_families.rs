@@ -9,7 +9,6 @@ use sim::population::Shard;
 use sim::population::motion::FamilyId;
 use sim::scenario::Scenario;
 use validation::dataset::read_population_arm;
-use validation::estimator::RunEstimator;
 use validation::estimator::mim::MimStacked;
 use validation::score::score;
 

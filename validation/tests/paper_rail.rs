@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use validation::consistency;
 use validation::dataset::{Run, read_run, write_and_read};
 use validation::estimator::mim::{MimSingleInstant, MimStacked, MimWholeArm};
-use validation::estimator::{Parameter, RunEstimator};
+use validation::estimator::{Parameter, RunMethod};
 use validation::report::mim::MimReport;
 use validation::score::score;
 
@@ -48,7 +48,7 @@ fn recorded_joint_forces_agree_with_independent_inverse_dynamics() {
     );
 }
 
-fn unidentifiable(method: &dyn RunEstimator) -> Vec<(u8, Parameter)> {
+fn unidentifiable(method: &RunMethod) -> Vec<(u8, Parameter)> {
     let est = method.estimate(&run().measurements).unwrap();
     est.iter()
         .filter(|e| e.value.is_none())
@@ -59,9 +59,9 @@ fn unidentifiable(method: &dyn RunEstimator) -> Vec<(u8, Parameter)> {
 #[test]
 fn mim_recovers_every_identifiable_parameter() {
     for method in [
-        &MimSingleInstant::paper() as &dyn RunEstimator,
-        &MimStacked::default(),
-        &MimWholeArm::default(),
+        RunMethod::from(MimSingleInstant::paper()),
+        MimStacked::default().into(),
+        MimWholeArm::default().into(),
     ] {
         let est = method.estimate(&run().measurements).unwrap();
         let scored = score(&method.name(), &est, &run().truth);
@@ -86,9 +86,9 @@ fn mim_flags_exactly_what_this_motion_cannot_determine() {
         (1, Parameter::J22),
         (1, Parameter::J33),
     ];
-    assert_eq!(unidentifiable(&MimSingleInstant::paper()), expected);
-    assert_eq!(unidentifiable(&MimStacked::default()), expected);
-    assert_eq!(unidentifiable(&MimWholeArm::default()), expected);
+    assert_eq!(unidentifiable(&MimSingleInstant::paper().into()), expected);
+    assert_eq!(unidentifiable(&MimStacked::default().into()), expected);
+    assert_eq!(unidentifiable(&MimWholeArm::default().into()), expected);
 }
 
 #[test]

@@ -11,7 +11,7 @@ use validation::identification::friction_sweep::SweepFit;
 use validation::identification::idim::Idim;
 use validation::identification::two_step::TwoStep;
 use validation::identification::{
-    Derivatives, Experiment, Identifier, MIN_SPEED, periodic_samples, torque_nrms,
+    Derivatives, Experiment, MIN_SPEED, periodic_samples, torque_nrms,
 };
 use validation::report::teaching::{LEVELS, constant_velocity_check, measurements};
 

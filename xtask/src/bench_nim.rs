@@ -8,7 +8,6 @@
 use std::path::Path;
 use std::time::Instant;
 
-use validation::estimator::RunEstimator;
 use validation::estimator::mim::MimSingleInstant;
 use validation::nim::dense::Dense;
 use validation::nim::features::rows;

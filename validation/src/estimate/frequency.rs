@@ -7,7 +7,6 @@
 
 use super::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 use crate::dataset::Measurements;
-use crate::estimator::RunEstimator as _;
 use crate::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
 use crate::estimator::regressor::KnownGeometry;
 

@@ -18,13 +18,13 @@ use super::{
 };
 use crate::dataset::Measurements;
 use crate::identification::{
-    self as id, Derivatives, Identifier, adaptive, consistent, friction_sweep, idim, two_step,
+    self as id, Derivatives, Method, adaptive, consistent, friction_sweep, idim, two_step,
 };
 
 /// One identifier of the teaching pipeline.
 pub struct Teaching {
     name: &'static str,
-    method: Box<dyn Identifier + Send + Sync>,
+    method: Method,
     needs_excitation: bool,
     /// Whether it needs friction sweeps (else they are optional).
     needs_sweeps: bool,
@@ -33,7 +33,7 @@ pub struct Teaching {
 }
 
 impl Teaching {
-    fn new(name: &'static str, method: Box<dyn Identifier + Send + Sync>) -> Self {
+    fn new(name: &'static str, method: Method) -> Self {
         Teaching {
             name,
             method,
@@ -44,7 +44,7 @@ impl Teaching {
     }
 
     /// An IDIM method: sweeps optional.
-    fn idim(name: &'static str, method: Box<dyn Identifier + Send + Sync>) -> Self {
+    fn idim(name: &'static str, method: Method) -> Self {
         Teaching {
             needs_sweeps: false,
             ..Self::new(name, method)
@@ -55,33 +55,33 @@ impl Teaching {
     pub fn sweep_fit() -> Self {
         Teaching {
             needs_excitation: false,
-            ..Self::new("friction_sweep", Box::new(friction_sweep::SweepFit))
+            ..Self::new("friction_sweep", Method::SweepFit(friction_sweep::SweepFit))
         }
     }
 
     /// IDIM, ordinary least squares.
     pub fn idim_ols() -> Self {
-        Self::idim("idim_ols", Box::new(idim::Idim::ols()))
+        Self::idim("idim_ols", Method::Idim(idim::Idim::ols()))
     }
 
     /// IDIM, weighted least squares.
     pub fn idim_wls() -> Self {
-        Self::idim("idim_wls", Box::new(idim::Idim::wls()))
+        Self::idim("idim_wls", Method::Idim(idim::Idim::wls()))
     }
 
     /// IDIM, total least squares.
     pub fn idim_tls() -> Self {
-        Self::idim("idim_tls", Box::new(idim::Idim::tls()))
+        Self::idim("idim_tls", Method::Idim(idim::Idim::tls()))
     }
 
     /// The paper's two-step method.
     pub fn two_step() -> Self {
-        Self::new("two_step", Box::new(two_step::TwoStep))
+        Self::new("two_step", Method::TwoStep(two_step::TwoStep))
     }
 
     /// The adaptive update law (eq. 29).
     pub fn adaptive() -> Self {
-        Self::new("adaptive", Box::new(adaptive::Adaptive::default()))
+        Self::new("adaptive", Method::Adaptive(adaptive::Adaptive::default()))
     }
 
     /// Standard-parameter IDIM with a prior, unconstrained ([`consistent::Constraint::None`]).
@@ -106,7 +106,7 @@ impl Teaching {
             unavailable,
             ..Self::idim(
                 name,
-                Box::new(consistent::StandardIdim::new(constraint, prior)),
+                Method::Standard(consistent::StandardIdim::new(constraint, prior)),
             )
         }
     }

@@ -3,7 +3,6 @@
 //! moments about the joint axis and joint damping of a fixed-base planar arm.
 
 use super::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
-use crate::estimator::RunEstimator as _;
 use crate::estimator::time_domain::{Derivatives, InverseDynamicsLs};
 
 /// The time-domain estimator with its source of `q̇, q̈`.

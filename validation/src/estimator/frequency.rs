@@ -23,7 +23,7 @@
 use nalgebra::{Complex, DMatrix, DVector};
 
 use super::lsq::solve_identifiable;
-use super::{Estimate, EstimateError, Parameter, RunEstimator};
+use super::{Estimate, EstimateError, Parameter};
 use crate::dataset::Measurements;
 use crate::estimator::regressor::{KnownGeometry, require};
 use crate::fourier::{Window, coefficients, last_periods, phasor};
@@ -148,12 +148,14 @@ pub struct LinearizedFrequency {
     pub excitation: Excitation,
 }
 
-impl RunEstimator for LinearizedFrequency {
-    fn name(&self) -> String {
+impl LinearizedFrequency {
+    /// Short name, the `method` column of reports.
+    pub fn name(&self) -> String {
         "frequency_linearized".into()
     }
 
-    fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+    /// Estimates the parameters of every body it can.
+    pub fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
         let n = self.geometry.bodies();
         require(&self.name(), &self.geometry, data.joints.len())?;
         let window = self.excitation.window(&self.name(), data)?;
@@ -220,12 +222,14 @@ impl PaperFrequency {
     }
 }
 
-impl RunEstimator for PaperFrequency {
-    fn name(&self) -> String {
+impl PaperFrequency {
+    /// Short name, the `method` column of reports.
+    pub fn name(&self) -> String {
         "frequency_paper".into()
     }
 
-    fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+    /// Estimates the parameters of every body it can.
+    pub fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
         require(&self.name(), &self.geometry, data.joints.len())?;
         if self.geometry.bodies() != 2 {
             return Err(EstimateError {

@@ -32,7 +32,7 @@ use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use sim::kinematics::{body_rates, rotation_from_cardan};
 
 use super::lsq::solve_identifiable;
-use super::{Estimate, EstimateError, Parameter, RunEstimator};
+use super::{Estimate, EstimateError, Parameter};
 use crate::dataset::Measurements;
 
 /// The parameters of one body, in the order of `X_i`.
@@ -184,12 +184,14 @@ impl MimSingleInstant {
     }
 }
 
-impl RunEstimator for MimSingleInstant {
-    fn name(&self) -> String {
+impl MimSingleInstant {
+    /// Short name, the `method` column of reports.
+    pub fn name(&self) -> String {
         format!("single_t{}", self.time)
     }
 
-    fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+    /// Estimates the parameters of every body it can.
+    pub fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
         check(&self.name(), data)?;
         let k = data.sample_at(self.time).ok_or_else(|| EstimateError {
             estimator: self.name(),
@@ -219,12 +221,14 @@ impl Default for MimStacked {
     }
 }
 
-impl RunEstimator for MimStacked {
-    fn name(&self) -> String {
+impl MimStacked {
+    /// Short name, the `method` column of reports.
+    pub fn name(&self) -> String {
         "stacked".into()
     }
 
-    fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+    /// Estimates the parameters of every body it can.
+    pub fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
         check(&self.name(), data)?;
         let mut out = Vec::new();
         for b in 0..data.bodies.len() {
@@ -252,12 +256,14 @@ impl Default for MimWholeArm {
     }
 }
 
-impl RunEstimator for MimWholeArm {
-    fn name(&self) -> String {
+impl MimWholeArm {
+    /// Short name, the `method` column of reports.
+    pub fn name(&self) -> String {
         "stacked_arm".into()
     }
 
-    fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+    /// Estimates the parameters of every body it can.
+    pub fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
         check(&self.name(), data)?;
         let n = data.bodies.len();
         let (y, z) = whole_arm_system(data);

@@ -11,7 +11,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::frequency::Excitation;
-use super::{Estimate, EstimateError, RunEstimator};
+use super::{Estimate, EstimateError};
 use crate::dataset::Measurements;
 use crate::estimator::regressor::{KnownGeometry, require};
 use crate::fourier::Series;
@@ -48,15 +48,17 @@ pub struct InverseDynamicsLs {
     pub stride: usize,
 }
 
-impl RunEstimator for InverseDynamicsLs {
-    fn name(&self) -> String {
+impl InverseDynamicsLs {
+    /// Short name, the `method` column of reports.
+    pub fn name(&self) -> String {
         match self.derivatives {
             Derivatives::Recorded => "time_domain".into(),
             Derivatives::Fourier { .. } => "time_domain_fourier".into(),
         }
     }
 
-    fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+    /// Estimates the parameters of every body it can.
+    pub fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
         let n = self.geometry.bodies();
         require(&self.name(), &self.geometry, data.joints.len())?;
         let window = self.excitation.window(&self.name(), data)?;

@@ -18,7 +18,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::idim::FullRegressor;
-use super::{Experiment, Identified, Identifier};
+use super::{Experiment, Identified};
 use crate::estimator::EstimateError;
 
 /// The adaptive identifier.
@@ -79,12 +79,14 @@ pub fn run(rows: &[(DMatrix<f64>, DVector<f64>)], passes: usize) -> Vec<DVector<
     history
 }
 
-impl Identifier for Adaptive {
-    fn name(&self) -> String {
+impl Adaptive {
+    /// The method's name, the `method` column of reports.
+    pub fn name(&self) -> String {
         "adaptive".into()
     }
 
-    fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
+    /// Identifies the arm from the experiment.
+    pub fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
         let fg = experiment.sweep_fit()?.clone();
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;

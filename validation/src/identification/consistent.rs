@@ -37,7 +37,7 @@ use sim::dynamics::StandardParameters;
 use sim::model::Chain;
 
 use super::idim::FullRegressor;
-use super::{Experiment, Identified, Identifier, least_squares, log_cholesky};
+use super::{Experiment, Identified, least_squares, log_cholesky};
 use crate::estimator::EstimateError;
 
 /// Whether the estimate is constrained to real bodies.
@@ -277,8 +277,9 @@ impl LeastSquaresProblem<f64, na::Dyn, na::Dyn> for Problem<'_> {
     }
 }
 
-impl Identifier for StandardIdim {
-    fn name(&self) -> String {
+impl StandardIdim {
+    /// The method's name, the `method` column of reports.
+    pub fn name(&self) -> String {
         match self.constraint {
             Constraint::None => "idim_prior",
             Constraint::Consistent => "idim_consistent",
@@ -286,7 +287,8 @@ impl Identifier for StandardIdim {
         .into()
     }
 
-    fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
+    /// Identifies the arm from the experiment.
+    pub fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
         let prior = self.prior_parameters(experiment.geometry())?;
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;

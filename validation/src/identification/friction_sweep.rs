@@ -25,7 +25,7 @@ use sim::friction::{PAPER_COEFFICIENTS, paper_basis};
 use sim::model::Chain;
 use sim::profile::Profile;
 
-use super::{Experiment, Identified, Identifier, TorqueModel, least_squares};
+use super::{Experiment, Identified, TorqueModel, least_squares};
 use crate::dataset::Measurements;
 use crate::estimator::EstimateError;
 use crate::standard_regressor::{BaseParameters, random_states, regressor, stacked};
@@ -425,12 +425,14 @@ pub fn fit(experiment: &Experiment) -> Result<FrictionGravity, EstimateError> {
 /// inertia), reported for its parameters.
 pub struct SweepFit;
 
-impl Identifier for SweepFit {
-    fn name(&self) -> String {
+impl SweepFit {
+    /// The method's name, the `method` column of reports.
+    pub fn name(&self) -> String {
         "sweep_friction_gravity".into()
     }
 
-    fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
+    /// Identifies the arm from the experiment.
+    pub fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
         let fg = experiment.sweep_fit()?.clone();
         Ok(Identified {
             parameters: fg.parameters(&experiment.geometry().joint_ids()),

@@ -19,7 +19,7 @@ use sim::friction::PAPER_COEFFICIENTS;
 use sim::model::Chain;
 
 use super::friction_sweep::JointFriction;
-use super::{Experiment, Identified, Identifier, Samples, TorqueModel, least_squares};
+use super::{Experiment, Identified, Samples, TorqueModel, least_squares};
 use crate::estimator::EstimateError;
 use crate::standard_regressor::{BaseParameters, regressor};
 
@@ -429,8 +429,9 @@ fn total_least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
     DVector::from_fn(p, |j, _| -v[j] / v[p] * scale[p] / scale[j])
 }
 
-impl Identifier for Idim {
-    fn name(&self) -> String {
+impl Idim {
+    /// The method's name, the `method` column of reports.
+    pub fn name(&self) -> String {
         match self.weighting {
             Weighting::Ordinary => "idim_ols",
             Weighting::Weighted => "idim_wls",
@@ -439,7 +440,8 @@ impl Identifier for Idim {
         .into()
     }
 
-    fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
+    /// Identifies the arm from the experiment.
+    pub fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;
         let full = FullRegressor::of_experiment(experiment)?;

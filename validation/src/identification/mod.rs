@@ -3,7 +3,7 @@
 //! forward/backward sweeps, inertial base parameters from an excitation trajectory, and an
 //! adaptive update law.
 //!
-//! An [`Identifier`] sees an [`Experiment`] (measurement columns of several runs of one arm,
+//! A [`Method`] sees an [`Experiment`] (measurement columns of several runs of one arm,
 //! plus its kinematics) and returns an [`Identified`] model: named parameter estimates and a
 //! torque predictor, scored on a separate validation trajectory. Torques are what the drives
 //! measure, `τ = K·i` ([`crate::dataset::JointSeries::motor_torque`]). Each method is one file;
@@ -113,23 +113,55 @@ pub struct Identified {
     pub standard: Option<Vec<sim::dynamics::StandardParameters>>,
 }
 
-/// A whole-arm identification method.
-pub trait Identifier {
+/// A whole-arm identification method: one of this module's algorithms, each a plain type with
+/// `name` and `identify`. The project's one estimator trait is [`crate::estimate::Estimator`];
+/// this is the choice of algorithm behind its teaching and industrial bindings.
+pub enum Method {
+    /// [`friction_sweep::SweepFit`].
+    SweepFit(friction_sweep::SweepFit),
+    /// [`idim::Idim`].
+    Idim(idim::Idim),
+    /// [`two_step::TwoStep`].
+    TwoStep(two_step::TwoStep),
+    /// [`adaptive::Adaptive`].
+    Adaptive(adaptive::Adaptive),
+    /// [`consistent::StandardIdim`].
+    Standard(consistent::StandardIdim),
+}
+
+impl Method {
     /// Short name, the `method` column of reports.
-    fn name(&self) -> String;
+    pub fn name(&self) -> String {
+        match self {
+            Method::SweepFit(m) => m.name(),
+            Method::Idim(m) => m.name(),
+            Method::TwoStep(m) => m.name(),
+            Method::Adaptive(m) => m.name(),
+            Method::Standard(m) => m.name(),
+        }
+    }
+
     /// Identifies the arm from the experiment.
-    fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError>;
+    pub fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
+        match self {
+            Method::SweepFit(m) => m.identify(experiment),
+            Method::Idim(m) => m.identify(experiment),
+            Method::TwoStep(m) => m.identify(experiment),
+            Method::Adaptive(m) => m.identify(experiment),
+            Method::Standard(m) => m.identify(experiment),
+        }
+    }
 }
 
 /// Every identifier, with default settings.
-pub fn registry() -> Vec<Box<dyn Identifier>> {
+pub fn registry() -> Vec<Method> {
     vec![
-        Box::new(friction_sweep::SweepFit),
-        Box::new(idim::Idim::ols()),
-        Box::new(idim::Idim::wls()),
-        Box::new(idim::Idim::tls()),
-        Box::new(two_step::TwoStep),
-        Box::new(adaptive::Adaptive::default()),
+        Method::SweepFit(friction_sweep::SweepFit),
+        Method::Idim(idim::Idim::ols()),
+        Method::Idim(idim::Idim::wls()),
+        Method::Idim(idim::Idim::tls()),
+        Method::TwoStep(two_step::TwoStep),
+        Method::Adaptive(adaptive::Adaptive::default()),
     ]
 }
 

@@ -12,7 +12,7 @@ use nalgebra::{DMatrix, DVector, Vector3};
 use sim::model::Chain;
 
 use super::friction_sweep::FrictionGravity;
-use super::{Experiment, Identified, Identifier, MIN_SPEED, TorqueModel, least_squares};
+use super::{Experiment, Identified, MIN_SPEED, TorqueModel, least_squares};
 use crate::estimator::EstimateError;
 use crate::standard_regressor::{BaseParameters, random_states, regressor, stacked_with};
 
@@ -52,12 +52,14 @@ impl TorqueModel for TwoStepModel {
     }
 }
 
-impl Identifier for TwoStep {
-    fn name(&self) -> String {
+impl TwoStep {
+    /// The method's name, the `method` column of reports.
+    pub fn name(&self) -> String {
         "two_step".into()
     }
 
-    fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
+    /// Identifies the arm from the experiment.
+    pub fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
         let first = experiment.sweep_fit()?.clone();
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;

@@ -7,7 +7,7 @@ use super::{csv_num, opt};
 use crate::consistency;
 use crate::dataset::Run;
 use crate::estimator::mim::{MimSingleInstant, MimStacked, MimWholeArm, PARAMETERS};
-use crate::estimator::{EstimateError, RunEstimator};
+use crate::estimator::{EstimateError, RunMethod};
 use crate::paper::{MIM_TABLE2, MIM_TABLE3};
 use crate::score::{Scored, score};
 
@@ -48,7 +48,7 @@ impl MimReport {
         let stacked = MimStacked::default();
         let data = &run.measurements;
         let mut rows = Vec::new();
-        for (method, is_paper) in [(&single as &dyn RunEstimator, true), (&stacked, false)] {
+        for (method, is_paper) in [(RunMethod::from(single), true), (stacked.into(), false)] {
             let est = method.estimate(data)?;
             for s in score(&method.name(), &est, &run.truth) {
                 let (b, p) = (
@@ -70,7 +70,7 @@ impl MimReport {
                 });
             }
         }
-        let per_body = stacked.estimate(data)?;
+        let per_body = MimStacked::default().estimate(data)?;
         let arm = MimWholeArm::default().estimate(data)?;
         let whole_arm_difference = per_body
             .iter()

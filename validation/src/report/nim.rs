@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::dataset::Run;
+use crate::estimator::Parameter;
 use crate::estimator::mim::MimSingleInstant;
-use crate::estimator::{Parameter, RunEstimator};
 use crate::nim::mlp::BurnMlp;
 use crate::nim::population::identifiable;
 use crate::nim::protocol::{BodyResult, TestInputs, paper};

@@ -12,7 +12,7 @@ use crate::dataset::{Measurements, Run};
 use crate::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
 use crate::estimator::regressor::KnownGeometry;
 use crate::estimator::time_domain::{Derivatives, InverseDynamicsLs};
-use crate::estimator::{Parameter, RunEstimator};
+use crate::estimator::{Parameter, RunMethod};
 use crate::fourier::last_periods;
 use crate::param::ParamId;
 use crate::study::stats::Summary;
@@ -63,7 +63,7 @@ pub struct ScaleRun {
 /// One row of `multisine.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
-    /// RunEstimator.
+    /// Estimator.
     pub method: String,
     /// `none`, `paper_uniform` or `gaussian`.
     pub noise: String,
@@ -122,24 +122,24 @@ pub struct MultisineStudy {
     pub config: StudyConfig,
 }
 
-fn methods(geometry: &KnownGeometry, periods: usize) -> Vec<Box<dyn RunEstimator + Sync>> {
+fn methods(geometry: &KnownGeometry, periods: usize) -> Vec<RunMethod> {
     let excitation = Excitation::paper(periods);
     vec![
-        Box::new(PaperFrequency {
+        RunMethod::from(PaperFrequency {
             geometry: geometry.clone(),
             excitation: excitation.clone(),
         }),
-        Box::new(LinearizedFrequency {
+        RunMethod::from(LinearizedFrequency {
             geometry: geometry.clone(),
             excitation: excitation.clone(),
         }),
-        Box::new(InverseDynamicsLs {
+        RunMethod::from(InverseDynamicsLs {
             geometry: geometry.clone(),
             excitation: excitation.clone(),
             derivatives: Derivatives::Recorded,
             stride: 5,
         }),
-        Box::new(InverseDynamicsLs {
+        RunMethod::from(InverseDynamicsLs {
             geometry: geometry.clone(),
             excitation,
             derivatives: Derivatives::Fourier {
@@ -166,7 +166,7 @@ fn measurements(run: &Run, noise: Option<(&[Noise], u64)>) -> Measurements {
 }
 
 /// `[m1, m2]` estimates of one method on one set of measurements.
-fn masses(method: &dyn RunEstimator, data: &Measurements) -> [Option<f64>; 2] {
+fn masses(method: &RunMethod, data: &Measurements) -> [Option<f64>; 2] {
     let Ok(est) = method.estimate(data) else {
         return [None, None];
     };
@@ -237,7 +237,7 @@ impl MultisineStudy {
             .iter()
             .map(|sr| KnownGeometry::masses_unknown(&sr.run.manifest.model))
             .collect::<Result<_, _>>()?;
-        let all_methods: Vec<Vec<Box<dyn RunEstimator + Sync>>> = geometries
+        let all_methods: Vec<Vec<RunMethod>> = geometries
             .iter()
             .map(|g| methods(g, config.periods))
             .collect();
@@ -259,7 +259,7 @@ impl MultisineStudy {
                 );
                 all_methods[case.run]
                     .iter()
-                    .map(|method| masses(method.as_ref(), &data))
+                    .map(|method| masses(method, &data))
                     .collect::<Vec<_>>()
             })
             .collect::<Vec<_>>();

@@ -10,8 +10,8 @@ use std::path::Path;
 use sim::population::motion::FamilyId;
 
 use crate::dataset::Run;
+use crate::estimator::Parameter;
 use crate::estimator::mim::MimStacked;
-use crate::estimator::{Parameter, RunEstimator};
 use crate::nim::ensemble::{BodyEstimate, Calibration, Ensemble};
 use crate::nim::mlp::BurnMlp;
 use crate::nim::population::identifiable;
