@@ -123,13 +123,13 @@ fn report_has_the_contract_columns_and_the_paper_beside_ours() {
     assert_eq!(rows.len(), 72);
     let b2_j11 = rows
         .iter()
-        .find(|r| r[0] == "single_t1.5" && r[1] == "2" && r[2] == "j11")
+        .find(|r| r[0] == "mim_single" && r[1] == "2" && r[2] == "j11")
         .unwrap();
     assert_eq!(b2_j11[7].parse::<f64>().unwrap(), 27.5966);
     assert_eq!(b2_j11[8].parse::<f64>().unwrap(), 0.005);
     let b1_m2 = rows
         .iter()
-        .find(|r| r[0] == "stacked" && r[1] == "1" && r[2] == "m_e2")
+        .find(|r| r[0] == "mim_stacked" && r[1] == "1" && r[2] == "m_e2")
         .unwrap();
     assert_eq!((b1_m2[4], b1_m2[9]), ("", "false"));
     assert!(report.whole_arm_difference <= 1e-9 * 1429.6);

@@ -306,9 +306,9 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     "wrote {}/mim.md and mim.csv: MIM largest relative error {:.1e} (single instant), {:.1e} (stacked); \
                      not identifiable: {:?}",
                     report_dir.display(),
-                    report.max_rel_error("single_t1.5"),
-                    report.max_rel_error("stacked"),
-                    report.unidentifiable("single_t1.5"),
+                    report.max_rel_error("mim_single"),
+                    report.max_rel_error("mim_stacked"),
+                    report.unidentifiable("mim_single"),
                 );
             }
             if part("nim") {

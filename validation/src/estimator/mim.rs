@@ -187,7 +187,7 @@ impl MimSingleInstant {
 impl MimSingleInstant {
     /// Short name, the `method` column of reports.
     pub fn name(&self) -> String {
-        format!("single_t{}", self.time)
+        "mim_single".into()
     }
 
     /// Estimates the parameters of every body it can.
@@ -224,7 +224,7 @@ impl Default for MimStacked {
 impl MimStacked {
     /// Short name, the `method` column of reports.
     pub fn name(&self) -> String {
-        "stacked".into()
+        "mim_stacked".into()
     }
 
     /// Estimates the parameters of every body it can.
@@ -259,7 +259,7 @@ impl Default for MimWholeArm {
 impl MimWholeArm {
     /// Short name, the `method` column of reports.
     pub fn name(&self) -> String {
-        "stacked_arm".into()
+        "mim_arm".into()
     }
 
     /// Estimates the parameters of every body it can.

@@ -428,7 +428,7 @@ pub struct SweepFit;
 impl SweepFit {
     /// The method's name, the `method` column of reports.
     pub fn name(&self) -> String {
-        "sweep_friction_gravity".into()
+        "friction_sweep".into()
     }
 
     /// Identifies the arm from the experiment.

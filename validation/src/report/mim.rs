@@ -160,8 +160,8 @@ impl MimReport {
         );
         let _ = writeln!(md, "## Summary\n");
         for (method, label) in [
-            ("single_t1.5", "single instant t = 1.5 s (Table 2)"),
-            ("stacked", "stacked over all 101 samples (eq. 18)"),
+            ("mim_single", "single instant t = 1.5 s (Table 2)"),
+            ("mim_stacked", "stacked over all 101 samples (eq. 18)"),
         ] {
             let unid: Vec<String> = self
                 .unidentifiable(method)
@@ -191,12 +191,12 @@ impl MimReport {
         );
         for (method, title, paper) in [
             (
-                "single_t1.5",
+                "mim_single",
                 "Single instant, t = 1.5 s (paper's Tables 2 and 3)",
                 true,
             ),
             (
-                "stacked",
+                "mim_stacked",
                 "Stacked least squares over all samples (eq. 18; the paper gives no numbers)",
                 false,
             ),

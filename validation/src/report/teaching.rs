@@ -145,7 +145,7 @@ impl TeachingStudy {
             "idim_tls",
             "adaptive",
             "two_step",
-            "sweep_friction_gravity",
+            "friction_sweep",
         ] {
             let f = |n: &str| {
                 self.nrms(m, n)
@@ -191,7 +191,7 @@ impl TeachingStudy {
             md += &self.table(
                 noise,
                 &friction_names,
-                &["sweep_friction_gravity", "idim_ols", "adaptive"],
+                &["friction_sweep", "idim_ols", "adaptive"],
             );
             md += "\n";
         }
@@ -199,7 +199,7 @@ impl TeachingStudy {
         two.extend(names('m'));
         for noise in ["none", "low"] {
             let _ = writeln!(md, "## Two-step method, noise `{noise}`\n");
-            md += &self.table(noise, &two, &["sweep_friction_gravity", "two_step"]);
+            md += &self.table(noise, &two, &["friction_sweep", "two_step"]);
             md += "\n";
         }
         let _ = writeln!(

@@ -389,9 +389,7 @@ impl TeachingStudy {
         self.rows
             .iter()
             .filter(|r| {
-                r.method == "sweep_friction_gravity"
-                    && r.noise == "none"
-                    && r.parameter.starts_with('j')
+                r.method == "friction_sweep" && r.noise == "none" && r.parameter.starts_with('j')
             })
             .map(Row::rel)
             .try_fold(0.0f64, |m, e| Some(m.max(e?.abs())))
