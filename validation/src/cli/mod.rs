@@ -167,6 +167,10 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
                     .into_iter()
                     .map(|(role, dir)| Loaded::read(&dir).map(|r| (role, r)))
                     .collect::<Result<_, _>>()?;
+                // Identified models are named after the runs given (not the holdout's parts).
+                let model_id = (read.iter().map(|(_, r)| r.id.as_str()))
+                    .collect::<Vec<_>>()
+                    .join("+");
                 if let Some(fraction) = holdout {
                     read = match read.as_slice() {
                         [(Role::Single, run)] => {
@@ -193,9 +197,7 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
                     .into());
                 }
                 if let Some(dir) = &urdf_out {
-                    let id = refs.iter().map(|(_, r)| r.id.as_str());
-                    let id = id.collect::<Vec<_>>().join("+");
-                    for path in output::write_models(dir, &id, &outcome.models)? {
+                    for path in output::write_models(dir, &model_id, &outcome.models)? {
                         println!("wrote {}", path.display());
                     }
                 }
