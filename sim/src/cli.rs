@@ -87,7 +87,7 @@ pub enum PopulationAction {
 }
 
 /// Runs one command.
-pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
+pub fn run(command: Command) -> crate::Result<()> {
     match command {
         Command::ExportUrdf { model, out } => {
             let chain = if model.ends_with(".toml") {
@@ -96,14 +96,17 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
                 crate::urdf::read(std::path::Path::new(&model))?
             } else {
                 crate::model::reference::by_name(&model).ok_or_else(|| {
-                    format!(
+                    crate::Error::Command(format!(
                         "unknown model {model:?}: expected one of {:?}, a .urdf or a .toml scenario",
                         crate::model::reference::NAMES
-                    )
+                    ))
                 })?
             };
             let text = crate::urdf::to_string(&chain)?;
-            std::fs::write(&out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+            std::fs::write(&out, text).map_err(|source| crate::Error::Io {
+                path: out.clone(),
+                source,
+            })?;
             println!(
                 "wrote {} ({}: {} links)",
                 out.display(),
@@ -183,11 +186,10 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
                 for (k, why) in &g.invalid {
                     eprintln!("arm {k}: {why}");
                 }
-                return Err(format!(
+                return Err(crate::Error::Command(format!(
                     "{} arms failed a validity gate and were not written",
                     g.invalid.len()
-                )
-                .into());
+                )));
             }
         }
         Command::Run {
@@ -220,9 +222,10 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
             if let (Some(invalid), true) = (&result.manifest.invalid, keep_invalid) {
                 let m = &result.manifest;
                 crate::dataset::write_run_keeping_invalid(&out, &result.recording, m, force)?;
-                return Err(
-                    format!("{invalid}; written to `{}` marked invalid", out.display()).into(),
-                );
+                return Err(crate::Error::Command(format!(
+                    "{invalid}; written to `{}` marked invalid",
+                    out.display()
+                )));
             }
             crate::dataset::write_run(&out, &result.recording, &result.manifest, force)?;
             let c = &result.manifest.checks;
@@ -242,7 +245,7 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// `sim population verify DIR`.
-fn verify(dir: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
+fn verify(dir: &std::path::Path) -> crate::Result<()> {
     let v = crate::dataset::verify::verify(dir)?;
     println!(
         "{}: {} of {} arms valid; {} missing, {} invalid, {} unexpected files",
@@ -265,6 +268,9 @@ fn verify(dir: &std::path::Path) -> Result<(), Box<dyn std::error::Error>> {
     if v.is_whole() {
         Ok(())
     } else {
-        Err(format!("{}: the population is not whole", dir.display()).into())
+        Err(crate::Error::Command(format!(
+            "{}: the population is not whole",
+            dir.display()
+        )))
     }
 }

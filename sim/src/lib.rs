@@ -48,6 +48,7 @@ pub mod convert;
 pub mod dataset;
 pub mod drive;
 pub mod dynamics;
+pub mod error;
 pub mod friction;
 pub mod invalid;
 pub mod kinematics;
@@ -68,6 +69,8 @@ pub mod store;
 pub mod urdf;
 pub mod validity;
 pub mod wrench;
+
+pub use error::{Error, Result};
 
 /// Populations of arms, a section of a scenario file ([`scenario::population`]).
 pub use scenario::population;

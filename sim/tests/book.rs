@@ -66,7 +66,10 @@ fn the_scenario_reference_lists_exactly_the_keys_the_parser_reads() {
 fn the_readme_is_a_short_tour() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let lines = readme.lines().count();
-    assert!(lines <= 150, "README.md has {lines} lines; the guide is book/");
+    assert!(
+        lines <= 150,
+        "README.md has {lines} lines; the guide is book/"
+    );
     let summary = std::fs::read_to_string(root().join("book/src/SUMMARY.md")).unwrap();
     for chapter in summary.lines().filter_map(|l| l.split("](").nth(1)) {
         let file = chapter.trim_end_matches(')');

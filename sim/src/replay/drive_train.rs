@@ -86,7 +86,7 @@ impl DriveTrain {
     }
 
     /// Checks ids, finiteness and the coupling's shape against `joints` joints.
-    pub fn check(&self, joints: usize) -> Result<(), String> {
+    fn check(&self, joints: usize) -> Result<(), String> {
         if !(self.min_speed >= 0.0 && self.min_speed.is_finite()) {
             return Err(format!(
                 "field `min_speed`: expected ≥ 0, got {}",

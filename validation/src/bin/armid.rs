@@ -38,7 +38,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
-        Command::Simulate(c) => sim::cli::run(c),
+        Command::Simulate(c) => sim::cli::run(c).map_err(Into::into),
         Command::Estimate(c) => validation::cli::run(c),
         Command::Completions { shell } => {
             let mut script = Vec::new();
