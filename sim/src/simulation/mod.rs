@@ -1,6 +1,6 @@
 //! The Rapier world built from a [`Chain`] and stepped through a [`Scenario`].
 //!
-//! Set-up (each choice measured, see the README's physics section):
+//! Set-up (each choice measured, see the guide's chapter `book/src/exact-data.md`):
 //! * one dynamic rigid body per link, no collider, exact mass properties
 //!   (`MassProperties::with_principal_inertia_frame` through `additional_mass_properties`),
 //!   never sleeping; the links form one Rapier **multibody** (reduced coordinates) rooted at a
