@@ -8,8 +8,8 @@ use validation::consistency;
 use validation::dataset::{Run, read_run, write_and_read};
 use validation::estimator::mim::{MimSingleInstant, MimStacked, MimWholeArm};
 use validation::estimator::{Parameter, RunMethod};
-use validation::report::mim::MimReport;
 use validation::score::score;
+use validation::study::mim::MimStudy;
 
 fn run() -> &'static Run {
     static RUN: OnceLock<Run> = OnceLock::new();
@@ -112,8 +112,8 @@ fn mim_uses_the_data_not_the_truth() {
 
 #[test]
 fn report_has_the_contract_columns_and_the_paper_beside_ours() {
-    let report = MimReport::new(run()).unwrap();
-    let csv = report.csv();
+    let report = MimStudy::new(run()).unwrap();
+    let csv = validation::report::mim::csv(&report);
     let mut lines = csv.lines();
     assert_eq!(
         lines.next().unwrap(),
@@ -133,7 +133,7 @@ fn report_has_the_contract_columns_and_the_paper_beside_ours() {
         .unwrap();
     assert_eq!((b1_m2[4], b1_m2[9]), ("", "false"));
     assert!(report.whole_arm_difference <= 1e-9 * 1429.6);
-    let md = report.markdown();
+    let md = validation::report::mim::markdown(&report);
     assert!(md.contains("| B1 | m_e2 | 1429.5806 | – | – |"));
 }
 

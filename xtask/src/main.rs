@@ -299,9 +299,9 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     &sim::simulate(&cyl2, None),
                     &out.join("runs").join("mim_cyl2"),
                 )?;
-                let report = validation::report::mim::MimReport::new(&run)?.with_appendix(&cyl2)?;
+                let report = validation::study::mim::MimStudy::new(&run)?.with_appendix(&cyl2)?;
                 let report_dir = out.join("report");
-                report.write(&report_dir)?;
+                validation::report::mim::write(&report, &report_dir)?;
                 println!(
                     "wrote {}/mim.md and mim.csv: MIM largest relative error {:.1e} (single instant), {:.1e} (stacked); \
                      not identifiable: {:?}",

@@ -4,6 +4,7 @@
 pub mod estimate;
 pub mod file;
 pub mod industrial;
+pub mod mim;
 pub mod multisine;
 pub mod nim_motion;
 pub mod recorded;
