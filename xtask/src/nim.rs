@@ -8,7 +8,7 @@ use sim::population::Shard;
 use sim::scenario::Scenario;
 use validation::dataset::{Run, read_population_arm, read_run};
 use validation::nim::TrainConfig;
-use validation::report::nim::{NimReport, PopulationRuns, population_study};
+use validation::study::nim::{NimStudy, PopulationRuns, population_study};
 
 /// Sizes of a population study.
 pub struct StudySize {
@@ -117,7 +117,7 @@ pub fn report(root: &Path, out: &Path, size: &StudySize) -> Result<(), Box<dyn s
         seed: size.seed,
         ..validation::nim::population::recipe(size.steps)
     };
-    let report = NimReport::new(&paper_run, TrainConfig::default())?;
+    let report = NimStudy::new(&paper_run, TrainConfig::default())?;
 
     let path = root.join("scenarios/population_rail.toml");
     let text = std::fs::read_to_string(&path)?;
@@ -148,7 +148,7 @@ pub fn report(root: &Path, out: &Path, size: &StudySize) -> Result<(), Box<dyn s
     let study = population_study(&runs, &paper_run, &config, &size.curve, Some(&models))?;
     let report = report.with_population(study);
     let dir = out.join("report");
-    report.write(&dir)?;
+    validation::report::nim::write(&report, &dir)?;
     let (m, j) = report.heldout_error().unwrap_or((f64::NAN, f64::NAN));
     println!(
         "wrote {}/nim.md and nim.csv in {:.1} s: paper protocol largest relative error {:.1e} ({:.1e} with shuffled inputs); \

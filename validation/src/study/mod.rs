@@ -6,6 +6,7 @@ pub mod file;
 pub mod industrial;
 pub mod mim;
 pub mod multisine;
+pub mod nim;
 pub mod nim_motion;
 pub mod recorded;
 pub mod stats;
