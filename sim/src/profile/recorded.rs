@@ -8,12 +8,18 @@
 //! first or last sample's state is held (a scenario is refused if it runs beyond the recording,
 //! see [`crate::scenario`]; the hold only absorbs a last step's rounding).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use super::MotionState;
+
+/// Recorded runs already read while checking one scenario, by directory: every joint of a
+/// replay names the same run, which is read (and its checksums verified) once.
+pub type Recordings =
+    BTreeMap<PathBuf, Arc<(crate::recorded::Header, crate::recorded::RecordedTable)>>;
 
 /// `motion = { type = "recorded", run = "DIR", joint = j }`: joint `j` (dataset id, 1-based
 /// along the chain) of the recorded run in `DIR` (relative to the scenario file's directory).
@@ -30,17 +36,30 @@ pub struct RecordedMotion {
 }
 
 impl RecordedMotion {
-    /// Reads the run (a relative `run` from `base`, the scenario file's directory) and checks
-    /// that it has the joint and lasts at least `duration` seconds. `Err` holds the field
-    /// (relative to the profile) and what was expected.
-    pub fn resolve(&mut self, base: &Path, duration: f64) -> Result<(), crate::param::ParamError> {
+    /// Reads the run (a relative `run` from `base`, the scenario file's directory; from `read`
+    /// if it is there already) and checks that it has the joint and lasts at least `duration`
+    /// seconds. `Err` holds the field (relative to the profile) and what was expected.
+    pub fn resolve(
+        &mut self,
+        base: &Path,
+        duration: f64,
+        read: &mut Recordings,
+    ) -> Result<(), crate::param::ParamError> {
         let dir = base.join(&self.run);
-        let (header, table) = crate::recorded::read(&dir).map_err(|e| {
-            (
-                "run".to_string(),
-                format!("expected a recorded run directory: {e}"),
-            )
-        })?;
+        let loaded = match read.get(&dir) {
+            Some(loaded) => loaded.clone(),
+            None => {
+                let loaded = Arc::new(crate::recorded::read(&dir).map_err(|e| {
+                    (
+                        "run".to_string(),
+                        format!("expected a recorded run directory: {e}"),
+                    )
+                })?);
+                read.insert(dir.clone(), loaded.clone());
+                loaded
+            }
+        };
+        let (header, table) = (&loaded.0, &loaded.1);
         let joint = table
             .joints
             .iter()

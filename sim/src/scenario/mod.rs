@@ -465,6 +465,7 @@ impl Scenario {
 
         let ids = chain.joint_ids();
         let mut drives = Vec::with_capacity(ids.len());
+        let mut recordings = crate::profile::recorded::Recordings::new();
         for &id in &ids {
             let matching: Vec<(usize, &JointSection)> = file
                 .joint
@@ -498,7 +499,8 @@ impl Scenario {
                     p.validate().map_err(motion_field)?;
                     let mut p = p.clone();
                     if let Profile::Recorded(m) = &mut p {
-                        m.resolve(&base, t.end).map_err(motion_field)?;
+                        m.resolve(&base, t.end, &mut recordings)
+                            .map_err(motion_field)?;
                     }
                     Drive::Motion(p)
                 }
