@@ -175,6 +175,33 @@ impl Clock {
     }
 }
 
+/// The measured copy of one joint's series `x` of `column` (joint `id`, already sampled by the
+/// run's clock if it has one): the joint's encoders (for `q`), then the `[[noise]]` laws naming
+/// the column and joint, in file order, each source on its own stream. This is what
+/// [`measure`] does per joint; a study that re-noises a run it holds only as columns (not as a
+/// [`Recording`]) calls it to get the same draws.
+pub fn measure_joint(x: &[f64], column: &str, id: u8, model: &MeasurementModel) -> Vec<f64> {
+    let mut x = x.to_vec();
+    if column == "q" {
+        for s in model.sensors.iter().filter(|s| s.covers_joint(id)) {
+            if let Sensor::Encoder {
+                resolution, sigma, ..
+            } = *s
+            {
+                let law = [Noise::Gaussian { sigma }, Noise::Quantize { resolution }];
+                x = noise::noisy(&x, &law, model.seed, "encoder", id);
+            }
+        }
+    }
+    let laws: Vec<Noise> = model
+        .noise
+        .iter()
+        .filter(|s| s.column == column && s.joints.as_ref().is_none_or(|js| js.contains(&id)))
+        .flat_map(|s| s.model.iter().cloned())
+        .collect();
+    noise::noisy(&x, &laws, model.seed, column, id)
+}
+
 fn measure_joint_column(
     rec: &Recording,
     model: &MeasurementModel,
@@ -187,27 +214,12 @@ fn measure_joint_column(
         .iter()
         .enumerate()
         .map(|(k, &id)| {
-            let mut x = clock.sample(&rec.joint_series(column, k));
-            if column == "q" {
-                for s in model.sensors.iter().filter(|s| s.covers_joint(id)) {
-                    if let Sensor::Encoder {
-                        resolution, sigma, ..
-                    } = *s
-                    {
-                        let law = [Noise::Gaussian { sigma }, Noise::Quantize { resolution }];
-                        x = noise::noisy(&x, &law, model.seed, "encoder", id);
-                    }
-                }
-            }
-            let laws: Vec<Noise> = model
-                .noise
-                .iter()
-                .filter(|s| {
-                    s.column == column && s.joints.as_ref().is_none_or(|js| js.contains(&id))
-                })
-                .flat_map(|s| s.model.iter().cloned())
-                .collect();
-            noise::noisy(&x, &laws, model.seed, column, id)
+            measure_joint(
+                &clock.sample(&rec.joint_series(column, k)),
+                column,
+                id,
+                model,
+            )
         })
         .collect();
     (0..rec.samples() * nj)

@@ -1,7 +1,7 @@
 //! The crate's error: every failure of an estimator, a study, a report or an import reaches the
 //! caller as [`Error`], naming the file, the field or the quantity and what was expected.
 //! The module errors it gathers ([`crate::import::ImportError`], [`crate::estimate::EstimateError`],
-//! [`crate::study::file::StudyError`], [`crate::study::sweep::SweepError`], the simulator's
+//! [`crate::study::file::StudyError`], the simulator's
 //! dataset, scenario and replay errors) convert into it with `?`.
 
 use std::path::PathBuf;
@@ -33,9 +33,6 @@ pub enum Error {
     /// A study file.
     #[error(transparent)]
     Study(#[from] crate::study::file::StudyError),
-    /// A study's runs.
-    #[error(transparent)]
-    Sweep(#[from] crate::study::sweep::SweepError),
     /// A file that cannot be read or written.
     #[error("`{path}`: {source}")]
     Io {

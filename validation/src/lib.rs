@@ -20,6 +20,7 @@ pub mod fourier;
 pub mod geometry;
 pub mod identification;
 pub mod import;
+pub mod lsq;
 pub mod nim;
 pub mod paper;
 pub mod param;

@@ -102,26 +102,6 @@ impl ParamId {
             quantity: Inertial::Moment(k),
         }
     }
-
-    /// The identifier of a named estimate of the whole-arm identifiers
-    /// ([`crate::identification`]: `b<k>`, `g<k>`, `m<k>`, `j<id>_<term>`).
-    pub fn from_identifier_name(name: &str) -> Option<Self> {
-        let index = |s: &str| s.parse::<usize>().ok().filter(|k| *k > 0);
-        if let Some((joint, term)) = name.strip_prefix('j').and_then(|r| r.split_once('_')) {
-            return Some(ParamId::Friction {
-                joint: joint.parse().ok()?,
-                term: FrictionTerm::from_name(term)?,
-            });
-        }
-        let (prefix, rest) = name.split_at(1);
-        let k = index(rest)?;
-        match prefix {
-            "b" => Some(ParamId::Base(k)),
-            "g" => Some(ParamId::GravityBase(k)),
-            "m" => Some(ParamId::InertiaBase(k)),
-            _ => None,
-        }
-    }
 }
 
 impl FrictionTerm {
@@ -215,27 +195,30 @@ impl FromStr for ParamId {
     }
 }
 
-/// The true values of the whole-arm identifiers' named parameters
-/// ([`crate::identification`]): base parameters `b<k>`, gravity `g<k>` and inertia `m<k>`
-/// base parameters mapped from the arm's standard parameters, and the friction coefficients
-/// `j<id>_…` of joints with the paper's friction model. The bases are those the identifiers
-/// build from the same kinematics, so the names refer to the same combinations.
-pub fn arm_truth(arm: &sim::model::Chain) -> std::collections::BTreeMap<String, f64> {
+/// The true values of the whole-arm identifiers' parameters ([`crate::identification`]): the
+/// full, gravity and inertia base parameters mapped from the arm's standard parameters, and the
+/// friction terms of joints with the paper's or the Coulomb + viscous model. The bases are those
+/// the identifiers build from the same kinematics, so the identifiers refer to the same
+/// combinations.
+pub fn arm_truth(arm: &sim::model::Chain) -> BTreeMap<ParamId, f64> {
     use crate::identification::{friction_sweep::gravity_base, two_step::inertia_base};
     use crate::standard_regressor::{BaseParameters, standard_vector};
     let geometry = arm.kinematics_only();
     let pi = standard_vector(arm);
-    let mut out = std::collections::BTreeMap::new();
-    for (prefix, base) in [
-        ("b", BaseParameters::of_chain(&geometry)),
-        ("g", gravity_base(&geometry)),
-        ("m", inertia_base(&geometry)),
-    ] {
+    let mut out = BTreeMap::new();
+    type Id = fn(usize) -> ParamId;
+    let bases: [(Id, BaseParameters); 3] = [
+        (ParamId::Base, BaseParameters::of_chain(&geometry)),
+        (ParamId::GravityBase, gravity_base(&geometry)),
+        (ParamId::InertiaBase, inertia_base(&geometry)),
+    ];
+    for (id, base) in bases {
         for (k, v) in base.map(&pi).iter().enumerate() {
-            out.insert(format!("{prefix}{}", k + 1), *v);
+            out.insert(id(k + 1), *v);
         }
     }
-    for (link, id) in arm.links.iter().zip(1u8..) {
+    for (link, joint) in arm.links.iter().zip(1u8..) {
+        let term = |term| ParamId::Friction { joint, term };
         if let Some(
             f @ sim::friction::Friction::Paper {
                 gear_ratio,
@@ -245,18 +228,20 @@ pub fn arm_truth(arm: &sim::model::Chain) -> std::collections::BTreeMap<String, 
         ) = &link.joint.friction
         {
             let values = f.paper_coefficients().expect("the paper's model");
-            for (name, v) in sim::friction::PAPER_COEFFICIENTS.iter().zip(values) {
-                out.insert(format!("j{id}_{name}"), v);
+            for (k, v) in values.into_iter().enumerate() {
+                out.insert(term(FrictionTerm::Coefficient(k)), v);
             }
-            out.insert(format!("j{id}_transition_velocity"), *transition_velocity);
-            out.insert(format!("j{id}_gear_ratio"), *gear_ratio);
+            out.insert(term(FrictionTerm::TransitionVelocity), *transition_velocity);
+            out.insert(term(FrictionTerm::GearRatio), *gear_ratio);
         }
         if let Some(sim::friction::Friction::CoulombViscous {
             coulomb, viscous, ..
         }) = &link.joint.friction
         {
-            out.insert(format!("j{id}_coulomb"), *coulomb);
-            out.insert(format!("j{id}_viscous"), *viscous);
+            for (name, v) in [("coulomb", coulomb), ("viscous", viscous)] {
+                let t = FrictionTerm::from_name(name).expect("a coefficient of the paper's model");
+                out.insert(term(t), *v);
+            }
         }
     }
     out
@@ -280,11 +265,7 @@ pub fn truth_table(model: &Chain) -> BTreeMap<ParamId, f64> {
         }
         out.insert(ParamId::Damping { joint: body }, link.joint.damping);
     }
-    for (name, v) in arm_truth(model) {
-        if let Some(id) = ParamId::from_identifier_name(&name) {
-            out.insert(id, v);
-        }
-    }
+    out.extend(arm_truth(model));
     out
 }
 
@@ -345,13 +326,5 @@ mod tests {
                     .contains(bad)
             );
         }
-        assert_eq!(
-            ParamId::from_identifier_name("j2_coulomb"),
-            Some("O2.coulomb".parse().unwrap())
-        );
-        assert_eq!(
-            ParamId::from_identifier_name("m4"),
-            Some(ParamId::InertiaBase(4))
-        );
     }
 }

@@ -334,7 +334,7 @@ fn mim_on_standard_parameters_recovers_full_tensors_and_off_axis_centroids() {
     let run = validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir).unwrap();
     let mim = validation::estimate::by_name(&Options::default(), "mim_standard").unwrap();
     // Ideal sensors: the clean columns, without the run's measured copies.
-    let clean = validation::study::teaching::measurements(&run.clean, None);
+    let clean = validation::study::teaching::measurements(&run.clean, None).unwrap();
     let est = mim.estimate(&Experiment::single(&clean)).unwrap();
     let truth = validation::param::truth_table(&run.manifest.model);
     for body in 1..=7u8 {

@@ -221,3 +221,57 @@ fn a_killed_sweep_leaves_no_output_and_resumes_to_the_same_bytes() {
     assert!(!d.join(".out.partial").exists());
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn the_engine_draws_the_same_noise_from_a_runs_columns_as_from_its_recording() {
+    use validation::study::monte_carlo::{remeasure, remeasure_simulated};
+    use validation::study::teaching::{LEVELS, stated};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut scenario =
+        sim::scenario::Scenario::from_path(&root.join("scenarios/teaching_excitation.toml"))
+            .unwrap();
+    scenario.samples = 200;
+    let clean = sim::simulate(&scenario, None);
+    let run = validation::dataset::from_simulated(&clean, std::path::Path::new(".")).unwrap();
+    let model = stated(LEVELS[1], &run.clean);
+    let from_columns = remeasure(&run.clean, Some((&model, 7))).unwrap();
+    let from_recording = remeasure_simulated(&clean, &model, 7).unwrap().measurements;
+    let pairs = from_columns.joints.iter().zip(&from_recording.joints);
+    for ((a, b), c) in pairs.zip(&run.clean.joints) {
+        assert_eq!(a.q, b.q, "joint {}", a.id);
+        assert_eq!(a.current, b.current, "joint {}", a.id);
+        assert_ne!(a.q, c.q, "joint {}: q is measured", a.id);
+        assert_ne!(a.current, c.current, "joint {}: i is measured", a.id);
+        assert_eq!(a.measured, b.measured);
+    }
+    assert_eq!(from_columns.stated, from_recording.stated);
+    // Another seed draws other noise; no model is the ideal sensors' view.
+    let other = remeasure(&run.clean, Some((&model, 8))).unwrap();
+    assert_ne!(other.joints[0].q, from_columns.joints[0].q);
+    let ideal = remeasure(&run.clean, None).unwrap();
+    assert_eq!(ideal.joints[0].q, run.clean.joints[0].q);
+    assert!(ideal.joints.iter().all(|j| j.measured.is_empty()));
+}
+
+#[test]
+fn the_engine_refuses_body_sensors_on_a_run_held_as_columns() {
+    use validation::study::monte_carlo::remeasure;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut scenario =
+        sim::scenario::Scenario::from_path(&root.join("scenarios/paper_rail.toml")).unwrap();
+    scenario.samples = 20;
+    let clean = sim::simulate(&scenario, None);
+    let run = validation::dataset::from_simulated(&clean, std::path::Path::new(".")).unwrap();
+    let model = validation::study::sweep::measurement(
+        validation::study::file::SensorFamily::ForceTorque,
+        1e-2,
+        &clean.recording,
+    );
+    let err = remeasure(&run.clean, Some((&model, 0)))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("measurement model") && err.contains("ForceTorque"),
+        "{err}"
+    );
+}

@@ -13,6 +13,7 @@ use validation::identification::two_step::TwoStep;
 use validation::identification::{
     Derivatives, Experiment, MIN_SPEED, periodic_samples, torque_nrms,
 };
+use validation::param::ParamId;
 use validation::report::teaching::{LEVELS, constant_velocity_check, measurements};
 
 struct Runs {
@@ -72,7 +73,7 @@ fn runs() -> &'static Runs {
 }
 
 fn clean(r: &Run) -> validation::dataset::Measurements {
-    measurements(&r.clean, None)
+    measurements(&r.clean, None).unwrap()
 }
 
 #[test]
@@ -126,7 +127,7 @@ fn noise_free_pipeline_recovers_friction_and_base_parameters() {
     let friction = SweepFit.identify(&experiment).unwrap();
     for (name, value) in &friction.parameters {
         let t = truth[name];
-        if name.starts_with('j') {
+        if matches!(name, ParamId::Friction { .. }) {
             assert!(
                 (value - t).abs() <= 0.01 * t.abs(),
                 "{name}: {value} against {t}"
@@ -134,7 +135,7 @@ fn noise_free_pipeline_recovers_friction_and_base_parameters() {
         } else {
             let scale = truth
                 .iter()
-                .filter(|(k, _)| k.starts_with('g'))
+                .filter(|(k, _)| matches!(k, ParamId::GravityBase(_)))
                 .fold(0.0f64, |m, (_, v)| m.max(v.abs()));
             assert!(
                 (value - t).abs() <= 1e-4 * scale,
@@ -145,7 +146,7 @@ fn noise_free_pipeline_recovers_friction_and_base_parameters() {
 
     let scale = truth
         .iter()
-        .filter(|(k, _)| k.starts_with('b'))
+        .filter(|(k, _)| matches!(k, ParamId::Base(_)))
         .fold(0.0f64, |m, (_, v)| m.max(v.abs()));
     let residual = runs.excitation.manifest.checks.rnea_max_rel_residual;
     assert!(residual < 1e-4, "excitation run residual {residual}");
@@ -153,7 +154,11 @@ fn noise_free_pipeline_recovers_friction_and_base_parameters() {
     let mut nrms = Vec::new();
     for id in [Idim::ols(), Idim::wls(), Idim::tls()] {
         let r = id.identify(&experiment).unwrap();
-        for (name, value) in r.parameters.iter().filter(|(n, _)| n.starts_with('b')) {
+        let base = r
+            .parameters
+            .iter()
+            .filter(|(n, _)| matches!(n, ParamId::Base(_)));
+        for (name, value) in base {
             let t = truth[name];
             assert!(
                 (value - t).abs() <= 1e-4 * scale,
@@ -174,7 +179,7 @@ fn noise_free_pipeline_recovers_friction_and_base_parameters() {
 fn low_noise_validation_torque_nrms_is_below_one_percent() {
     let runs = runs();
     let level = LEVELS[0];
-    let noisy = |r: &Run| measurements(&r.clean, Some((level, 5)));
+    let noisy = |r: &Run| measurements(&r.clean, Some((level, 5))).unwrap();
     let sweeps: Vec<_> = runs.sweeps.iter().map(noisy).collect();
     let (exc, val) = (noisy(&runs.excitation), noisy(&runs.validation));
     let derivatives = Derivatives::Fourier { harmonics: 200 };
@@ -209,7 +214,7 @@ fn consistent_idim_gives_real_bodies_and_its_urdf_predicts_what_it_reported() {
     let runs = runs();
     let prior = prior_urdf();
     for level in LEVELS {
-        let noisy = |r: &Run| measurements(&r.clean, Some((level, 5)));
+        let noisy = |r: &Run| measurements(&r.clean, Some((level, 5))).unwrap();
         let sweeps: Vec<_> = runs.sweeps.iter().map(noisy).collect();
         let (exc, val) = (noisy(&runs.excitation), noisy(&runs.validation));
         let derivatives = Derivatives::Fourier { harmonics: 200 };

@@ -94,14 +94,21 @@ impl JointSeries {
         if let Some(m) = self.measured.get(column) {
             return m;
         }
-        match column {
+        self.column(column)
+            .unwrap_or_else(|| panic!("no joint column {column}"))
+    }
+
+    /// The series of a joint column as held (`q`, `qd`, `qdd`, `tau`, `i`; `None` for another
+    /// name): the clean column in [`Run::clean`], the measured one in [`Run::measurements`].
+    pub fn column(&self, column: &str) -> Option<&[f64]> {
+        Some(match column {
             "q" => &self.q,
             "qd" => &self.qd,
             "qdd" => &self.qdd,
             "tau" => &self.tau,
             "i" => &self.current,
-            other => panic!("no joint column {other}"),
-        }
+            _ => return None,
+        })
     }
 
     /// The torque as the drive measures it, `K · i` (the teaching paper's eq. 1), from the

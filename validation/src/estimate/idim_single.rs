@@ -16,8 +16,8 @@ use nalgebra::{DMatrix, DVector};
 
 use super::{Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId};
 use crate::dataset::Measurements;
-use crate::estimator::lsq::{NUMERICAL_ZERO, ols_std, solve_scaled};
 use crate::identification::idim::FullRegressor;
+use crate::lsq::{ols_std, solve_scaled};
 
 /// Relative threshold of the scaled regressor's singular values.
 const TOLERANCE: f64 = 1e-5;
@@ -78,42 +78,6 @@ pub fn system(data: &Measurements, sigmas: Option<&[f64]>) -> (DMatrix<f64>, DVe
     (w, tau)
 }
 
-/// The covariance of the truncated least-squares solution of `W x = τ + e` with unit white `e`
-/// (rows already weighted): with columns scaled to unit norm (`D`), SVD `W D⁻¹ = U Σ Vᵀ`, the
-/// directions kept by [`solve_scaled`]'s threshold give `D⁻¹ V_k Σ_k⁻² V_kᵀ D⁻¹`. The truncated
-/// solve estimates exactly the combinations in those directions, so this is both its covariance
-/// and the Cramér–Rao bound of what it estimates.
-fn truncated_covariance(w: &DMatrix<f64>) -> DMatrix<f64> {
-    let floor = NUMERICAL_ZERO * w.norm();
-    let norms: Vec<f64> = (w.column_iter())
-        .map(|c| c.norm())
-        .map(|n| if n > floor { n } else { 0.0 })
-        .collect();
-    let mut scaled = w.clone();
-    for (j, n) in norms.iter().enumerate() {
-        if *n > 0.0 {
-            scaled.column_mut(j).scale_mut(1.0 / n);
-        } else {
-            scaled.column_mut(j).fill(0.0);
-        }
-    }
-    let svd = scaled.svd(false, true);
-    let v_t = svd.v_t.expect("V");
-    let sigma_max = svd.singular_values.max();
-    let p = w.ncols();
-    let mut cov = DMatrix::zeros(p, p);
-    for (i, s) in svd.singular_values.iter().enumerate() {
-        if *s > TOLERANCE * sigma_max {
-            let v = v_t.row(i).transpose();
-            cov += (&v * v.transpose()) / (s * s);
-        }
-    }
-    DMatrix::from_fn(p, p, |r, c| {
-        let d = norms[r] * norms[c];
-        if d > 0.0 { cov[(r, c)] / d } else { 0.0 }
-    })
-}
-
 /// The Cramér–Rao bound of the base parameters under the stated torque noise (per-joint
 /// `sigmas`), from the run's regressor: `None` where not identifiable.
 pub fn bound(data: &Measurements, sigmas: &[f64]) -> Vec<Option<f64>> {
@@ -124,7 +88,7 @@ pub fn bound(data: &Measurements, sigmas: &[f64]) -> Vec<Option<f64>> {
 
 /// `sqrt` of the diagonal of [`truncated_covariance`] for the identifiable entries of `x`.
 fn standard_deviations(w: &DMatrix<f64>, x: &[Option<f64>]) -> Vec<Option<f64>> {
-    let cov = truncated_covariance(w);
+    let cov = crate::lsq::truncated_covariance(w, TOLERANCE);
     (0..x.len())
         .map(|i| x[i].map(|_| cov[(i, i)].max(0.0).sqrt()))
         .collect()

@@ -158,11 +158,8 @@ fn derivatives(excitation: &Measurements) -> (Derivatives, Option<usize>) {
     }
 }
 
-fn named(parameters: &[(String, f64)]) -> BTreeMap<ParamId, f64> {
-    parameters
-        .iter()
-        .filter_map(|(n, v)| ParamId::from_identifier_name(n).map(|p| (p, *v)))
-        .collect()
+fn named(parameters: &[(ParamId, f64)]) -> BTreeMap<ParamId, f64> {
+    parameters.iter().copied().collect()
 }
 
 impl Estimator for Teaching {

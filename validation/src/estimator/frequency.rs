@@ -22,11 +22,11 @@
 
 use nalgebra::{Complex, DMatrix, DVector};
 
-use super::lsq::solve_identifiable;
 use super::{Estimate, EstimateError, Parameter};
 use crate::dataset::Measurements;
 use crate::estimator::regressor::{KnownGeometry, require};
 use crate::fourier::{Window, coefficients, last_periods, phasor};
+use crate::lsq::solve_identifiable;
 
 /// The multisine excitation an estimator is told about, and which periods it may use.
 #[derive(Clone, Debug)]

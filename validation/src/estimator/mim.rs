@@ -31,9 +31,9 @@
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use sim::kinematics::{body_rates, rotation_from_cardan};
 
-use super::lsq::solve_identifiable;
 use super::{Estimate, EstimateError, Parameter};
 use crate::dataset::Measurements;
+use crate::lsq::solve_identifiable;
 
 /// The parameters of one body, in the order of `X_i`.
 pub const PARAMETERS: [Parameter; 6] = [

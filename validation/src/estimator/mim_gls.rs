@@ -27,9 +27,9 @@ use sim::noise::Noise;
 use sim::recording::BodyGroup;
 use sim::sensor::Sensor;
 
-use super::lsq::solve_identifiable;
 use super::mim::{DEFAULT_TOLERANCE, body_equations, stacked};
 use crate::dataset::Measurements;
+use crate::lsq::solve_identifiable;
 
 /// The stated variances of one joint's wrench errors.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -16,14 +16,14 @@
 //! are the measured joint wrenches (`f`, `n`, their `_meas` copies where the run has them); the
 //! motion of the link frame (`R`, `ω`, `ω̇`, `a_O`) comes from the joint states through the
 //! arm's kinematics (`q` measured where measured). Each body is solved over all samples by a
-//! column-scaled truncated SVD ([`super::lsq::solve_scaled`]); a parameter the motion does not
+//! column-scaled truncated SVD ([`crate::lsq::solve_scaled`]); a parameter the motion does not
 //! determine is `None`.
 
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
 use sim::dynamics::{StandardParameters, kinematics, net_wrench};
 
-use super::lsq::solve_scaled;
 use crate::dataset::Measurements;
+use crate::lsq::solve_scaled;
 
 /// Default relative singular-value threshold (after column scaling).
 pub const TOLERANCE: f64 = 1e-6;

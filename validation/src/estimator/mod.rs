@@ -4,7 +4,6 @@
 //! reports still call these algorithms directly.
 
 pub mod frequency;
-pub mod lsq;
 pub mod mim;
 pub mod mim_gls;
 pub mod mim_standard;

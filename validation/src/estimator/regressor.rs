@@ -14,8 +14,8 @@
 use nalgebra::{DMatrix, DVector, Vector3};
 use sim::model::{Base, Chain};
 
-use crate::estimator::lsq::solve_scaled;
 use crate::estimator::{Estimate, EstimateError, Parameter};
+use crate::lsq::solve_scaled;
 
 /// The kinematic model, with no inertial or damping value in it.
 #[derive(Clone, Debug)]

@@ -37,8 +37,9 @@ use sim::dynamics::StandardParameters;
 use sim::model::Chain;
 
 use super::idim::FullRegressor;
-use super::{Experiment, Identified, least_squares, log_cholesky};
+use super::{Experiment, Identified, log_cholesky};
 use crate::estimator::EstimateError;
+use crate::lsq::least_squares;
 
 /// Whether the estimate is constrained to real bodies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

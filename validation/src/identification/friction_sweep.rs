@@ -21,13 +21,15 @@
 use levenberg_marquardt::{LeastSquaresProblem, LevenbergMarquardt};
 use nalgebra::{DMatrix, DVector};
 use nalgebra034 as na;
-use sim::friction::{PAPER_COEFFICIENTS, paper_basis};
+use sim::friction::paper_basis;
 use sim::model::Chain;
 use sim::profile::Profile;
 
-use super::{Experiment, Identified, TorqueModel, least_squares};
+use super::{Experiment, Identified, TorqueModel};
 use crate::dataset::Measurements;
 use crate::estimator::EstimateError;
+use crate::lsq::least_squares;
+use crate::param::{FrictionTerm, ParamId};
 use crate::standard_regressor::{BaseParameters, random_states, regressor, stacked};
 
 /// Seconds dropped at each end of a constant-velocity stretch.
@@ -106,20 +108,24 @@ pub struct FrictionGravity {
 }
 
 impl FrictionGravity {
-    /// Named estimates: `j<id>_…` and `g<k>`.
-    pub fn parameters(&self, ids: &[u8]) -> Vec<(String, f64)> {
+    /// The estimates: every joint's friction terms, then the gravity base parameters.
+    pub fn parameters(&self, ids: &[u8]) -> Vec<(ParamId, f64)> {
         let mut out = Vec::new();
-        for (f, id) in self.friction.iter().zip(ids) {
+        for (f, &joint) in self.friction.iter().zip(ids) {
             if let Some(f) = f {
-                for (name, c) in PAPER_COEFFICIENTS.iter().zip(f.coefficients) {
-                    out.push((format!("j{id}_{name}"), c));
+                let term = |term| ParamId::Friction { joint, term };
+                for (k, c) in f.coefficients.iter().enumerate() {
+                    out.push((term(FrictionTerm::Coefficient(k)), *c));
                 }
-                out.push((format!("j{id}_transition_velocity"), f.transition_velocity));
-                out.push((format!("j{id}_gear_ratio"), f.gear_ratio));
+                out.push((
+                    term(FrictionTerm::TransitionVelocity),
+                    f.transition_velocity,
+                ));
+                out.push((term(FrictionTerm::GearRatio), f.gear_ratio));
             }
         }
         for (k, b) in self.gravity.beta.iter().enumerate() {
-            out.push((format!("g{}", k + 1), *b));
+            out.push((ParamId::GravityBase(k + 1), *b));
         }
         out
     }

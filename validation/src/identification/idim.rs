@@ -19,8 +19,10 @@ use sim::friction::PAPER_COEFFICIENTS;
 use sim::model::Chain;
 
 use super::friction_sweep::JointFriction;
-use super::{Experiment, Identified, Samples, TorqueModel, least_squares};
+use super::{Experiment, Identified, Samples, TorqueModel};
 use crate::estimator::EstimateError;
+use crate::lsq::{least_squares, total_least_squares};
+use crate::param::{FrictionTerm, ParamId};
 use crate::standard_regressor::{BaseParameters, regressor};
 
 /// How the overdetermined system is solved.
@@ -322,16 +324,17 @@ impl FullRegressor {
         }
     }
 
-    /// Named parameters `b<k>` and `j<id>_<coefficient>` of `x`.
-    pub fn parameters(&self, x: &DVector<f64>) -> Vec<(String, f64)> {
-        let mut out: Vec<(String, f64)> = (0..self.base.len())
-            .map(|k| (format!("b{}", k + 1), x[k]))
+    /// The parameters of `x`: the base parameters, then each joint's friction terms.
+    pub fn parameters(&self, x: &DVector<f64>) -> Vec<(ParamId, f64)> {
+        let mut out: Vec<(ParamId, f64)> = (0..self.base.len())
+            .map(|k| (ParamId::Base(k + 1), x[k]))
             .collect();
         let mut col = self.base.len();
-        for (f, id) in self.friction.iter().zip(self.geometry.joint_ids()) {
+        for (f, joint) in self.friction.iter().zip(self.geometry.joint_ids()) {
             if let Some(f) = f {
                 for (i, name) in f.names().iter().enumerate() {
-                    out.push((format!("j{id}_{name}"), x[col + i]));
+                    let term = FrictionTerm::from_name(name).expect("a term of FrictionTerm");
+                    out.push((ParamId::Friction { joint, term }, x[col + i]));
                 }
                 col += f.len();
             }
@@ -405,28 +408,6 @@ impl TorqueModel for FullModel {
             .copied()
             .collect()
     }
-}
-
-/// Total least squares of `A x ≈ b` with unit-norm column scaling.
-fn total_least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
-    let p = a.ncols();
-    let mut m = DMatrix::zeros(a.nrows(), p + 1);
-    m.columns_mut(0, p).copy_from(a);
-    m.column_mut(p).copy_from(b);
-    let scale: Vec<f64> = m
-        .column_iter()
-        .map(|c| c.norm().max(f64::MIN_POSITIVE))
-        .collect();
-    for (j, s) in scale.iter().enumerate() {
-        m.column_mut(j).scale_mut(1.0 / s);
-    }
-    let svd = m.svd(false, true);
-    let v_t = svd.v_t.expect("Vᵀ");
-    let last = (0..=p)
-        .min_by(|&i, &j| svd.singular_values[i].total_cmp(&svd.singular_values[j]))
-        .expect("nonempty");
-    let v = v_t.row(last);
-    DVector::from_fn(p, |j, _| -v[j] / v[p] * scale[p] / scale[j])
 }
 
 impl Idim {

@@ -9,10 +9,11 @@
 //! measure, `τ = K·i` ([`crate::dataset::JointSeries::motor_torque`]). Each method is one file;
 //! [`registry`] lists them.
 //!
-//! Parameter names: `b<k>` base parameter `k` of the full regressor
-//! ([`crate::standard_regressor::BaseParameters::of_chain`]), `g<k>` of the gravity regressor,
-//! `m<k>` of the inertia (mass-matrix) regressor, and `j<joint>_<coefficient>` for friction
-//! ([`sim::friction::PAPER_COEFFICIENTS`], plus `transition_velocity` and `gear_ratio`).
+//! Parameters are [`ParamId`]s: [`ParamId::Base`] of the full regressor
+//! ([`crate::standard_regressor::BaseParameters::of_chain`]), [`ParamId::GravityBase`] of the
+//! gravity regressor, [`ParamId::InertiaBase`] of the inertia (mass-matrix) regressor, and
+//! [`ParamId::Friction`] for friction ([`sim::friction::PAPER_COEFFICIENTS`], the transition
+//! velocity and the gear ratio).
 
 pub mod adaptive;
 pub mod consistent;
@@ -23,12 +24,12 @@ pub mod two_step;
 
 use std::sync::OnceLock;
 
-use nalgebra::{DMatrix, DVector};
 use sim::model::Chain;
 
 use crate::dataset::Measurements;
 use crate::estimator::EstimateError;
 use crate::fourier;
+use crate::param::ParamId;
 
 /// The runs of one identification experiment on one arm.
 pub struct Experiment<'a> {
@@ -102,12 +103,12 @@ pub trait TorqueModel {
 
 /// What an identifier returns.
 pub struct Identified {
-    /// Named estimates (see the module docs for names).
-    pub parameters: Vec<(String, f64)>,
+    /// The estimates (see the module docs).
+    pub parameters: Vec<(ParamId, f64)>,
     /// The identified torque model.
     pub model: Box<dyn TorqueModel>,
     /// For online methods: `(t, estimates)` over the run, `t` in seconds of data consumed.
-    pub history: Vec<(f64, Vec<(String, f64)>)>,
+    pub history: Vec<(f64, Vec<(ParamId, f64)>)>,
     /// For methods that estimate the standard parameters: one set per link, in the link frames of
     /// the run's kinematics ([`sim::dynamics::StandardParameters::of_link`]).
     pub standard: Option<Vec<sim::dynamics::StandardParameters>>,
@@ -267,13 +268,6 @@ pub fn periodic_samples(
             .map(|k| (0..nj).map(|j| taus[j][range.start + k]).collect())
             .collect(),
     })
-}
-
-/// Least squares `min ‖A x − b‖` by SVD (rank-revealing, tolerance 1e-12 of σ_max).
-pub fn least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
-    let svd = a.clone().svd(true, true);
-    let tol = 1e-12 * svd.singular_values.max();
-    svd.solve(b, tol).expect("SVD with U and Vᵀ")
 }
 
 /// Keeps harmonics `0..=h` of a series spanning whole periods of `t` (zero-phase low-pass).

@@ -12,8 +12,9 @@ use nalgebra::{DMatrix, DVector, Vector3};
 use sim::model::Chain;
 
 use super::friction_sweep::FrictionGravity;
-use super::{Experiment, Identified, MIN_SPEED, TorqueModel, least_squares};
+use super::{Experiment, Identified, MIN_SPEED, TorqueModel};
 use crate::estimator::EstimateError;
+use crate::lsq::least_squares;
 use crate::standard_regressor::{BaseParameters, random_states, regressor, stacked_with};
 
 /// The two-step identifier.
@@ -93,7 +94,7 @@ impl TwoStep {
                 .a
                 .iter()
                 .enumerate()
-                .map(|(k, v)| (format!("m{}", k + 1), *v)),
+                .map(|(k, v)| (crate::param::ParamId::InertiaBase(k + 1), *v)),
         );
         Ok(Identified {
             parameters,

@@ -8,18 +8,12 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use crate::identification::{MIN_SPEED, friction_sweep};
+use crate::param::ParamId;
 use crate::report::{csv_num, register_font};
 pub use crate::study::teaching::{
     ENCODER_RESOLUTION, LEVELS, NoiseLevel, StudyConfig, TeachingRuns, TeachingStudy,
     constant_velocity_check, measurements,
 };
-
-/// An identifier's parameter name qualified (`b7` → `base.7`, `j2_coulomb` → `O2.coulomb`);
-/// `torque_nrms` is not a parameter and stays as it is.
-fn qualified(name: &str) -> String {
-    crate::param::ParamId::from_identifier_name(name)
-        .map_or_else(|| name.to_string(), |id| id.to_string())
-}
 
 impl TeachingStudy {
     /// `teaching.csv`: `method,noise,parameter,truth,estimate,abs_error,rel_error,runs`;
@@ -35,7 +29,7 @@ impl TeachingStudy {
                 "{},{},{},{},{},{},{},{}",
                 r.method,
                 r.noise,
-                qualified(&r.parameter),
+                r.parameter,
                 csv_num(r.truth),
                 csv_num(Some(r.mean())),
                 csv_num(r.truth.map(|t| r.mean() - t)),
@@ -56,7 +50,7 @@ impl TeachingStudy {
             let _ = write!(
                 md,
                 "| {} | {} |",
-                qualified(p),
+                p,
                 truth.map_or("–".into(), |t| format!("{t:.6}"))
             );
             for m in methods {
@@ -78,22 +72,16 @@ impl TeachingStudy {
     /// `teaching.md`.
     pub fn markdown(&self) -> String {
         let mut md = String::new();
-        let names = |prefix: char| -> Vec<String> {
-            let mut v: Vec<String> = self
-                .truth
-                .keys()
-                .filter(|k| k.starts_with(prefix))
-                .cloned()
+        // The parameters of one kind, in the order of their identifiers (joint, then term).
+        let names = |kind: fn(&ParamId) -> bool| -> Vec<String> {
+            let mut ids: Vec<ParamId> = (self.truth.keys())
+                .filter_map(|k| k.parse().ok())
+                .filter(kind)
                 .collect();
-            v.sort_by_key(|k| (k.chars().filter(|c| c.is_ascii_digit()).count(), k.clone()));
-            v
+            ids.sort();
+            ids.iter().map(ToString::to_string).collect()
         };
-        let friction_names: Vec<String> = self
-            .truth
-            .keys()
-            .filter(|k| k.starts_with('j'))
-            .cloned()
-            .collect();
+        let friction_names = names(|p| matches!(p, ParamId::Friction { .. }));
         let _ = writeln!(
             md,
             "# The teaching paper's identification pipeline on link2\n\n\
@@ -129,11 +117,11 @@ impl TeachingStudy {
         let _ = writeln!(
             md,
             "## Base parameters\n\nQR with column pivoting of the standard regressor (10 parameters per link, link frames \
-             at the joint points) stacked over random states; `b<k>` are the independent combinations, `g<k>` those of the \
-             gravity regressor, `m<k>` those of the inertia (mass-matrix) regressor.\n"
+             at the joint points) stacked over random states; `base.<k>` are the independent combinations, `gravity.<k>` those \
+             of the gravity regressor, `inertia.<k>` those of the inertia (mass-matrix) regressor.\n"
         );
         for (k, d) in self.base_description.iter().enumerate() {
-            let _ = writeln!(md, "- b{} = {d}", k + 1);
+            let _ = writeln!(md, "- {} = {d}", ParamId::Base(k + 1));
         }
         let _ = writeln!(
             md,
@@ -173,7 +161,7 @@ impl TeachingStudy {
              shows that inertia matters on the trajectory.\n",
             self.config.harmonics, self.config.filter, self.config.seeds
         );
-        let base_names = names('b');
+        let base_names = names(|p| matches!(p, ParamId::Base(_)));
         for noise in ["none", "low", "high"] {
             let _ = writeln!(
                 md,
@@ -195,8 +183,8 @@ impl TeachingStudy {
             );
             md += "\n";
         }
-        let mut two: Vec<String> = names('g');
-        two.extend(names('m'));
+        let mut two: Vec<String> = names(|p| matches!(p, ParamId::GravityBase(_)));
+        two.extend(names(|p| matches!(p, ParamId::InertiaBase(_))));
         for noise in ["none", "low"] {
             let _ = writeln!(md, "## Two-step method, noise `{noise}`\n");
             md += &self.table(noise, &two, &["friction_sweep", "two_step"]);

@@ -17,7 +17,6 @@
 use std::path::{Path, PathBuf};
 
 use nalgebra::DVector;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sim::model::Chain;
 
@@ -28,6 +27,7 @@ use crate::identification::{
 };
 use crate::param::ParamId;
 use crate::standard_regressor::{BaseParameters, standard_vector};
+use crate::study::monte_carlo;
 use crate::study::teaching::{ENCODER_RESOLUTION, NoiseLevel, measurements};
 
 /// The estimators compared, by their API names.
@@ -162,21 +162,25 @@ impl IndustrialStudy {
         let truth = base.map(&standard_vector(arm));
         let mut results = Vec::new();
         let mut exported = None;
-        for (c, case) in cases.iter().enumerate() {
-            let per_seed: Vec<Vec<crate::Result<Scored>>> = (0..seeds as u64)
-                .into_par_iter()
-                .map(|seed| {
-                    identify(
-                        case,
-                        seed,
-                        excitation,
-                        validation,
-                        &estimators,
-                        &base,
-                        &truth,
-                    )
-                })
-                .collect();
+        let per_case = monte_carlo::run(
+            cases,
+            |_| seeds,
+            |case, seed| {
+                identify(
+                    case,
+                    seed,
+                    excitation,
+                    validation,
+                    &estimators,
+                    &base,
+                    &truth,
+                )
+            },
+            &monte_carlo::quiet,
+        );
+        for (c, (case, per_seed)) in cases.iter().zip(per_case).enumerate() {
+            let per_seed: Vec<Vec<crate::Result<Scored>>> =
+                per_seed.into_iter().collect::<crate::Result<_>>()?;
             for (m, method) in METHODS.iter().enumerate() {
                 let mut r = MethodResult {
                     case: case.name.into(),
@@ -242,16 +246,16 @@ fn noisy_runs(
     seed: u64,
     excitation: &Run,
     validation: &Run,
-) -> (Measurements, Measurements) {
-    let mut exc = measurements(&excitation.clean, Some((case.level, seed)));
+) -> crate::Result<(Measurements, Measurements)> {
+    let mut exc = measurements(&excitation.clean, Some((case.level, seed)))?;
     if let Some(p) = case.periods {
         let per_period = period_samples(&exc);
         exc = exc.head(per_period * (p + 1) + 1);
     }
-    (
+    Ok((
         exc,
-        measurements(&validation.clean, Some((case.level, 1000 + seed))),
-    )
+        measurements(&validation.clean, Some((case.level, 1000 + seed)))?,
+    ))
 }
 
 /// Samples per period of a run's Fourier references.
@@ -272,20 +276,20 @@ fn identify(
     estimators: &[Box<dyn Estimator>],
     base: &BaseParameters,
     truth: &DVector<f64>,
-) -> Vec<crate::Result<Scored>> {
-    let (exc, val) = noisy_runs(case, seed, excitation, validation);
+) -> crate::Result<Vec<crate::Result<Scored>>> {
+    let (exc, val) = noisy_runs(case, seed, excitation, validation)?;
     let experiment = Experiment::new(vec![(Role::Excitation, &exc)]);
     let check = match periodic_samples(&val, DERIVATIVES, "validation") {
         Ok(c) => c,
-        Err(e) => return estimators.iter().map(|_| Err(e.clone().into())).collect(),
+        Err(e) => return Ok(estimators.iter().map(|_| Err(e.clone().into())).collect()),
     };
-    estimators
+    Ok(estimators
         .iter()
         .map(|e| {
             let est = e.estimate(&experiment)?;
             score(&est, &check, base, truth)
         })
-        .collect()
+        .collect())
 }
 
 fn score(
@@ -324,7 +328,7 @@ fn export_and_check(
     consistent: &dyn Estimator,
     out: &Path,
 ) -> crate::Result<(PathBuf, f64, f64)> {
-    let (exc, val) = noisy_runs(case, 0, excitation, validation);
+    let (exc, val) = noisy_runs(case, 0, excitation, validation)?;
     let est = consistent.estimate(&Experiment::new(vec![(Role::Excitation, &exc)]))?;
     let model = est.model.as_ref().ok_or(crate::Error::Data(
         "the consistent estimate has no model".into(),
@@ -343,9 +347,9 @@ fn export_and_check(
         FILTER,
     );
     let back = sim::urdf::read(&path)?;
-    let friction = |j: u8, term: &str| {
-        let id = ParamId::from_identifier_name(&format!("j{j}_{term}"));
-        id.and_then(|p| est.values.get(&p))
+    let friction = |joint: u8, term: &str| {
+        let term = crate::param::FrictionTerm::from_name(term).expect("a friction term");
+        (est.values.get(&ParamId::Friction { joint, term }))
             .and_then(|e| e.value)
             .unwrap_or(0.0)
     };

@@ -5,6 +5,7 @@ pub mod estimate;
 pub mod file;
 pub mod industrial;
 pub mod mim;
+pub mod monte_carlo;
 pub mod multisine;
 pub mod nim;
 pub mod nim_motion;

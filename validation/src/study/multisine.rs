@@ -1,20 +1,20 @@
 //! The frequency-domain paper's study on `link2` (rendered by [`crate::report::multisine`]):
-//! one clean run per torque scale; noise is added to the recorded angles per seed
-//! ([`sim::noise::noisy`]), never re-simulated; every estimator sees the same measurements, the
+//! one clean run per torque scale; the angles are measured again per seed by the Monte-Carlo
+//! engine ([`crate::study::monte_carlo`]), never re-simulated; every estimator sees the same measurements, the
 //! last [`StudyConfig::periods`] whole periods of the run. The result, [`MultisineStudy`], is
 //! serialized (`multisine.json`) and the report is rendered from it.
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use sim::noise::Noise;
+use sim::noise::{ColumnNoise, Noise};
 
-use crate::dataset::{Measurements, Run};
+use crate::dataset::{Measurements, Run, Stated};
 use crate::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
 use crate::estimator::regressor::KnownGeometry;
 use crate::estimator::time_domain::{Derivatives, InverseDynamicsLs};
 use crate::estimator::{Parameter, RunMethod};
 use crate::fourier::last_periods;
 use crate::param::ParamId;
+use crate::study::monte_carlo;
 use crate::study::stats::Summary;
 
 /// The paper's RMSE (its eqs. 70–71) for `m1`, `m2` (kg) under `d = 0.1·rand()`.
@@ -152,17 +152,17 @@ fn methods(geometry: &KnownGeometry, periods: usize) -> Vec<RunMethod> {
     ]
 }
 
-/// The run's measurements with the angles re-noised (`None`: clean, no measured column).
-fn measurements(run: &Run, noise: Option<(&[Noise], u64)>) -> Measurements {
-    let mut m = run.clean.clone();
-    for j in &mut m.joints {
-        j.measured.clear();
-        if let Some((model, seed)) = noise {
-            j.measured
-                .insert("q".into(), sim::noise::noisy(&j.q, model, seed, "q", j.id));
-        }
-    }
-    m
+/// The angles' measurement model of a case: its noise laws on `q` (`None`: ideal sensors).
+fn angle_noise(model: &Option<Vec<Noise>>) -> Option<Stated> {
+    model.as_ref().map(|laws| Stated {
+        noise: vec![ColumnNoise {
+            column: "q".into(),
+            joints: None,
+            bodies: None,
+            model: laws.clone(),
+        }],
+        ..Default::default()
+    })
 }
 
 /// `[m1, m2]` estimates of one method on one set of measurements.
@@ -243,37 +243,30 @@ impl MultisineStudy {
             .collect();
 
         // Every (case, seed) is one job returning every method's [m1, m2].
-        let jobs: Vec<(usize, u64)> = cases
-            .iter()
-            .enumerate()
-            .flat_map(|(c, case)| (0..case.seeds as u64).map(move |s| (c, s)))
-            .collect();
-        let results = jobs
-            .clone()
-            .into_par_iter()
-            .map(|(c, seed)| {
-                let case = &cases[c];
-                let data = measurements(
-                    &runs[case.run].run,
-                    case.model.as_deref().map(|m| (m, seed)),
-                );
-                all_methods[case.run]
+        let stated: Vec<Option<Stated>> = cases.iter().map(|c| angle_noise(&c.model)).collect();
+        let results = monte_carlo::run(
+            &cases.iter().zip(&stated).collect::<Vec<_>>(),
+            |(case, _)| case.seeds,
+            |(case, stated), seed| {
+                let clean = &runs[case.run].run.clean;
+                let data = monte_carlo::remeasure(clean, stated.as_ref().map(|s| (s, seed)))?;
+                Ok(all_methods[case.run]
                     .iter()
                     .map(|method| masses(method, &data))
-                    .collect::<Vec<_>>()
-            })
-            .collect::<Vec<_>>();
+                    .collect::<Vec<_>>())
+            },
+            &monte_carlo::quiet,
+        );
+        let results: Vec<Vec<Vec<[Option<f64>; 2]>>> = results
+            .into_iter()
+            .map(|case| case.into_iter().collect::<crate::Result<_>>())
+            .collect::<crate::Result<_>>()?;
 
         let mut rows = Vec::new();
         for (c, case) in cases.iter().enumerate() {
             let (i, noise, level) = (&case.run, case.noise, &case.level);
             let sr = &runs[*i];
-            let per_case: Vec<&Vec<[Option<f64>; 2]>> = jobs
-                .iter()
-                .zip(&results)
-                .filter(|((jc, _), _)| *jc == c)
-                .map(|(_, r)| r)
-                .collect();
+            let per_case = &results[c];
             for (k, method) in all_methods[*i].iter().enumerate() {
                 for b in 0..2 {
                     let truth = sr.run.truth.bodies[b].mass;

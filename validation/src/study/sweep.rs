@@ -1,21 +1,19 @@
-//! The Monte-Carlo engine of `sweep`: each scenario simulated once, re-noised per (sensor
-//! level, seed) without re-simulating ([`sim::measurement::measure`]), every listed estimator
-//! run on every noisy copy in parallel (rayon; results are collected in job order, so the
-//! output does not depend on the thread count), summarized per level and parameter, with the
-//! Cramér–Rao bound where the model is linear in its parameters with noise on its outputs
-//! (MIM under force/torque sensor noise: [`crate::estimator::mim_gls`]).
+//! The noise sweeps of a study file: each scenario simulated once, measured again per (sensor
+//! level, seed) by the Monte-Carlo engine ([`super::monte_carlo`]), every listed estimator run
+//! on every measured copy, summarized per level and parameter, with the Cramér–Rao bound where
+//! the model is linear in its parameters with noise on its outputs (MIM under force/torque
+//! sensor noise: [`crate::estimator::mim_gls`]; IDIM's base parameters under joint-torque noise).
 
 use std::collections::BTreeMap;
 
 use nalgebra::Vector3;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use sim::measurement::{MeasurementModel, measure};
 use sim::recording::{BodyGroup, Recording};
 use sim::sensor::{AxisErrors, Sensor};
 
 use super::estimate::{Outcome, score_all, summarize};
 use super::file::{SensorFamily, Study};
+use super::monte_carlo;
 use super::stats::Summary;
 use crate::dataset::{Run, Stated};
 use crate::estimate::{Estimator, Experiment, Options, ParamId, registry};
@@ -55,17 +53,6 @@ pub struct SweepResult {
     /// Statements about how the result was made (models used, seeds of merged parts).
     #[serde(default)]
     pub notes: Vec<String>,
-}
-
-/// A study that could not run.
-#[derive(Debug, thiserror::Error)]
-pub enum SweepError {
-    /// A scenario file.
-    #[error(transparent)]
-    Scenario(#[from] sim::scenario::ScenarioError),
-    /// Reading back a simulated run.
-    #[error(transparent)]
-    Dataset(#[from] crate::dataset::ReadError),
 }
 
 /// RMS over the run and the three axes of a body's group series.
@@ -131,26 +118,6 @@ pub fn measurement(family: SensorFamily, level: f64, rec: &Recording) -> Stated 
     }
 }
 
-/// The run as `stated` measures it with `seed`, stating it.
-fn noisy_run(clean: &sim::Run, stated: &Stated, seed: u64) -> Result<Run, SweepError> {
-    let model = MeasurementModel {
-        noise: &stated.noise,
-        sensors: &stated.sensors,
-        seed,
-    };
-    let m = measure(&clean.recording, &model);
-    let mut recording = clean.recording.clone();
-    (recording.measured, recording.measured_bodies) = (m.joints, m.bodies);
-    let sim_run = sim::Run {
-        recording,
-        manifest: clean.manifest.clone(),
-    };
-    let mut run = crate::dataset::from_simulated(&sim_run, std::path::Path::new("."))?;
-    run.measurements.stated = stated.clone();
-    run.clean.stated = stated.clone();
-    Ok(run)
-}
-
 /// The Cramér–Rao bound of the parameters that are linear in noisy outputs under `stated`,
 /// from the clean regressor: MIM's under force/torque sensors, IDIM's base parameters under
 /// joint-torque noise.
@@ -191,7 +158,7 @@ pub fn scenario_block(
     study: &Study,
     path: &std::path::Path,
     tick: &(dyn Fn() + Sync),
-) -> Result<SweepResult, SweepError> {
+) -> crate::Result<SweepResult> {
     let scenario = sim::scenario::Scenario::from_path(path)?;
     let clean = sim::simulate(&scenario, None);
     let name = clean.manifest.run_id.clone();
@@ -206,55 +173,64 @@ pub fn scenario_block(
     };
     let clean_run = crate::dataset::from_simulated(&clean, std::path::Path::new("."))?;
     let truth = crate::param::truth_table(&clean.manifest.model);
-    for sweep in &study.sweeps {
-        let estimators: Vec<&dyn Estimator> = registered
-            .iter()
-            .filter(|e| sweep.estimators.iter().any(|n| n == e.name()))
-            .map(|e| e.as_ref())
-            .collect();
-        for &level in &sweep.levels {
-            let stated = measurement(sweep.sensor, level, &clean.recording);
-            let bound = bound(sweep.sensor, &clean_run, &stated);
-            let outcomes: Vec<Outcome> = (0..study.seeds as u64)
-                .into_par_iter()
-                .map(|seed| {
-                    let o = noisy_run(&clean, &stated, seed).map(|run| {
-                        score_all(&estimators, &Experiment::single(&run.measurements), &truth)
-                    });
-                    tick();
-                    o
-                })
-                .collect::<Result<_, _>>()?;
-            // Estimators that do not apply are listed once; those that fail on a draw are
-            // reported with the level, not silently thinned out of the statistics.
-            let reasons = outcomes.iter().flat_map(|o| {
-                let skipped = o.skipped.iter().map(|(m, r)| (m.clone(), r.clone()));
-                let failed = o
-                    .failed
-                    .iter()
-                    .map(|(m, e)| (m.clone(), format!("failed at level {level:e}: {e}")));
-                skipped.chain(failed)
+    // One Monte-Carlo case per (sweep, level): its estimators and its stated sensors.
+    let cases: Vec<(&super::file::Sweep, f64, Vec<&dyn Estimator>, Stated)> = study
+        .sweeps
+        .iter()
+        .flat_map(|sweep| {
+            let estimators: Vec<&dyn Estimator> = registered
+                .iter()
+                .filter(|e| sweep.estimators.iter().any(|n| n == e.name()))
+                .map(|e| e.as_ref())
+                .collect();
+            let recording = &clean.recording;
+            sweep.levels.iter().map(move |&level| {
+                let stated = measurement(sweep.sensor, level, recording);
+                (sweep, level, estimators.clone(), stated)
+            })
+        })
+        .collect();
+    let outcomes = monte_carlo::run(
+        &cases,
+        |_| study.seeds,
+        |(_, _, estimators, stated), seed| {
+            monte_carlo::remeasure_simulated(&clean, stated, seed)
+                .map(|run| score_all(estimators, &Experiment::single(&run.measurements), &truth))
+        },
+        tick,
+    );
+    for ((sweep, level, _, stated), outcomes) in cases.iter().zip(outcomes) {
+        let outcomes: Vec<Outcome> = outcomes.into_iter().collect::<Result<_, _>>()?;
+        let bound = bound(sweep.sensor, &clean_run, stated);
+        // Estimators that do not apply are listed once; those that fail on a draw are
+        // reported with the level, not silently thinned out of the statistics.
+        let reasons = outcomes.iter().flat_map(|o| {
+            let skipped = o.skipped.iter().map(|(m, r)| (m.clone(), r.clone()));
+            let failed = o
+                .failed
+                .iter()
+                .map(|(m, e)| (m.clone(), format!("failed at level {level:e}: {e}")));
+            skipped.chain(failed)
+        });
+        for (method, reason) in reasons {
+            let entry = (name.clone(), method, reason);
+            if !result.skipped.contains(&entry) {
+                result.skipped.push(entry);
+            }
+        }
+        let rows: Vec<crate::score::Row> = outcomes.into_iter().flat_map(|o| o.rows).collect();
+        for ((method, parameter), summary) in summarize(&rows) {
+            let id: Option<ParamId> = parameter.parse().ok();
+            let crb = id.and_then(|id| bound.get(&id).copied());
+            result.rows.push(SweepRow {
+                scenario: name.clone(),
+                method,
+                sensor: sweep.sensor,
+                level: *level,
+                parameter,
+                summary,
+                crb,
             });
-            for (method, reason) in reasons {
-                let entry = (name.clone(), method, reason);
-                if !result.skipped.contains(&entry) {
-                    result.skipped.push(entry);
-                }
-            }
-            let rows: Vec<crate::score::Row> = outcomes.into_iter().flat_map(|o| o.rows).collect();
-            for ((method, parameter), summary) in summarize(&rows) {
-                let id: Option<ParamId> = parameter.parse().ok();
-                let crb = id.and_then(|id| bound.get(&id).copied());
-                result.rows.push(SweepRow {
-                    scenario: name.clone(),
-                    method,
-                    sensor: sweep.sensor,
-                    level,
-                    parameter,
-                    summary,
-                    crb,
-                });
-            }
         }
     }
     Ok(result)

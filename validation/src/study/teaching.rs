@@ -3,8 +3,9 @@
 //!
 //! Four clean runs (two sweeps, the excitation, the validation trajectory) are identified once
 //! with ideal sensors (recorded `q̇, q̈`, no noise: level `none`) and then at two noise levels
-//! over [`StudyConfig::seeds`] noise seeds each: noise is added to the recorded `q` and `i` per
-//! seed ([`sim::noise::noisy`]), never re-simulated; with noise, `q̇, q̈` come from a Fourier
+//! over [`StudyConfig::seeds`] noise seeds each: `q` and `i` are measured again per seed by the
+//! Monte-Carlo engine ([`crate::study::monte_carlo`]; the level stated, [`stated`]), never
+//! re-simulated; with noise, `q̇, q̈` come from a Fourier
 //! series of [`StudyConfig::harmonics`] harmonics and the regressor and torques are parallel-
 //! filtered to [`StudyConfig::filter`] harmonics. The validation trajectory is processed the
 //! same way and never used for identification. The result, [`TeachingStudy`], is serialized
@@ -12,15 +13,16 @@
 
 use std::collections::BTreeMap;
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use sim::noise::Noise;
+use sim::noise::{ColumnNoise, Noise};
 
-use crate::dataset::{Measurements, Run};
+use crate::dataset::{Measurements, Run, Stated};
 use crate::identification::{
     Derivatives, Experiment, MIN_SPEED, friction_sweep, periodic_samples, registry, torque_nrms,
 };
+use crate::param::ParamId;
 use crate::standard_regressor::BaseParameters;
+use crate::study::monte_carlo;
 
 /// A measurement noise level (BIRDy's levels).
 #[derive(Clone, Copy, Debug)]
@@ -116,19 +118,33 @@ impl Row {
     }
 }
 
-/// What one identification of one experiment gives: per method, its named estimates, its
-/// validation NRMS and, for online methods, the history.
+/// What one identification of one experiment gives: per method, its estimates, its validation
+/// NRMS and, for online methods, the history.
 type Outcome = Vec<(
     String,
-    Vec<(String, f64)>,
+    Vec<(ParamId, f64)>,
     f64,
-    Vec<(f64, Vec<(String, f64)>)>,
+    Vec<(f64, Vec<(ParamId, f64)>)>,
 )>;
+
+/// Whether a row's parameter (a [`ParamId`] name) is of the kind `kind` picks.
+fn is(parameter: &str, kind: fn(&ParamId) -> bool) -> bool {
+    parameter.parse::<ParamId>().is_ok_and(|p| kind(&p))
+}
+
+fn base(p: &ParamId) -> bool {
+    matches!(p, ParamId::Base(_))
+}
+
+fn friction(p: &ParamId) -> bool {
+    matches!(p, ParamId::Friction { .. })
+}
 
 /// The study's results.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TeachingStudy {
     pub(crate) config: StudyConfig,
+    /// By [`ParamId`] name.
     pub(crate) truth: BTreeMap<String, f64>,
     pub(crate) rows: Vec<Row>,
     pub(crate) base_description: Vec<String>,
@@ -152,37 +168,45 @@ pub(crate) struct FrictionPanel {
     pub(crate) simulated: sim::friction::Friction,
 }
 
-/// A copy of a run's measurements with fresh noise on `q` and `i` (`None`: ideal sensors).
-pub fn measurements(data: &Measurements, noise: Option<(NoiseLevel, u64)>) -> Measurements {
-    let mut m = data.clone();
-    for j in &mut m.joints {
-        j.measured.clear();
-        if let Some((level, seed)) = noise {
-            let quantize = Noise::Quantize {
+/// A noise level as the measurement model a run states: on every joint, `q` quantized to the
+/// encoder resolution (where it has one) then Gaussian, and the current Gaussian with
+/// `σ_τ / K` (the joint's drive gain `K`).
+pub fn stated(level: NoiseLevel, data: &Measurements) -> Stated {
+    let gaussian = |sigma| Noise::Gaussian { sigma };
+    let mut q = vec![gaussian(level.sigma_q)];
+    if level.resolution > 0.0 {
+        q.insert(
+            0,
+            Noise::Quantize {
                 resolution: level.resolution,
-            };
-            let gaussian = Noise::Gaussian {
-                sigma: level.sigma_q,
-            };
-            let q_model: Vec<Noise> = if level.resolution > 0.0 {
-                vec![quantize, gaussian]
-            } else {
-                vec![gaussian]
-            };
-            let i_model = [Noise::Gaussian {
-                sigma: level.sigma_tau / j.gain,
-            }];
-            j.measured.insert(
-                "q".into(),
-                sim::noise::noisy(&j.q, &q_model, seed, "q", j.id),
-            );
-            j.measured.insert(
-                "i".into(),
-                sim::noise::noisy(&j.current, &i_model, seed, "i", j.id),
-            );
-        }
+            },
+        );
     }
-    m
+    let column = |column: &str, joints: Option<Vec<u8>>, model| ColumnNoise {
+        column: column.into(),
+        joints,
+        bodies: None,
+        model,
+    };
+    let mut noise = vec![column("q", None, q)];
+    noise.extend(data.joints.iter().map(|j| {
+        let sigma = level.sigma_tau / j.gain;
+        column("i", Some(vec![j.id]), vec![gaussian(sigma)])
+    }));
+    Stated {
+        noise,
+        ..Default::default()
+    }
+}
+
+/// A run's measurements at a noise level with a seed (`None`: ideal sensors), drawn by the
+/// Monte-Carlo engine ([`monte_carlo::remeasure`]).
+pub fn measurements(
+    data: &Measurements,
+    noise: Option<(NoiseLevel, u64)>,
+) -> crate::Result<Measurements> {
+    let stated = noise.map(|(level, seed)| (stated(level, data), seed));
+    monte_carlo::remeasure(data, stated.as_ref().map(|(s, seed)| (s, *seed)))
 }
 
 /// Identifies with every registered identifier and scores the torque prediction.
@@ -208,17 +232,20 @@ fn identify_all(
 impl TeachingStudy {
     /// Runs the study on the four runs.
     pub fn new(runs: &TeachingRuns, config: StudyConfig) -> crate::Result<Self> {
-        let truth = crate::param::arm_truth(&runs.excitation.manifest.model);
+        let truth: BTreeMap<String, f64> = crate::param::arm_truth(&runs.excitation.manifest.model)
+            .into_iter()
+            .map(|(p, v)| (p.to_string(), v))
+            .collect();
         let clean = |r: &Run| measurements(&r.clean, None);
-        let sweeps: Vec<Measurements> = runs.sweeps.iter().map(clean).collect();
-        let (excitation, validation) = (clean(&runs.excitation), clean(&runs.validation));
+        let sweeps: Vec<Measurements> = runs.sweeps.iter().map(clean).collect::<Result<_, _>>()?;
+        let (excitation, validation) = (clean(&runs.excitation)?, clean(&runs.validation)?);
 
         let mut rows: BTreeMap<(String, String, String), Row> = BTreeMap::new();
         let mut add = |noise: &str, outcome: &Outcome| {
             for (method, params, nrms, _) in outcome {
                 let all = params
                     .iter()
-                    .map(|(p, v)| (p.clone(), *v))
+                    .map(|(p, v)| (p.to_string(), *v))
                     .chain([("torque_nrms".to_string(), *nrms)]);
                 for (p, v) in all {
                     rows.entry((method.clone(), noise.to_string(), p.clone()))
@@ -235,11 +262,11 @@ impl TeachingStudy {
             }
         };
         let base = BaseParameters::of_chain(&excitation.geometry);
-        let beta: Vec<(String, f64)> = (1..=base.len())
-            .map(|k| format!("b{k}"))
-            .map(|n| (n.clone(), truth[&n]))
+        let beta: Vec<(ParamId, f64)> = (1..=base.len())
+            .map(ParamId::Base)
+            .map(|p| (p, truth[&p.to_string()]))
             .collect();
-        let base_error = |est: &[(String, f64)]| {
+        let base_error = |est: &[(ParamId, f64)]| {
             let (mut e, mut t) = (0.0, 0.0);
             for (n, v) in &beta {
                 let x = est.iter().find(|(m, _)| m == n).map_or(0.0, |p| p.1);
@@ -269,23 +296,25 @@ impl TeachingStudy {
         let derivatives = Derivatives::Fourier {
             harmonics: config.harmonics,
         };
-        for (l, level) in LEVELS.iter().enumerate() {
-            let jobs: Vec<u64> = (0..config.seeds as u64).collect();
-            let outcomes = jobs
-                .into_par_iter()
-                .map(|seed| {
-                    let seed = 1000 * (l as u64 + 1) + seed;
-                    let noisy = |m: &Measurements| measurements(m, Some((*level, seed)));
-                    let s: Vec<Measurements> = sweeps.iter().map(noisy).collect();
-                    identify_all(
-                        &s,
-                        &noisy(&excitation),
-                        &noisy(&validation),
-                        derivatives,
-                        Some(config.filter),
-                    )
-                })
-                .collect::<Vec<_>>();
+        let levels: Vec<(u64, NoiseLevel)> = (1..).zip(LEVELS).collect();
+        let outcomes = monte_carlo::run(
+            &levels,
+            |_| config.seeds,
+            |&(l, level), seed| {
+                let seed = 1000 * l + seed;
+                let noisy = |m: &Measurements| measurements(m, Some((level, seed)));
+                let s: Vec<Measurements> = sweeps.iter().map(noisy).collect::<Result<_, _>>()?;
+                identify_all(
+                    &s,
+                    &noisy(&excitation)?,
+                    &noisy(&validation)?,
+                    derivatives,
+                    Some(config.filter),
+                )
+            },
+            &monte_carlo::quiet,
+        );
+        for ((_, level), outcomes) in levels.iter().zip(outcomes) {
             for (k, outcome) in outcomes.into_iter().enumerate() {
                 let outcome = outcome?;
                 if k == 0 {
@@ -366,18 +395,18 @@ impl TeachingStudy {
         self.row(method, noise, "torque_nrms").map(Row::mean)
     }
 
-    /// Largest `|estimate − truth| / max|truth|` over the base parameters `b<k>` of a method at
+    /// Largest `|estimate − truth| / max|truth|` over the base parameters ([`ParamId::Base`]) of a method at
     /// a noise level (mean estimates).
     pub fn max_base_error(&self, method: &str, noise: &str) -> Option<f64> {
         let scale = self
             .truth
             .iter()
-            .filter(|(k, _)| k.starts_with('b'))
+            .filter(|(k, _)| is(k, base))
             .map(|(_, v)| v.abs())
             .fold(0.0, f64::max);
         self.rows
             .iter()
-            .filter(|r| r.method == method && r.noise == noise && r.parameter.starts_with('b'))
+            .filter(|r| r.method == method && r.noise == noise && is(&r.parameter, base))
             .map(|r| Some((r.mean() - r.truth?).abs() / scale))
             .try_fold(None, |m: Option<f64>, e| {
                 Some(Some(m.unwrap_or(0.0).max(e?)))
@@ -389,7 +418,7 @@ impl TeachingStudy {
         self.rows
             .iter()
             .filter(|r| {
-                r.method == "friction_sweep" && r.noise == "none" && r.parameter.starts_with('j')
+                r.method == "friction_sweep" && r.noise == "none" && is(&r.parameter, friction)
             })
             .map(Row::rel)
             .try_fold(0.0f64, |m, e| Some(m.max(e?.abs())))

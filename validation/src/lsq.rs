@@ -1,4 +1,12 @@
-//! Least squares that report only what the data determine.
+//! Every least-squares solve of the crate, in one place: minimum-norm least squares by SVD
+//! ([`least_squares`]), truncated solves that report only what the data determine
+//! ([`solve_identifiable`], [`solve_scaled`]) with their covariances ([`ols_std`],
+//! [`truncated_covariance`]), and total least squares ([`total_least_squares`]). Weighted and
+//! generalized least squares are these solves on whitened rows (the estimators divide each row
+//! by its noise's standard deviation, or by the Cholesky factor of the information matrix,
+//! [`crate::estimator::mim_gls`]). nalgebra's SVD throughout: the systems are at most a few
+//! thousand rows by a hundred columns, where a faster factorization would not show in a study's
+//! time.
 
 use nalgebra::{DMatrix, DVector};
 
@@ -89,6 +97,71 @@ pub fn ols_std(y: &DMatrix<f64>, z: &DVector<f64>, x: &[Option<f64>]) -> Vec<Opt
         }
     }
     out
+}
+
+/// Least squares `min ‖A x − b‖` by SVD (rank-revealing, tolerance 1e-12 of σ_max).
+pub fn least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
+    let svd = a.clone().svd(true, true);
+    let tol = 1e-12 * svd.singular_values.max();
+    svd.solve(b, tol).expect("SVD with U and Vᵀ")
+}
+
+/// Total least squares of `A x ≈ b` with unit-norm column scaling.
+pub fn total_least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
+    let p = a.ncols();
+    let mut m = DMatrix::zeros(a.nrows(), p + 1);
+    m.columns_mut(0, p).copy_from(a);
+    m.column_mut(p).copy_from(b);
+    let scale: Vec<f64> = m
+        .column_iter()
+        .map(|c| c.norm().max(f64::MIN_POSITIVE))
+        .collect();
+    for (j, s) in scale.iter().enumerate() {
+        m.column_mut(j).scale_mut(1.0 / s);
+    }
+    let svd = m.svd(false, true);
+    let v_t = svd.v_t.expect("Vᵀ");
+    let last = (0..=p)
+        .min_by(|&i, &j| svd.singular_values[i].total_cmp(&svd.singular_values[j]))
+        .expect("nonempty");
+    let v = v_t.row(last);
+    DVector::from_fn(p, |j, _| -v[j] / v[p] * scale[p] / scale[j])
+}
+
+/// The covariance of the truncated least-squares solution of `W x = τ + e` with unit white `e`
+/// (rows already weighted): with columns scaled to unit norm (`D`), SVD `W D⁻¹ = U Σ Vᵀ`, the
+/// directions kept by [`solve_scaled`]'s threshold (`tolerance`) give `D⁻¹ V_k Σ_k⁻² V_kᵀ D⁻¹`. The truncated
+/// solve estimates exactly the combinations in those directions, so this is both its covariance
+/// and the Cramér–Rao bound of what it estimates.
+pub fn truncated_covariance(w: &DMatrix<f64>, tolerance: f64) -> DMatrix<f64> {
+    let floor = NUMERICAL_ZERO * w.norm();
+    let norms: Vec<f64> = (w.column_iter())
+        .map(|c| c.norm())
+        .map(|n| if n > floor { n } else { 0.0 })
+        .collect();
+    let mut scaled = w.clone();
+    for (j, n) in norms.iter().enumerate() {
+        if *n > 0.0 {
+            scaled.column_mut(j).scale_mut(1.0 / n);
+        } else {
+            scaled.column_mut(j).fill(0.0);
+        }
+    }
+    let svd = scaled.svd(false, true);
+    let v_t = svd.v_t.expect("V");
+    let sigma_max = svd.singular_values.max();
+    let p = w.ncols();
+    let mut cov = DMatrix::zeros(p, p);
+    for (i, s) in svd.singular_values.iter().enumerate() {
+        if *s > tolerance * sigma_max {
+            let v = v_t.row(i).transpose();
+            cov += (&v * v.transpose()) / (s * s);
+        }
+    }
+    DMatrix::from_fn(p, p, |r, c| {
+        let d = norms[r] * norms[c];
+        if d > 0.0 { cov[(r, c)] / d } else { 0.0 }
+    })
 }
 
 #[cfg(test)]
