@@ -12,11 +12,11 @@ use files::tree;
 
 fn tiny_population() -> Scenario {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_rail.toml");
-    let text = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace("arms = 1000", "arms = 5")
-        .replace("end = 2.0", "end = 0.1");
-    Scenario::from_toml(&text, "population_rail (test)").unwrap()
+    let edit = |f: &mut sim::scenario::ScenarioFile| {
+        f.time.end = 0.1;
+        f.population.as_mut().unwrap().arms = 5;
+    };
+    Scenario::from_path(&path).unwrap().edited(edit).unwrap()
 }
 
 fn temp(name: &str) -> PathBuf {
@@ -264,14 +264,15 @@ fn a_population_of_a_urdf_arm_scales_every_link_and_records_consistent_data() {
 #[test]
 fn a_population_is_the_same_bytes_whatever_the_thread_count() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_rail.toml");
-    let text = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace("arms = 1000", "arms = 6")
-        .replace("end = 2.0", "end = 0.1");
+    let edit = |f: &mut sim::scenario::ScenarioFile| {
+        f.time.end = 0.1;
+        f.population.as_mut().unwrap().arms = 6;
+    };
+    let scenario = Scenario::from_path(&path).unwrap().edited(edit).unwrap();
     let dir = temp("threads");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("pop.toml");
-    std::fs::write(&file, text).unwrap();
+    std::fs::write(&file, &scenario.source).unwrap();
     let run = |threads: &str| {
         let out = dir.join(format!("out-{threads}"));
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))

@@ -265,16 +265,14 @@ fn estimate_writes_physically_consistent_models_as_urdf() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let dir = tmp("urdf-out");
     let path = root.join("scenarios/panda_excitation.toml");
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert!(
-        text.contains("end = 40.0"),
-        "the scenario changed: update this test"
-    );
     // Three periods of 10 s: the first dropped, two identified.
-    let text = text.replace("end = 40.0", "end = 30.0");
-    let scenario =
-        sim::scenario::Scenario::from_toml_in(&text, "panda.toml", &root.join("scenarios"))
-            .unwrap();
+    let scenario = sim::scenario::Scenario::from_path(&path)
+        .unwrap()
+        .edited(|f| {
+            assert_eq!(f.time.end, 40.0, "the scenario changed: update this test");
+            f.time.end = 30.0;
+        })
+        .unwrap();
     let simulated = sim::simulate(&scenario, None);
     let run_dir = dir.join("panda");
     sim::dataset::write_run(&run_dir, &simulated.recording, &simulated.manifest, false).unwrap();
@@ -326,10 +324,10 @@ fn mim_on_standard_parameters_recovers_full_tensors_and_off_axis_centroids() {
     use validation::param::Inertial;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let dir = tmp("mim-standard");
-    let text = std::fs::read_to_string(root.join("scenarios/panda_validation.toml")).unwrap();
-    let text = text.replace("end = 40.0", "end = 10.0");
     let scenario =
-        sim::scenario::Scenario::from_toml_in(&text, "panda.toml", &root.join("scenarios"))
+        sim::scenario::Scenario::from_path(&root.join("scenarios/panda_validation.toml"))
+            .unwrap()
+            .edited(|f| f.time.end = 10.0)
             .unwrap();
     let run = validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir).unwrap();
     let mim = validation::estimate::by_name(&Options::default(), "mim_standard").unwrap();

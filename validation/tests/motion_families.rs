@@ -17,10 +17,10 @@ const ARMS: usize = 12;
 #[test]
 fn each_arm_moves_as_its_drawn_family_and_its_data_recover_its_truth() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_motions.toml");
-    let text = std::fs::read_to_string(&path)
+    let s = Scenario::from_path(&path)
         .unwrap()
-        .replace("arms = 1000", &format!("arms = {ARMS}"));
-    let s = Scenario::from_toml(&text, "population_motions (test)").unwrap();
+        .edited(|f| f.population.as_mut().unwrap().arms = ARMS)
+        .unwrap();
     let out = std::env::temp_dir().join(format!("validation-motions-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     sim::batch::generate(&s, &out, Shard::ALL, false, None).unwrap();

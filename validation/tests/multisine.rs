@@ -15,20 +15,13 @@ use validation::estimator::time_domain::{Derivatives, InverseDynamicsLs};
 use validation::estimator::{Parameter, RunMethod};
 use validation::score::score;
 
-fn scenario_text() -> String {
-    std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/paper_multisine.toml"),
-    )
-    .unwrap()
+fn paper() -> Scenario {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/paper_multisine.toml");
+    Scenario::from_path(&path).unwrap()
 }
 
 fn scenario(scale: f64) -> Scenario {
-    let text = scenario_text().replacen(
-        "\n[time]",
-        &format!("\ntorque_scale = {scale}\n\n[time]"),
-        1,
-    );
-    Scenario::from_toml(&text, "paper_multisine (test)").unwrap()
+    paper().edited(|f| f.torque_scale = scale).unwrap()
 }
 
 fn simulate(s: &Scenario, name: &str) -> Run {
@@ -85,10 +78,16 @@ fn steady_state_is_detected_and_its_absence_too() {
     let steady = run().manifest.checks.steady_state.as_ref().unwrap();
     assert!(steady.steady && steady.relative < 1e-6, "{steady:?}");
     // Lightly damped and only two periods long: the transient has not decayed.
-    let text = scenario_text()
-        .replace("damping = 2.0", "damping = 0.05")
-        .replace("end = 300.0", "end = 200.0");
-    let result = sim::simulate(&Scenario::from_toml(&text, "lightly damped").unwrap(), None);
+    let lightly_damped = paper()
+        .edited(|f| {
+            assert_eq!(f.time.end, 300.0, "the scenario changed: update this test");
+            f.time.end = 200.0;
+            for j in f.joint.iter_mut().filter(|j| j.damping.is_some()) {
+                j.damping = Some(0.05);
+            }
+        })
+        .unwrap();
+    let result = sim::simulate(&lightly_damped, None);
     let unsteady = result.manifest.checks.steady_state.unwrap();
     assert!(!unsteady.steady && unsteady.relative > 1e-3, "{unsteady:?}");
 }

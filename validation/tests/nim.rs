@@ -249,11 +249,11 @@ fn an_ensemble_reloads_identically_and_its_calibrated_sigma_covers_the_calibrati
     use validation::nim::ensemble::{Ensemble, TWO_SIGMA_COVERAGE};
     use validation::nim::population::identifiable;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_motions.toml");
-    let text = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace("arms = 1000", "arms = 16")
-        .replace("end = 2.0", "end = 0.4");
-    let s = Scenario::from_toml(&text, "population_motions (test)").unwrap();
+    let edit = |f: &mut sim::scenario::ScenarioFile| {
+        f.time.end = 0.4;
+        f.population.as_mut().unwrap().arms = 16;
+    };
+    let s = Scenario::from_path(&path).unwrap().edited(edit).unwrap();
     let out = std::env::temp_dir().join(format!("nim-ensemble-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     sim::batch::generate(&s, &out.join("arms"), Shard::ALL, false, None).unwrap();

@@ -10,11 +10,11 @@ use validation::dataset::{population_arms, read_population_arm};
 #[test]
 fn population_arms_read_back_with_their_own_truth() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_rail.toml");
-    let text = std::fs::read_to_string(&path)
-        .unwrap()
-        .replace("arms = 1000", "arms = 3")
-        .replace("end = 2.0", "end = 0.1");
-    let s = Scenario::from_toml(&text, "population_rail (test)").unwrap();
+    let edit = |f: &mut sim::scenario::ScenarioFile| {
+        f.time.end = 0.1;
+        f.population.as_mut().unwrap().arms = 3;
+    };
+    let s = Scenario::from_path(&path).unwrap().edited(edit).unwrap();
     let out = std::env::temp_dir().join(format!("validation-pop-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     sim::batch::generate(&s, &out, Shard::ALL, false, None).unwrap();

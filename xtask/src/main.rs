@@ -175,24 +175,15 @@ pub(crate) fn simulate_all(
 /// Monte-Carlo study and its report.
 fn multisine(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let t0 = Instant::now();
-    let path = root.join("scenarios/paper_multisine.toml");
-    let text = std::fs::read_to_string(&path)?;
-    let scenarios: Vec<(f64, Scenario)> = TORQUE_SCALES
+    let paper = Scenario::from_path(&root.join("scenarios/paper_multisine.toml"))?;
+    let scenarios: Vec<Scenario> = TORQUE_SCALES
         .iter()
-        .map(|&scale| {
-            let scaled = text.replacen(
-                "\n[time]",
-                &format!("\ntorque_scale = {scale}\n\n[time]"),
-                1,
-            );
-            Scenario::from_toml(&scaled, &path.display().to_string()).map(|s| (scale, s))
-        })
+        .map(|&scale| paper.edited(|f| f.torque_scale = scale))
         .collect::<Result<_, _>>()?;
     let dirs: Vec<PathBuf> = TORQUE_SCALES
         .iter()
         .map(|s| out.join("runs").join(format!("paper_multisine_x{s}")))
         .collect();
-    let scenarios: Vec<Scenario> = scenarios.into_iter().map(|(_, s)| s).collect();
     simulate_all(&scenarios, &dirs)?;
     println!(
         "simulated {} multisine runs in {:.1} s",

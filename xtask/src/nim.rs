@@ -26,41 +26,36 @@ pub struct StudySize {
     pub seed: u64,
 }
 
-/// `text` (a population scenario) with force/torque sensors on every body whose noise is
-/// `level` × that body's signal RMS on the paper's clean rail run (`paper_rail`), per channel:
+/// `scenario` (a population) with force/torque sensors on every body whose noise is `level` ×
+/// that body's signal RMS on the paper's clean rail run (`paper_rail`), per channel:
 /// noise-augmented training data.
 pub(crate) fn with_ft_sensors(
     root: &Path,
-    text: &str,
+    scenario: &Scenario,
     level: f64,
-) -> Result<String, Box<dyn std::error::Error>> {
+) -> Result<Scenario, Box<dyn std::error::Error>> {
     let rail = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
     let clean = sim::simulate(&rail, None);
-    #[derive(serde::Serialize)]
-    struct Sensors {
-        sensor: Vec<sim::sensor::Sensor>,
-    }
     let sensors = validation::study::sweep::measurement(
         validation::study::file::SensorFamily::ForceTorque,
         level,
         &clean.recording,
     )
     .sensors;
-    Ok(format!(
-        "{text}\n{}",
-        toml::to_string(&Sensors { sensor: sensors })?
-    ))
+    Ok(scenario.edited(|f| f.sensor.extend(sensors))?)
 }
 
-/// Generates (or resumes) a population with `arms` arms from `text` into `dir`.
+/// Generates (or resumes) `scenario`'s population with `arms` arms into `dir`.
 pub(crate) fn population(
-    text: &str,
-    origin: &Path,
+    scenario: &Scenario,
     arms: usize,
     dir: &Path,
 ) -> Result<Vec<Run>, Box<dyn std::error::Error>> {
-    let text = text.replace("arms = 1000", &format!("arms = {arms}"));
-    let s = Scenario::from_toml(&text, &origin.display().to_string())?;
+    let s = scenario.edited(|f| {
+        if let Some(p) = f.population.as_mut() {
+            p.arms = arms;
+        }
+    })?;
     let t0 = Instant::now();
     let g = sim::batch::generate(&s, dir, Shard::ALL, false, None)?;
     if g.written > 0 {
@@ -77,27 +72,26 @@ pub(crate) fn population(
         .collect::<Result<_, _>>()?)
 }
 
-/// A population file (`file`, for the message) with every density 20 % higher, bounds too (the
-/// densities of `population_rail` and `population_motions`), and its seed line `seed.0`
-/// replaced by `seed.1`.
-pub(crate) fn denser(
-    text: &str,
-    seed: (&str, &str),
-    file: &str,
-) -> Result<String, Box<dyn std::error::Error>> {
-    let reseeded = text.replace(seed.0, seed.1);
-    let heavy = reseeded
-        .replace(
-            "mean = 1741.8, std = 87.0, low = 1480.0, high = 2000.0",
-            "mean = 2090.16, std = 104.4, low = 1776.0, high = 2400.0",
-        )
-        .replace(
-            "mean = 1178.9, std = 59.0, low = 1000.0, high = 1360.0",
-            "mean = 1414.68, std = 70.8, low = 1200.0, high = 1632.0",
-        );
-    if heavy == reseeded || reseeded == text {
+/// A population with every drawn density 20 % higher (bounds too) and the next seed: arms out
+/// of the distribution `scenario`'s networks were trained on.
+pub(crate) fn denser(scenario: &Scenario) -> Result<Scenario, Box<dyn std::error::Error>> {
+    let mut changed = false;
+    let heavy = scenario.edited(|f| {
+        if let Some(p) = f.population.as_mut() {
+            p.seed = p.seed.map(|s| s + 1);
+            let densities = p.body.iter_mut().map(|b| &mut b.density);
+            for d in std::iter::once(&mut p.density).chain(densities) {
+                if let Some(d) = d.as_mut() {
+                    *d = d.scaled(1.2);
+                    changed = true;
+                }
+            }
+        }
+    })?;
+    if !changed {
         return Err(format!(
-            "{file} changed: update the out-of-distribution densities and seed in xtask/src/nim.rs"
+            "{}: no population density to scale",
+            scenario.path.as_deref().unwrap_or(Path::new("?")).display()
         )
         .into());
     }
@@ -119,22 +113,15 @@ pub fn report(root: &Path, out: &Path, size: &StudySize) -> Result<(), Box<dyn s
     };
     let report = NimStudy::new(&paper_run, TrainConfig::default())?;
 
-    let path = root.join("scenarios/population_rail.toml");
-    let text = std::fs::read_to_string(&path)?;
+    let rail = Scenario::from_path(&root.join("scenarios/population_rail.toml"))?;
     let pops: PathBuf = out.join("populations");
-    let arms = population(
-        &text,
-        &path,
-        size.train + size.test,
-        &pops.join("population_rail"),
-    )?;
+    let arms = population(&rail, size.train + size.test, &pops.join("population_rail"))?;
     // Out of distribution: every density 20 % higher (bounds too), another seed.
-    let heavy = denser(
-        &text,
-        ("seed = 2026", "seed = 2027"),
-        "population_rail.toml",
+    let ood = population(
+        &denser(&rail)?,
+        size.ood,
+        &pops.join("population_rail_heavy"),
     )?;
-    let ood = population(&heavy, &path, size.ood, &pops.join("population_rail_heavy"))?;
     let runs = PopulationRuns {
         train: arms[..size.train].iter().collect(),
         heldout: arms[size.train..].iter().collect(),

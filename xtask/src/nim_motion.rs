@@ -105,22 +105,16 @@ fn recorded(
     size: &MotionSize,
     level: f64,
 ) -> Result<(Vec<Run>, Vec<Run>), Box<dyn std::error::Error>> {
-    let path = root.join("scenarios/population_motions.toml");
-    let mut text = std::fs::read_to_string(&path)?;
+    let mut scenario = Scenario::from_path(&root.join("scenarios/population_motions.toml"))?;
     let mut name = "population_motions".to_string();
     if level > 0.0 {
-        text = crate::nim::with_ft_sensors(root, &text, level)?;
+        scenario = crate::nim::with_ft_sensors(root, &scenario, level)?;
         name = format!("{name}_ft{level:e}");
     }
     let pops = out.join("populations");
-    let arms = crate::nim::population(&text, &path, size.arms, &pops.join(&name))?;
+    let arms = crate::nim::population(&scenario, size.arms, &pops.join(&name))?;
     let denser = crate::nim::population(
-        &crate::nim::denser(
-            &text,
-            ("seed = 2028", "seed = 2029"),
-            "population_motions.toml",
-        )?,
-        &path,
+        &crate::nim::denser(&scenario)?,
         size.ood * 2,
         &pops.join(format!("{name}_denser")),
     )?;

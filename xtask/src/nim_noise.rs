@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use sim::scenario::Scenario;
+
 /// Arms of each training population, and Adam steps per body network (the small study's).
 const ARMS: usize = 80;
 const STEPS: usize = 3000;
@@ -25,16 +27,15 @@ pub fn models(
     root: &Path,
     out: &Path,
 ) -> Result<Vec<(&'static str, PathBuf)>, Box<dyn std::error::Error>> {
-    let path = root.join("scenarios/population_rail.toml");
-    let text = std::fs::read_to_string(&path)?;
-    let augmented = crate::nim::with_ft_sensors(root, &text, LEVEL)?;
+    let rail = Scenario::from_path(&root.join("scenarios/population_rail.toml"))?;
+    let augmented = crate::nim::with_ft_sensors(root, &rail, LEVEL)?;
     let pops = out.join("populations");
     let mut sets = Vec::new();
     for (label, scenario, dir) in [
-        ("clean", text, pops.join("population_rail_nim_clean")),
+        ("clean", rail, pops.join("population_rail_nim_clean")),
         ("ft", augmented, pops.join("population_rail_nim_ft")),
     ] {
-        crate::nim::population(&scenario, &path, ARMS, &dir)?;
+        crate::nim::population(&scenario, ARMS, &dir)?;
         sets.push((label, dir, out.join("models").join(format!("nim_{label}"))));
     }
     // NIM training runs on one core; the two sets train side by side as two `nim-train`

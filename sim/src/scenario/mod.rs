@@ -39,6 +39,7 @@
 //!
 //! Every error names the file, the field and the expected form; unknown keys are rejected.
 
+mod edit;
 pub mod population;
 
 use std::path::{Path, PathBuf};
@@ -184,6 +185,8 @@ pub struct Scenario {
     pub samples: usize,
     /// The motion family drawn, for an arm of a population with `[[population.motion]]`.
     pub motion_family: Option<crate::scenario::population::motion::FamilyId>,
+    /// Where a URDF `model` path starts (`None`: the model was given, not read).
+    model_dir: Option<PathBuf>,
 }
 
 /// Drive and damping of one joint.
@@ -619,6 +622,10 @@ impl Scenario {
             steps_per_sample,
             samples,
             motion_family: None,
+            model_dir: match model {
+                ModelSource::Dir(dir) => Some(dir.to_path_buf()),
+                ModelSource::Given(_) => None,
+            },
         };
         scenario.check_limits().map_err(|(f, e)| invalid(f, e))?;
         Ok(scenario)
