@@ -1,8 +1,11 @@
 //! What an estimator is given: one or several runs of one arm, each with the role it plays in
 //! the identification experiment.
 
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 
 use crate::dataset::Measurements;
 
@@ -56,24 +59,40 @@ impl FromStr for Role {
     }
 }
 
+/// Results computed from an experiment's runs alone, by type, shared by the estimators that
+/// need them.
+type Derived = Arc<Mutex<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>>;
+
 /// The runs of one experiment on one arm, each with its role (borrowed: a Monte-Carlo study
-/// hands the same runs to many estimators).
-#[derive(Clone, Debug)]
+/// hands the same runs to many estimators), and what estimators derive from them alone and
+/// share ([`Experiment::derived`]: the teaching pipeline's sweep analysis, which five of its
+/// identifiers build on).
+#[derive(Clone)]
 pub struct Experiment<'a> {
     runs: Vec<(Role, &'a Measurements)>,
+    derived: Derived,
+}
+
+impl fmt::Debug for Experiment<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Experiment")
+            .field("runs", &self.id())
+            .finish()
+    }
 }
 
 impl<'a> Experiment<'a> {
     /// One run on its own.
     pub fn single(run: &'a Measurements) -> Self {
-        Experiment {
-            runs: vec![(Role::Single, run)],
-        }
+        Self::new(vec![(Role::Single, run)])
     }
 
     /// Runs with roles.
     pub fn new(runs: Vec<(Role, &'a Measurements)>) -> Self {
-        Experiment { runs }
+        Experiment {
+            runs,
+            derived: Derived::default(),
+        }
     }
 
     /// Every run with its role.
@@ -95,9 +114,43 @@ impl<'a> Experiment<'a> {
         self.with_role(role).into_iter().next()
     }
 
+    /// The value of type `T` derived from the runs alone: computed by `compute` for the first
+    /// estimator that asks, shared with the next (clones of the experiment share it too). Only
+    /// for results that depend on nothing but the runs: one value per type.
+    pub fn derived<T: Any + Send + Sync>(&self, compute: impl FnOnce() -> T) -> Arc<T> {
+        let mut map = self.derived.lock().unwrap_or_else(|e| e.into_inner());
+        let value = map
+            .entry(TypeId::of::<T>())
+            .or_insert_with(|| Arc::new(compute()))
+            .clone();
+        value.downcast().expect("stored under its own type")
+    }
+
     /// A name for the experiment: its single run's id, or the ids joined with `+`.
     pub fn id(&self) -> String {
         let ids: Vec<&str> = self.runs.iter().map(|(_, m)| m.run_id.as_str()).collect();
         ids.join("+")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn a_derived_value_is_computed_once_and_shared_by_clones() {
+        let experiment = Experiment::new(vec![]);
+        let calls = AtomicUsize::new(0);
+        let compute = || {
+            calls.fetch_add(1, Ordering::SeqCst);
+            7u32
+        };
+        assert_eq!(*experiment.derived(compute), 7);
+        assert_eq!(*experiment.clone().derived(compute), 7);
+        assert_eq!(*experiment.derived(|| 2.5f64), 2.5);
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        // Another experiment derives its own.
+        assert_eq!(*Experiment::new(vec![]).derived(|| 8u32), 8);
     }
 }

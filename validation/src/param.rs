@@ -201,7 +201,6 @@ impl FromStr for ParamId {
 /// the identifiers build from the same kinematics, so the identifiers refer to the same
 /// combinations.
 pub fn arm_truth(arm: &sim::model::Chain) -> BTreeMap<ParamId, f64> {
-    use crate::identification::{friction_sweep::gravity_base, two_step::inertia_base};
     use crate::standard_regressor::{BaseParameters, standard_vector};
     let geometry = arm.kinematics_only();
     let pi = standard_vector(arm);
@@ -209,8 +208,8 @@ pub fn arm_truth(arm: &sim::model::Chain) -> BTreeMap<ParamId, f64> {
     type Id = fn(usize) -> ParamId;
     let bases: [(Id, BaseParameters); 3] = [
         (ParamId::Base, BaseParameters::of_chain(&geometry)),
-        (ParamId::GravityBase, gravity_base(&geometry)),
-        (ParamId::InertiaBase, inertia_base(&geometry)),
+        (ParamId::GravityBase, BaseParameters::of_gravity(&geometry)),
+        (ParamId::InertiaBase, BaseParameters::of_inertia(&geometry)),
     ];
     for (id, base) in bases {
         for (k, v) in base.map(&pi).iter().enumerate() {

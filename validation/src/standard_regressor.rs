@@ -120,6 +120,26 @@ impl BaseParameters {
         Self::from_regressor(&stacked(chain, &random_states(chain, 40, 7)), 1e-9)
     }
 
+    /// The base of the gravity regressor (`q̇ = q̈ = 0`), from 40 random configurations: the
+    /// combinations a static or slow experiment determines.
+    pub fn of_gravity(chain: &Chain) -> Self {
+        let states: Vec<[Vec<f64>; 3]> = random_states(chain, 40, 5)
+            .into_iter()
+            .map(|[q, qd, _]| [q, vec![0.0; qd.len()], vec![0.0; qd.len()]])
+            .collect();
+        Self::from_regressor(&stacked(chain, &states), 1e-9)
+    }
+
+    /// The base of the inertia (mass-matrix) regressor (`q̇ = 0`, no gravity), from 40 random
+    /// states.
+    pub fn of_inertia(chain: &Chain) -> Self {
+        let states: Vec<[Vec<f64>; 3]> = random_states(chain, 40, 6)
+            .into_iter()
+            .map(|[q, qd, qdd]| [q, vec![0.0; qd.len()], qdd])
+            .collect();
+        Self::from_regressor(&stacked_with(chain, &states, &Vector3::zeros()), 1e-9)
+    }
+
     /// Number of base parameters.
     pub fn len(&self) -> usize {
         self.independent.len()

@@ -10,9 +10,7 @@ use validation::dataset::{Run, write_and_read};
 use validation::identification::friction_sweep::SweepFit;
 use validation::identification::idim::Idim;
 use validation::identification::two_step::TwoStep;
-use validation::identification::{
-    Derivatives, Experiment, MIN_SPEED, periodic_samples, torque_nrms,
-};
+use validation::identification::{Derivatives, MIN_SPEED, Prepared, periodic_samples, torque_nrms};
 use validation::param::ParamId;
 use validation::report::teaching::{LEVELS, constant_velocity_check, measurements};
 
@@ -121,7 +119,7 @@ fn noise_free_pipeline_recovers_friction_and_base_parameters() {
     let runs = runs();
     let sweeps: Vec<_> = runs.sweeps.iter().map(clean).collect();
     let (exc, val) = (clean(&runs.excitation), clean(&runs.validation));
-    let experiment = Experiment::new(sweeps.iter().collect(), &exc, Derivatives::Recorded, None);
+    let experiment = Prepared::new(sweeps.iter().collect(), &exc, Derivatives::Recorded, None);
     let truth = validation::param::arm_truth(&runs.excitation.manifest.model);
 
     let friction = SweepFit.identify(&experiment).unwrap();
@@ -183,7 +181,7 @@ fn low_noise_validation_torque_nrms_is_below_one_percent() {
     let sweeps: Vec<_> = runs.sweeps.iter().map(noisy).collect();
     let (exc, val) = (noisy(&runs.excitation), noisy(&runs.validation));
     let derivatives = Derivatives::Fourier { harmonics: 200 };
-    let experiment = Experiment::new(sweeps.iter().collect(), &exc, derivatives, Some(50));
+    let experiment = Prepared::new(sweeps.iter().collect(), &exc, derivatives, Some(50));
     let check = periodic_samples(&val, derivatives, "validation").unwrap();
     for id in [Idim::ols(), Idim::wls()] {
         let r = id.identify(&experiment).unwrap();
@@ -218,7 +216,7 @@ fn consistent_idim_gives_real_bodies_and_its_urdf_predicts_what_it_reported() {
         let sweeps: Vec<_> = runs.sweeps.iter().map(noisy).collect();
         let (exc, val) = (noisy(&runs.excitation), noisy(&runs.validation));
         let derivatives = Derivatives::Fourier { harmonics: 200 };
-        let experiment = Experiment::new(sweeps.iter().collect(), &exc, derivatives, Some(50));
+        let experiment = Prepared::new(sweeps.iter().collect(), &exc, derivatives, Some(50));
         let check = periodic_samples(&val, derivatives, "validation").unwrap();
         let ols = Idim::ols().identify(&experiment).unwrap();
         let ols_nrms = torque_nrms(ols.model.as_ref(), &check, MIN_SPEED, Some(50));

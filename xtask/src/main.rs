@@ -28,16 +28,22 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Generate the paper datasets into generated/runs/, run the estimators and write
-    /// generated/report/ (mim.md/.csv; multisine.md/.csv/.png; teaching.md/.csv and plots).
+    /// Generate the paper datasets into generated/runs/, run the studies and write
+    /// generated/report/: by default the parts that take minutes (mim, multisine, teaching,
+    /// industrial, and the MIM noise sweep), with `--full` also those that train networks or
+    /// read the shared recording (nim, NIM in mim_noise, real).
     Reproduce {
         /// Output root (default: <workspace>/generated).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Only one part: mim, nim, multisine, teaching, industrial, mim_noise or real (default:
-        /// all).
-        #[arg(long, value_parser = ["mim", "nim", "multisine", "teaching", "industrial", "mim_noise", "real"])]
+        /// Only one part, whole: mim, nim, multisine, teaching, industrial, mim_noise (with NIM)
+        /// or real.
+        #[arg(long, value_parser = PARTS.iter().map(|p| p.0).collect::<Vec<_>>())]
         only: Option<String>,
+        /// Every part, NIM's network training (about 6 minutes on 2 cores) and the TX40
+        /// recording included.
+        #[arg(long, conflicts_with = "only")]
+        full: bool,
     },
     /// The full NIM population study: generate (or resume) the population, train one network
     /// per body on the training arms, score held-out, out-of-distribution and the paper's arm;
@@ -210,10 +216,11 @@ fn multisine(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> 
     Ok(())
 }
 
-/// The MIM noise study (`studies/mim_noise.toml`) and NIM beside it (`studies/nim_noise.toml`,
-/// with models trained here on a clean and on a noise-augmented population), into
-/// generated/studies/, the merged report as generated/report/mim_noise.md, .csv, .png.
-fn mim_noise(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
+/// The MIM noise study (`studies/mim_noise.toml`) and, `with_nim`, NIM beside it
+/// (`studies/nim_noise.toml`, with models trained here on a clean and on a noise-augmented
+/// population), into generated/studies/, the merged report as generated/report/mim_noise.md,
+/// .csv, .png.
+fn mim_noise(root: &Path, out: &Path, with_nim: bool) -> Result<(), Box<dyn std::error::Error>> {
     use validation::study::{file::Study, run_into, sweep::SweepResult};
     let t0 = Instant::now();
     let names: Vec<&'static str> = validation::estimate::registry(&Default::default())
@@ -226,7 +233,17 @@ fn mim_noise(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> 
     let mut merged = run_into(&mim, &studies.join("mim_noise"), None, &none)?;
     println!("MIM sweep in {:.1} s", t0.elapsed().as_secs_f64());
     let nim_study = Study::from_path(&root.join("studies/nim_noise.toml"), &names)?;
-    for (label, models) in nim_noise::models(root, out)? {
+    let models = if with_nim {
+        nim_noise::models(root, out)?
+    } else {
+        merged.notes.push(
+            "NIM beside MIM: `cargo xtask reproduce --full` (or `--only mim_noise`) trains its \
+             models and adds its rows."
+                .into(),
+        );
+        vec![]
+    };
+    for (label, models) in models {
         let study = Study {
             nim_models: Some(models.clone()),
             ..nim_study.clone()
@@ -264,12 +281,28 @@ fn mim_noise(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> 
     Ok(())
 }
 
+/// The parts of `reproduce`, and whether the default run (without `--full`) includes them.
+const PARTS: [(&str, bool); 7] = [
+    ("mim", true),
+    ("nim", false),
+    ("multisine", true),
+    ("teaching", true),
+    ("industrial", true),
+    ("mim_noise", true),
+    ("real", false),
+];
+
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
     let root = workspace_root();
     match cli.command {
-        Command::Reproduce { out, only } => {
+        Command::Reproduce { out, only, full } => {
             let out = out.unwrap_or_else(|| root.join("generated"));
-            let part = |p: &str| only.as_deref().is_none_or(|o| o == p);
+            let part = |p: &str| match only.as_deref() {
+                Some(o) => o == p,
+                None => full || PARTS.iter().any(|&(name, quick)| name == p && quick),
+            };
+            // NIM beside MIM in the noise study trains two model sets: the whole part only.
+            let with_nim = full || only.is_some();
             if part("mim") {
                 let scenario = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
                 let pb = progress(scenario.samples, "paper_rail");
@@ -327,7 +360,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 industrial::reproduce(&root, &out)?;
             }
             if part("mim_noise") {
-                mim_noise(&root, &out)?;
+                mim_noise(&root, &out, with_nim)?;
             }
             if part("real") {
                 if only.is_none() && !root.join("../shared/data/tx40").is_dir() {

@@ -7,8 +7,8 @@
 //!
 //! How `q̇, q̈` are obtained is the estimator's choice, made from what the excitation run
 //! measures: with its recorded clean columns where `q` is not measured (ideal sensors), else a
-//! Fourier series of the measured angles with parallel filtering of the equations, with the
-//! settings of [`crate::study::teaching::StudyConfig`] (200 and 50 harmonics).
+//! Fourier series of the measured angles with parallel filtering of the equations
+//! ([`Processing`]: 200 and 50 harmonics unless set otherwise).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -21,10 +21,31 @@ use crate::identification::{
     self as id, Derivatives, Method, adaptive, consistent, friction_sweep, idim, two_step,
 };
 
+/// How the whole-arm identifiers treat measured angles: `q̇, q̈` from a least-squares Fourier
+/// series of `harmonics` harmonics of the excitation's period, and every equation parallel-
+/// filtered to harmonics `0..=filter` ([`crate::identification::Prepared::filter`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Processing {
+    /// Harmonics of the Fourier series of the measured angles.
+    pub harmonics: usize,
+    /// Harmonics kept by the parallel filter.
+    pub filter: usize,
+}
+
+impl Default for Processing {
+    fn default() -> Self {
+        Processing {
+            harmonics: 200,
+            filter: 50,
+        }
+    }
+}
+
 /// One identifier of the teaching pipeline.
 pub struct Teaching {
     name: &'static str,
     method: Method,
+    processing: Processing,
     needs_excitation: bool,
     /// Whether it needs friction sweeps (else they are optional).
     needs_sweeps: bool,
@@ -40,7 +61,26 @@ impl Teaching {
             needs_excitation: true,
             needs_sweeps: true,
             unavailable: None,
+            processing: Processing::default(),
         }
+    }
+
+    /// The identifier with measured angles processed by `processing`.
+    pub fn with_processing(self, processing: Processing) -> Self {
+        Teaching { processing, ..self }
+    }
+
+    /// The teaching paper's pipeline: the sweep analysis, IDIM OLS, WLS and TLS, the two-step
+    /// method and the adaptive law.
+    pub fn pipeline() -> Vec<Teaching> {
+        vec![
+            Self::sweep_fit(),
+            Self::idim_ols(),
+            Self::idim_wls(),
+            Self::idim_tls(),
+            Self::two_step(),
+            Self::adaptive(),
+        ]
     }
 
     /// An IDIM method: sweeps optional.
@@ -146,17 +186,21 @@ impl Teaching {
     }
 }
 
-fn derivatives(excitation: &Measurements) -> (Derivatives, Option<usize>) {
+fn derivatives(excitation: &Measurements, p: Processing) -> (Derivatives, Option<usize>) {
     if excitation
         .joints
         .iter()
         .any(|j| j.measured.contains_key("q"))
     {
-        (Derivatives::Fourier { harmonics: 200 }, Some(50))
+        let harmonics = p.harmonics;
+        (Derivatives::Fourier { harmonics }, Some(p.filter))
     } else {
         (Derivatives::Recorded, None)
     }
 }
+
+/// The sweep analysis of an experiment's sweep runs, as [`Experiment::derived`] keeps it.
+struct SweepAnalysis(Result<friction_sweep::FrictionGravity, EstimateError>);
 
 fn named(parameters: &[(ParamId, f64)]) -> BTreeMap<ParamId, f64> {
     parameters.iter().copied().collect()
@@ -173,8 +217,13 @@ impl Estimator for Teaching {
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         let (sweeps, excitation) = self.runs(experiment).map_err(|e| e.into_error(self.name))?;
-        let (derivatives, filter) = derivatives(excitation);
-        let ex = id::Experiment::new(sweeps, excitation, derivatives, filter);
+        let (derivatives, filter) = derivatives(excitation, self.processing);
+        let mut ex = id::Prepared::new(sweeps, excitation, derivatives, filter);
+        if !ex.sweeps.is_empty() {
+            // The sweep analysis depends on the sweep runs alone: one per experiment.
+            let fit = experiment.derived(|| SweepAnalysis(friction_sweep::fit(&ex)));
+            ex = ex.with_sweep_fit(fit.0.clone());
+        }
         let identified = self.method.identify(&ex)?;
         let mut values: BTreeMap<ParamId, Estimate> = named(&identified.parameters)
             .into_iter()

@@ -18,7 +18,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::idim::FullRegressor;
-use super::{Experiment, Identified};
+use super::{Identified, Prepared};
 use crate::estimator::EstimateError;
 
 /// The adaptive identifier.
@@ -86,7 +86,7 @@ impl Adaptive {
     }
 
     /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
         let fg = experiment.sweep_fit()?.clone();
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;

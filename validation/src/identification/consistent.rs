@@ -37,7 +37,7 @@ use sim::dynamics::StandardParameters;
 use sim::model::Chain;
 
 use super::idim::FullRegressor;
-use super::{Experiment, Identified, log_cholesky};
+use super::{Identified, Prepared, log_cholesky};
 use crate::estimator::EstimateError;
 use crate::lsq::least_squares;
 
@@ -289,7 +289,7 @@ impl StandardIdim {
     }
 
     /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
         let prior = self.prior_parameters(experiment.geometry())?;
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;

@@ -25,12 +25,12 @@ use sim::friction::paper_basis;
 use sim::model::Chain;
 use sim::profile::Profile;
 
-use super::{Experiment, Identified, TorqueModel};
+use super::{Identified, Prepared, TorqueModel};
 use crate::dataset::Measurements;
 use crate::estimator::EstimateError;
 use crate::lsq::least_squares;
 use crate::param::{FrictionTerm, ParamId};
-use crate::standard_regressor::{BaseParameters, random_states, regressor, stacked};
+use crate::standard_regressor::{BaseParameters, regressor};
 
 /// Seconds dropped at each end of a constant-velocity stretch.
 pub const SETTLE: f64 = 2.0;
@@ -74,15 +74,6 @@ pub struct Gravity {
     pub base: BaseParameters,
     /// Its parameters `β_g`.
     pub beta: DVector<f64>,
-}
-
-/// The gravity regressor's base, from the kinematics (40 random configurations).
-pub fn gravity_base(geometry: &Chain) -> BaseParameters {
-    let states: Vec<[Vec<f64>; 3]> = random_states(geometry, 40, 5)
-        .into_iter()
-        .map(|[q, qd, _]| [q, vec![0.0; qd.len()], vec![0.0; qd.len()]])
-        .collect();
-    BaseParameters::from_regressor(&stacked(geometry, &states), 1e-9)
 }
 
 /// The gravity regressor's base columns at `q` (joints × base).
@@ -376,14 +367,14 @@ fn fit_friction(samples: &[FrictionSample]) -> JointFriction {
 }
 
 /// The sweep analysis: friction per swept joint and gravity.
-pub fn fit(experiment: &Experiment) -> Result<FrictionGravity, EstimateError> {
+pub fn fit(experiment: &Prepared) -> Result<FrictionGravity, EstimateError> {
     let geometry = experiment.geometry();
     let nj = geometry.joint_ids().len();
     let err = |message: String| EstimateError {
         estimator: SweepFit.name(),
         message,
     };
-    let base = gravity_base(geometry);
+    let base = BaseParameters::of_gravity(geometry);
     let mut friction = vec![None; nj];
     let mut rows: Vec<DMatrix<f64>> = Vec::new();
     let mut rhs: Vec<f64> = Vec::new();
@@ -438,7 +429,7 @@ impl SweepFit {
     }
 
     /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
         let fg = experiment.sweep_fit()?.clone();
         Ok(Identified {
             parameters: fg.parameters(&experiment.geometry().joint_ids()),

@@ -19,7 +19,7 @@ use sim::friction::PAPER_COEFFICIENTS;
 use sim::model::Chain;
 
 use super::friction_sweep::JointFriction;
-use super::{Experiment, Identified, Samples, TorqueModel};
+use super::{Identified, Prepared, Samples, TorqueModel};
 use crate::estimator::EstimateError;
 use crate::lsq::{least_squares, total_least_squares};
 use crate::param::{FrictionTerm, ParamId};
@@ -196,7 +196,7 @@ impl FullRegressor {
 
     /// The regressor of an experiment: the sweep analysis's friction shapes where the
     /// experiment has sweeps, else Coulomb + viscous columns on every joint.
-    pub fn of_experiment(experiment: &Experiment) -> Result<Self, EstimateError> {
+    pub fn of_experiment(experiment: &Prepared) -> Result<Self, EstimateError> {
         if experiment.sweeps.is_empty() {
             let nj = experiment.geometry().joint_ids().len();
             let stated = &experiment.excitation.stated;
@@ -275,7 +275,7 @@ impl FullRegressor {
     }
 
     /// The stacked system over samples, optionally parallel-filtered to harmonics `0..=H`
-    /// ([`super::Experiment::filter`]), then dropping equations of joints slower than
+    /// ([`super::Prepared::filter`]), then dropping equations of joints slower than
     /// `min_speed`; returns `(W, τ, joint of each row)`.
     pub fn system(
         &self,
@@ -422,7 +422,7 @@ impl Idim {
     }
 
     /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;
         let full = FullRegressor::of_experiment(experiment)?;

@@ -3,7 +3,7 @@
 //! forward/backward sweeps, inertial base parameters from an excitation trajectory, and an
 //! adaptive update law.
 //!
-//! A [`Method`] sees an [`Experiment`] (measurement columns of several runs of one arm,
+//! A [`Method`] sees a [`Prepared`] experiment (measurement columns of several runs of one arm,
 //! plus its kinematics) and returns an [`Identified`] model: named parameter estimates and a
 //! torque predictor, scored on a separate validation trajectory. Torques are what the drives
 //! measure, `τ = K·i` ([`crate::dataset::JointSeries::motor_torque`]). Each method is one file;
@@ -31,8 +31,11 @@ use crate::estimator::EstimateError;
 use crate::fourier;
 use crate::param::ParamId;
 
-/// The runs of one identification experiment on one arm.
-pub struct Experiment<'a> {
+/// The runs of one experiment on one arm ([`crate::experiment::Experiment`], resolved by role
+/// by the estimator's binding, [`crate::estimate::teaching`]) prepared for whole-arm
+/// identification: how `q̇, q̈` are obtained, the parallel filter, and the sweep analysis the
+/// identifiers share.
+pub struct Prepared<'a> {
     /// The friction experiment: one run per swept joint (its reference a `sweep` profile).
     pub sweeps: Vec<&'a Measurements>,
     /// The identification (excitation) trajectory: periodic servo references.
@@ -49,15 +52,15 @@ pub struct Experiment<'a> {
     sweep_fit: OnceLock<Result<friction_sweep::FrictionGravity, EstimateError>>,
 }
 
-impl<'a> Experiment<'a> {
-    /// An experiment from its runs and processing choices.
+impl<'a> Prepared<'a> {
+    /// An experiment's runs with the processing choices.
     pub fn new(
         sweeps: Vec<&'a Measurements>,
         excitation: &'a Measurements,
         derivatives: Derivatives,
         filter: Option<usize>,
     ) -> Self {
-        Experiment {
+        Prepared {
             sweeps,
             excitation,
             derivatives,
@@ -69,6 +72,16 @@ impl<'a> Experiment<'a> {
     /// The arm's kinematics (no inertial parameters).
     pub fn geometry(&self) -> &Chain {
         &self.excitation.geometry
+    }
+
+    /// The prepared runs with the sweep analysis already made (shared by the identifiers of one
+    /// experiment, [`crate::experiment::Experiment::derived`]).
+    pub fn with_sweep_fit(
+        self,
+        fit: Result<friction_sweep::FrictionGravity, EstimateError>,
+    ) -> Self {
+        let _ = self.sweep_fit.set(fit);
+        self
     }
 
     /// The friction and gravity of the sweep analysis ([`friction_sweep::fit`]), computed on
@@ -143,7 +156,7 @@ impl Method {
     }
 
     /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
         match self {
             Method::SweepFit(m) => m.identify(experiment),
             Method::Idim(m) => m.identify(experiment),
@@ -152,18 +165,6 @@ impl Method {
             Method::Standard(m) => m.identify(experiment),
         }
     }
-}
-
-/// Every identifier, with default settings.
-pub fn registry() -> Vec<Method> {
-    vec![
-        Method::SweepFit(friction_sweep::SweepFit),
-        Method::Idim(idim::Idim::ols()),
-        Method::Idim(idim::Idim::wls()),
-        Method::Idim(idim::Idim::tls()),
-        Method::TwoStep(two_step::TwoStep),
-        Method::Adaptive(adaptive::Adaptive::default()),
-    ]
 }
 
 /// Joint states and measured torques of a run, sample by sample.

@@ -12,22 +12,13 @@ use nalgebra::{DMatrix, DVector, Vector3};
 use sim::model::Chain;
 
 use super::friction_sweep::FrictionGravity;
-use super::{Experiment, Identified, MIN_SPEED, TorqueModel};
+use super::{Identified, MIN_SPEED, Prepared, TorqueModel};
 use crate::estimator::EstimateError;
 use crate::lsq::least_squares;
-use crate::standard_regressor::{BaseParameters, random_states, regressor, stacked_with};
+use crate::standard_regressor::{BaseParameters, regressor};
 
 /// The two-step identifier.
 pub struct TwoStep;
-
-/// The inertia (mass-matrix) regressor's base, from the kinematics.
-pub fn inertia_base(geometry: &Chain) -> BaseParameters {
-    let states: Vec<[Vec<f64>; 3]> = random_states(geometry, 40, 6)
-        .into_iter()
-        .map(|[q, qd, qdd]| [q, vec![0.0; qd.len()], qdd])
-        .collect();
-    BaseParameters::from_regressor(&stacked_with(geometry, &states, &Vector3::zeros()), 1e-9)
-}
 
 /// `M̂(q) q̈ + ĝ(q) + τ̂_f(q, q̇)`, no Coriolis.
 struct TwoStepModel {
@@ -60,13 +51,13 @@ impl TwoStep {
     }
 
     /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Experiment) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
         let first = experiment.sweep_fit()?.clone();
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;
         let geometry = experiment.geometry().clone();
         let mut model = TwoStepModel {
-            base: inertia_base(&geometry),
+            base: BaseParameters::of_inertia(&geometry),
             geometry,
             a: DVector::zeros(0),
             first,

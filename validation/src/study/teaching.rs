@@ -17,8 +17,10 @@ use serde::{Deserialize, Serialize};
 use sim::noise::{ColumnNoise, Noise};
 
 use crate::dataset::{Measurements, Run, Stated};
+use crate::estimate::teaching::{Processing, Teaching};
+use crate::estimate::{Estimator, Experiment, Role};
 use crate::identification::{
-    Derivatives, Experiment, MIN_SPEED, friction_sweep, periodic_samples, registry, torque_nrms,
+    Derivatives, MIN_SPEED, Prepared, friction_sweep, periodic_samples, torque_nrms,
 };
 use crate::param::ParamId;
 use crate::standard_regressor::BaseParameters;
@@ -209,22 +211,40 @@ pub fn measurements(
     monte_carlo::remeasure(data, stated.as_ref().map(|(s, seed)| (s, *seed)))
 }
 
-/// Identifies with every registered identifier and scores the torque prediction.
+/// Identifies with every estimator of the pipeline ([`Teaching::pipeline`], measured angles
+/// processed as `config` says) and scores the torque prediction on the validation run, its
+/// `q̇, q̈` from `derivatives` and both torques filtered by `filter` as in identification.
 fn identify_all(
     sweeps: &[Measurements],
     excitation: &Measurements,
     validation: &Measurements,
-    derivatives: Derivatives,
-    filter: Option<usize>,
+    (derivatives, filter): (Derivatives, Option<usize>),
+    config: &StudyConfig,
 ) -> crate::Result<Outcome> {
-    let experiment = Experiment::new(sweeps.iter().collect(), excitation, derivatives, filter);
+    let mut runs: Vec<(Role, &Measurements)> = sweeps.iter().map(|s| (Role::Sweep, s)).collect();
+    runs.push((Role::Excitation, excitation));
+    let experiment = Experiment::new(runs);
     let check = periodic_samples(validation, derivatives, "validation")?;
-    registry()
-        .iter()
-        .map(|id| {
-            let r = id.identify(&experiment)?;
-            let nrms = torque_nrms(r.model.as_ref(), &check, MIN_SPEED, filter);
-            Ok((id.name(), r.parameters, nrms, r.history))
+    let processing = Processing {
+        harmonics: config.harmonics,
+        filter: config.filter,
+    };
+    Teaching::pipeline()
+        .into_iter()
+        .map(|estimator| {
+            let estimator = estimator.with_processing(processing);
+            let est = estimator.estimate(&experiment)?;
+            let model = est.predictor.as_ref().ok_or_else(|| {
+                crate::Error::Data(format!("{} gave no torque model", estimator.name()))
+            })?;
+            let nrms = torque_nrms(model.as_ref(), &check, MIN_SPEED, filter);
+            let values = (est.values.iter())
+                .filter_map(|(p, e)| e.value.map(|v| (*p, v)))
+                .collect();
+            let history = (est.history.into_iter())
+                .map(|(t, p)| (t, p.into_iter().collect()))
+                .collect();
+            Ok((estimator.name().to_string(), values, nrms, history))
         })
         .collect()
 }
@@ -287,8 +307,8 @@ impl TeachingStudy {
             &sweeps,
             &excitation,
             &validation,
-            Derivatives::Recorded,
-            None,
+            (Derivatives::Recorded, None),
+            &config,
         )?;
         add("none", &ideal);
         let mut adaptive = vec![("none".to_string(), history(&ideal))];
@@ -308,8 +328,8 @@ impl TeachingStudy {
                     &s,
                     &noisy(&excitation)?,
                     &noisy(&validation)?,
-                    derivatives,
-                    Some(config.filter),
+                    (derivatives, Some(config.filter)),
+                    &config,
                 )
             },
             &monte_carlo::quiet,
@@ -348,7 +368,7 @@ impl TeachingStudy {
             commanded_condition(&excitation, &base),
             recorded_condition(&excitation, &base)?,
         );
-        let fitted = Experiment::new(
+        let fitted = Prepared::new(
             sweeps.iter().collect(),
             &excitation,
             Derivatives::Recorded,
