@@ -77,6 +77,56 @@ pub struct Recording {
 }
 
 /// A 3-vector quantity of `bodies.parquet`, named by its group (`f` for `f_x, f_y, f_z`). Its
+/// A joint column of `joints.parquet` that sensors measure (its copy `<name>_meas`): the
+/// coordinate, its rates, the actuator force and the motor current. Units: rad, rad/s, rad/s²,
+/// N·m, A for revolute joints (m, m/s, m/s², N for the rail).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum JointColumn {
+    /// Coordinate `q`.
+    Q,
+    /// Velocity `qd`.
+    Qd,
+    /// Acceleration `qdd`.
+    Qdd,
+    /// Actuator generalized force `tau`.
+    Tau,
+    /// Motor current `i = tau / K`.
+    Current,
+}
+
+impl JointColumn {
+    /// Every measurable joint column.
+    pub const ALL: [JointColumn; 5] = [
+        JointColumn::Q,
+        JointColumn::Qd,
+        JointColumn::Qdd,
+        JointColumn::Tau,
+        JointColumn::Current,
+    ];
+
+    /// Its column name in `joints.parquet` and in `[[noise]] column`.
+    pub fn name(self) -> &'static str {
+        match self {
+            JointColumn::Q => "q",
+            JointColumn::Qd => "qd",
+            JointColumn::Qdd => "qdd",
+            JointColumn::Tau => "tau",
+            JointColumn::Current => "i",
+        }
+    }
+
+    /// The column named `name`, if it is one.
+    pub fn from_name(name: &str) -> Option<JointColumn> {
+        JointColumn::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+impl std::fmt::Display for JointColumn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// frame is the column's frame of the dataset contract (see the crate root).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,

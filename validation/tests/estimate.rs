@@ -435,3 +435,34 @@ fn armid_has_both_sides_and_writes_completions() {
         );
     }
 }
+
+/// A `_meas` column of `joints.parquet` that is no joint column's copy is refused, by file and
+/// column, not read as a column estimators would skip.
+#[test]
+fn an_unknown_measured_joint_column_is_refused_by_name() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let scenario = sim::scenario::Scenario::from_path(&root.join("scenarios/paper_rail.toml"))
+        .unwrap()
+        .edited(|f| {
+            f.time.end = 0.1;
+            f.noise.push(sim::noise::ColumnNoise {
+                column: "q".into(),
+                joints: None,
+                bodies: None,
+                model: vec![sim::noise::Noise::Gaussian { sigma: 1e-3 }],
+            });
+        })
+        .unwrap();
+    let mut run = sim::simulate(&scenario, None);
+    let dir = tmp("bad-meas");
+    validation::dataset::write_and_read(&run, &dir.join("good")).unwrap();
+    run.recording.measured[0].0 = "qx_meas".into();
+    sim::dataset::write_run(&dir.join("bad"), &run.recording, &run.manifest, false).unwrap();
+    let err = validation::dataset::read_run(&dir.join("bad"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("joints.parquet") && err.contains("qx_meas") && err.contains("tau_meas"),
+        "{err}"
+    );
+}

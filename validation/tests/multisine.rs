@@ -172,7 +172,7 @@ fn measured_angles_carry_the_scenarios_noise_reproducibly() {
     let (sensed, clean) = (&run().measurements, &run().clean);
     assert!(clean.joints.iter().all(|j| j.measured.is_empty()));
     for (s, j) in sensed.joints.iter().zip(&clean.joints) {
-        let noisy = &s.measured["q"];
+        let noisy = &s.measured[&validation::dataset::JointColumn::Q];
         assert_eq!(noisy, &s.q);
         let d: Vec<f64> = noisy.iter().zip(&j.q).map(|(a, b)| a - b).collect();
         assert!(d.iter().all(|v| (0.0..0.1).contains(v)));

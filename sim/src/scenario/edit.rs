@@ -16,7 +16,7 @@ impl Scenario {
     /// # let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     /// let rail = sim::scenario::Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
     /// let short = rail.edited(|f| f.time.end = 0.5)?;
-    /// assert_eq!(short.samples, 51);
+    /// assert_eq!(short.samples, 26); // 0.5 s sampled every 0.02 s
     /// assert!(rail.edited(|f| f.time.step = -1.0).is_err());
     /// # Ok::<(), sim::scenario::ScenarioError>(())
     /// ```

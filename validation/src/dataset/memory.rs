@@ -94,7 +94,10 @@ fn joint(rec: &Recording, k: usize) -> JointSeries {
             .measured
             .iter()
             .map(|(name, v)| {
-                let column = name.trim_end_matches("_meas").to_string();
+                let column = name
+                    .strip_suffix("_meas")
+                    .and_then(super::JointColumn::from_name);
+                let column = column.expect("the simulator measures joint columns only");
                 (column, (0..rec.samples()).map(|s| v[s * nj + k]).collect())
             })
             .collect(),

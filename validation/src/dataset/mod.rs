@@ -20,6 +20,7 @@ use nalgebra::{UnitQuaternion, Vector3};
 use sim::dataset::Manifest;
 use sim::dataset::columns::{BODIES_FILE, JOINTS_FILE, MANIFEST_FILE, TRUTH_FILE};
 use sim::recording::BodyGroup;
+pub use sim::recording::JointColumn;
 use tables::{read_bodies, read_joints, read_manifest, read_truth};
 
 pub use sim::dataset::DatasetError as ReadError;
@@ -83,38 +84,36 @@ pub struct JointSeries {
     /// The commanded torque signal of a torque-driven joint (the experiment's design, scaled
     /// by the scenario's `torque_scale`), from the manifest's scenario.
     pub excitation: Option<sim::drive::Signal>,
-    /// Noisy measured copies by column name (`q` for `q_meas`, …), where the run has them.
-    pub measured: BTreeMap<String, Vec<f64>>,
+    /// Noisy measured copies by column (`q` for `q_meas`, …), where the run has them.
+    pub measured: BTreeMap<JointColumn, Vec<f64>>,
 }
 
 impl JointSeries {
     /// The measured series of a column: its noisy `_meas` copy where there is one, else the
     /// clean column.
-    pub fn measured_or_clean(&self, column: &str) -> &[f64] {
-        if let Some(m) = self.measured.get(column) {
-            return m;
+    pub fn measured_or_clean(&self, column: JointColumn) -> &[f64] {
+        match self.measured.get(&column) {
+            Some(m) => m,
+            None => self.column(column),
         }
-        self.column(column)
-            .unwrap_or_else(|| panic!("no joint column {column}"))
     }
 
-    /// The series of a joint column as held (`q`, `qd`, `qdd`, `tau`, `i`; `None` for another
-    /// name): the clean column in [`Run::clean`], the measured one in [`Run::measurements`].
-    pub fn column(&self, column: &str) -> Option<&[f64]> {
-        Some(match column {
-            "q" => &self.q,
-            "qd" => &self.qd,
-            "qdd" => &self.qdd,
-            "tau" => &self.tau,
-            "i" => &self.current,
-            _ => return None,
-        })
+    /// The series of a joint column as held: the clean column in [`Run::clean`], the measured
+    /// one in [`Run::measurements`].
+    pub fn column(&self, column: JointColumn) -> &[f64] {
+        match column {
+            JointColumn::Q => &self.q,
+            JointColumn::Qd => &self.qd,
+            JointColumn::Qdd => &self.qdd,
+            JointColumn::Tau => &self.tau,
+            JointColumn::Current => &self.current,
+        }
     }
 
     /// The torque as the drive measures it, `K · i` (the teaching paper's eq. 1), from the
     /// measured current.
     pub fn motor_torque(&self) -> Vec<f64> {
-        self.measured_or_clean("i")
+        self.measured_or_clean(JointColumn::Current)
             .iter()
             .map(|i| self.gain * i)
             .collect()

@@ -50,12 +50,13 @@ impl BodySeries {
 impl JointSeries {
     fn sensed(&self) -> JointSeries {
         let get = |c| self.measured_or_clean(c).to_vec();
+        use super::JointColumn::{Current, Q, Qd, Qdd, Tau};
         JointSeries {
-            q: get("q"),
-            qd: get("qd"),
-            qdd: get("qdd"),
-            tau: get("tau"),
-            current: get("i"),
+            q: get(Q),
+            qd: get(Qd),
+            qdd: get(Qdd),
+            tau: get(Tau),
+            current: get(Current),
             ..self.clone()
         }
     }

@@ -14,7 +14,7 @@ use parquet::arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderB
 use sim::dataset::Manifest;
 use sim::recording::BodyGroup;
 
-use super::{BodySeries, BodyTruth, JointSeries, ReadError, Truth};
+use super::{BodySeries, BodyTruth, JointColumn, JointSeries, ReadError, Truth};
 
 /// All columns of one Parquet file, concatenated over its row groups.
 struct Table {
@@ -285,15 +285,25 @@ pub(super) fn read_joints(
         .filter(|c| c.ends_with("_meas"))
         .cloned()
         .collect();
-    let meas: Vec<(String, Vec<f64>)> = meas_names
+    let meas: Vec<(JointColumn, Vec<f64>)> = meas_names
         .iter()
-        .map(|c| Ok((c.trim_end_matches("_meas").to_string(), jt.f64(c)?)))
+        .map(|c| {
+            let column = c.strip_suffix("_meas").and_then(JointColumn::from_name);
+            let column = column.ok_or_else(|| ReadError::Column {
+                path: joints_path.to_owned(),
+                column: c.clone(),
+                expected: "a measured copy of a joint column: q_meas, qd_meas, qdd_meas, \
+                           tau_meas or i_meas"
+                    .into(),
+            })?;
+            Ok((column, jt.f64(c)?))
+        })
         .collect::<Result<_, ReadError>>()?;
     let joints = ids
         .iter()
         .zip(&jrows)
         .map(|(&id, r)| JointSeries {
-            measured: meas.iter().map(|(c, v)| (c.clone(), pick(v, r))).collect(),
+            measured: meas.iter().map(|(c, v)| (*c, pick(v, r))).collect(),
             id,
             kind: kind[r[0]].clone(),
             q: pick(&q, r),

@@ -12,6 +12,7 @@
 //! scale), or, with every column scaled to unit norm, it has a component (above 1e-3) in the
 //! directions whose singular value is below [`TOLERANCE`] of the largest.
 
+use crate::dataset::JointColumn;
 use nalgebra::{DMatrix, DVector};
 
 use super::{Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId};
@@ -45,7 +46,10 @@ pub fn stated_sigmas(data: &Measurements) -> Option<Vec<f64>> {
 /// The stacked system `(W, τ)` of a run, rows divided by `sigmas` where given.
 pub fn system(data: &Measurements, sigmas: Option<&[f64]>) -> (DMatrix<f64>, DVector<f64>) {
     let h = data.t[1] - data.t[0];
-    let measured_q = data.joints.iter().any(|j| j.measured.contains_key("q"));
+    let measured_q = data
+        .joints
+        .iter()
+        .any(|j| j.measured.contains_key(&JointColumn::Q));
     let rates: Vec<(Vec<f64>, Vec<f64>)> = data
         .joints
         .iter()

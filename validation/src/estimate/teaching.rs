@@ -10,6 +10,7 @@
 //! Fourier series of the measured angles with parallel filtering of the equations
 //! ([`Processing`]: 200 and 50 harmonics unless set otherwise).
 
+use crate::dataset::JointColumn;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -190,7 +191,7 @@ fn derivatives(excitation: &Measurements, p: Processing) -> (Derivatives, Option
     if excitation
         .joints
         .iter()
-        .any(|j| j.measured.contains_key("q"))
+        .any(|j| j.measured.contains_key(&JointColumn::Q))
     {
         let harmonics = p.harmonics;
         (Derivatives::Fourier { harmonics }, Some(p.filter))

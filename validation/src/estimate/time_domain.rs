@@ -3,6 +3,7 @@
 //! moments about the joint axis and joint damping of a fixed-base planar arm.
 
 use super::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
+use crate::dataset::JointColumn;
 use crate::estimator::time_domain::{Derivatives, InverseDynamicsLs};
 
 /// The time-domain estimator with its source of `q̇, q̈`.
@@ -34,7 +35,12 @@ impl Estimator for TimeDomain {
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
         let (data, _, _) = super::frequency::multisine_run(experiment)?;
-        if !self.fourier && data.joints.iter().any(|j| j.measured.contains_key("q")) {
+        if !self.fourier
+            && data
+                .joints
+                .iter()
+                .any(|j| j.measured.contains_key(&JointColumn::Q))
+        {
             return Err(NotApplicable::new(
                 "needs clean joint angles (its recorded derivatives belong to them); the run measures q",
             ));

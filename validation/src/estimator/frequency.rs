@@ -20,6 +20,7 @@
 //!   `q₀ = 0` does not depend on `m₂`, so we read it as `b₂₂ = (l₁² m₁ + (l₁+l₂)² m₂)/(l₁² l₂² m₁ m₂)`,
 //!   the only reading that yields `m₂`. `J` and `c` are not estimated.
 
+use crate::dataset::JointColumn;
 use nalgebra::{Complex, DMatrix, DVector};
 
 use super::{Estimate, EstimateError, Parameter};
@@ -128,9 +129,18 @@ impl Excitation {
                 data.joints
                     .iter()
                     .map(|j| {
-                        let q = phasor(coefficients(j.measured_or_clean("q"), &data.t, window, w));
-                        let t =
-                            phasor(coefficients(j.measured_or_clean("tau"), &data.t, window, w));
+                        let q = phasor(coefficients(
+                            j.measured_or_clean(JointColumn::Q),
+                            &data.t,
+                            window,
+                            w,
+                        ));
+                        let t = phasor(coefficients(
+                            j.measured_or_clean(JointColumn::Tau),
+                            &data.t,
+                            window,
+                            w,
+                        ));
                         (q, t)
                     })
                     .collect()

@@ -19,6 +19,7 @@
 //! column-scaled truncated SVD ([`crate::lsq::solve_scaled`]); a parameter the motion does not
 //! determine is `None`.
 
+use crate::dataset::JointColumn;
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
 use sim::dynamics::{StandardParameters, kinematics, net_wrench};
 
@@ -34,7 +35,7 @@ pub fn equations(data: &Measurements, k: usize) -> Vec<(SMatrix<f64, 6, 10>, SVe
         data.joints
             .iter()
             .map(|j| match name {
-                "q" => j.measured_or_clean("q")[k],
+                "q" => j.measured_or_clean(JointColumn::Q)[k],
                 "qd" => j.qd[k],
                 _ => j.qdd[k],
             })

@@ -8,6 +8,7 @@
 //! ([`Derivatives::Fourier`]): for a periodic record this is an ideal low-pass filter whose
 //! derivatives are exact. The torque is the measured `tau` (`tau_meas` where present).
 
+use crate::dataset::JointColumn;
 use nalgebra::{DMatrix, DVector};
 
 use super::frequency::Excitation;
@@ -63,7 +64,10 @@ impl InverseDynamicsLs {
         require(&self.name(), &self.geometry, data.joints.len())?;
         let window = self.excitation.window(&self.name(), data)?;
         if self.derivatives == Derivatives::Recorded
-            && data.joints.iter().any(|j| j.measured.contains_key("q"))
+            && data
+                .joints
+                .iter()
+                .any(|j| j.measured.contains_key(&JointColumn::Q))
         {
             return Err(EstimateError {
                 estimator: self.name(),
@@ -80,7 +84,7 @@ impl InverseDynamicsLs {
                 data.joints
                     .iter()
                     .map(|j| {
-                        let q = j.measured_or_clean("q");
+                        let q = j.measured_or_clean(JointColumn::Q);
                         Series::fit_denoised(
                             q,
                             &data.t,
@@ -116,7 +120,7 @@ impl InverseDynamicsLs {
             .flat_map(|&s| {
                 data.joints
                     .iter()
-                    .map(move |j| j.measured_or_clean("tau")[s])
+                    .map(move |j| j.measured_or_clean(JointColumn::Tau)[s])
             })
             .collect();
         let z = DVector::from_vec(tau);

@@ -18,6 +18,7 @@
 //! Levenberg–Marquardt (the `levenberg-marquardt` crate). Gravity: the half-sums against the
 //! swept joint's rows of the gravity regressor `Y(q, 0, 0)`, solved for its base parameters.
 
+use crate::dataset::JointColumn;
 use levenberg_marquardt::{LeastSquaresProblem, LevenbergMarquardt};
 use nalgebra::{DMatrix, DVector};
 use nalgebra034 as na;
@@ -183,12 +184,12 @@ fn local_velocity(t: &[f64], q: &[f64], range: std::ops::Range<usize>) -> Vec<f6
 fn sweep_samples(data: &Measurements, joint: usize, profile: &Profile) -> SweepSamples {
     let t = &data.t;
     let dt = t[1] - t[0];
-    let q = data.joints[joint].measured_or_clean("q");
+    let q = data.joints[joint].measured_or_clean(JointColumn::Q);
     let tau = data.joints[joint].motor_torque();
     let all_q: Vec<&[f64]> = data
         .joints
         .iter()
-        .map(|j| j.measured_or_clean("q"))
+        .map(|j| j.measured_or_clean(JointColumn::Q))
         .collect();
     let index = |time: f64| ((time / dt).round().max(0.0) as usize).min(t.len());
     let stretches = profile.constant_velocity_stretches();

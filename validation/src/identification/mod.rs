@@ -22,6 +22,7 @@ pub mod idim;
 pub mod log_cholesky;
 pub mod two_step;
 
+use crate::dataset::JointColumn;
 use std::sync::OnceLock;
 
 use sim::model::Chain;
@@ -237,12 +238,12 @@ pub fn periodic_samples(
     for j in &data.joints {
         match derivatives {
             Derivatives::Recorded => {
-                qs.push(j.measured_or_clean("q")[range.clone()].to_vec());
+                qs.push(j.measured_or_clean(JointColumn::Q)[range.clone()].to_vec());
                 qds.push(j.qd[range.clone()].to_vec());
                 qdds.push(j.qdd[range.clone()].to_vec());
             }
             Derivatives::Fourier { harmonics } => {
-                let q = j.measured_or_clean("q");
+                let q = j.measured_or_clean(JointColumn::Q);
                 let window = fourier::Window {
                     start: range.start,
                     len: range.len(),

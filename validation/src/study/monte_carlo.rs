@@ -12,7 +12,7 @@
 use rayon::prelude::*;
 use sim::measurement::{MeasurementModel, measure, measure_joint};
 
-use crate::dataset::{Measurements, Run, Stated};
+use crate::dataset::{JointColumn, Measurements, Run, Stated};
 
 /// Runs `job(case, seed)` for every case and every seed `0..seeds(case)` in parallel; the
 /// results, per case in seed order, do not depend on the thread count. `tick` is called after
@@ -80,24 +80,28 @@ pub fn remeasure(
         seed,
     };
     for j in &mut m.joints {
-        let mut columns: Vec<&str> = Vec::new();
+        let mut columns: Vec<JointColumn> = Vec::new();
         for law in &stated.noise {
-            if !columns.contains(&law.column.as_str()) {
-                columns.push(&law.column);
-            }
-        }
-        if stated.sensors.iter().any(|s| s.covers_joint(j.id)) && !columns.contains(&"q") {
-            columns.push("q");
-        }
-        for column in columns {
-            let x = j.column(column).ok_or_else(|| {
+            let column = JointColumn::from_name(&law.column).ok_or_else(|| {
                 crate::Error::invalid(
                     "measurement model",
-                    format!("a joint column (q, qd, qdd, tau, i), got `{column}`"),
+                    format!(
+                        "laws on joint columns (q, qd, qdd, tau, i), got `{}`",
+                        law.column
+                    ),
                 )
             })?;
-            let measured = measure_joint(x, column, j.id, &model);
-            j.measured.insert(column.to_string(), measured);
+            if !columns.contains(&column) {
+                columns.push(column);
+            }
+        }
+        let encoded = stated.sensors.iter().any(|s| s.covers_joint(j.id));
+        if encoded && !columns.contains(&JointColumn::Q) {
+            columns.push(JointColumn::Q);
+        }
+        for column in columns {
+            let measured = measure_joint(j.column(column), column.name(), j.id, &model);
+            j.measured.insert(column, measured);
         }
     }
     m.stated.sensors = stated.sensors.clone();
