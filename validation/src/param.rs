@@ -87,6 +87,15 @@ pub enum ParamId {
 }
 
 impl ParamId {
+    /// The body of a per-body parameter (the body of a joint's damping is the joint's).
+    pub fn body(self) -> Option<u8> {
+        match self {
+            ParamId::Body { body, .. } => Some(body),
+            ParamId::Damping { joint } => Some(joint),
+            _ => None,
+        }
+    }
+
     /// Body `b`'s mass.
     pub fn mass(body: u8) -> Self {
         ParamId::Body {
@@ -148,6 +157,31 @@ impl fmt::Display for ParamId {
         }
     }
 }
+
+/// One estimated parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The estimate; `None` where the data cannot determine the parameter.
+    pub value: Option<f64>,
+    /// Its standard deviation where the method gives one (least-squares covariance), in the
+    /// parameter's unit.
+    pub std: Option<f64>,
+}
+
+impl Estimate {
+    /// An estimate without a standard deviation.
+    pub fn value(value: Option<f64>) -> Self {
+        Estimate { value, std: None }
+    }
+
+    /// Whether the data determine the parameter.
+    pub fn identifiable(&self) -> bool {
+        self.value.is_some()
+    }
+}
+
+/// Estimates by parameter: what every estimator returns, per-run algorithms included.
+pub type Values = BTreeMap<ParamId, Estimate>;
 
 /// A parameter name that is not of the form of the module's table.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

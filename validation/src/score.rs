@@ -1,7 +1,7 @@
 //! Scores estimates against the ground truth: the only place that reads [`Truth`].
 
 use crate::dataset::Truth;
-use crate::estimator::{Estimate, Parameter};
+use crate::param::{Inertial, ParamId, Values};
 
 /// One scored parameter.
 #[derive(Clone, Debug)]
@@ -11,7 +11,7 @@ pub struct Scored {
     /// Body (1-based).
     pub body: u8,
     /// Parameter.
-    pub parameter: Parameter,
+    pub parameter: ParamId,
     /// True value.
     pub truth: f64,
     /// Estimate (`None`: not identifiable from the data).
@@ -30,17 +30,31 @@ impl Scored {
     }
 }
 
-/// Scores the estimates of one method.
-pub fn score(method: &str, estimates: &[Estimate], truth: &Truth) -> Vec<Scored> {
+/// The true value of a per-body parameter in the run's truth table (`truth.parquet`): masses,
+/// central principal moments and joint damping; `None` for other parameters.
+pub fn body_truth(id: ParamId, truth: &Truth) -> Option<f64> {
+    let body = truth.bodies.iter().find(|b| Some(b.body) == id.body())?;
+    match id {
+        ParamId::Body { quantity, .. } => match quantity {
+            Inertial::Mass | Inertial::MassAxis(_) => Some(body.mass),
+            Inertial::Moment(k) => Some(body.j[k as usize - 1]),
+            Inertial::FirstMoment(_) => None,
+        },
+        ParamId::Damping { .. } => Some(body.joint_damping),
+        _ => None,
+    }
+}
+
+/// Scores the per-body estimates of one method against the run's truth table.
+pub fn score(method: &str, estimates: &Values, truth: &Truth) -> Vec<Scored> {
     estimates
         .iter()
-        .filter_map(|e| {
-            let body = truth.bodies.iter().find(|b| b.body == e.body)?;
+        .filter_map(|(&id, e)| {
             Some(Scored {
                 method: method.to_string(),
-                body: e.body,
-                parameter: e.parameter,
-                truth: e.parameter.truth(body),
+                body: id.body()?,
+                parameter: id,
+                truth: body_truth(id, truth)?,
                 estimate: e.value,
             })
         })

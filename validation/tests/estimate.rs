@@ -91,8 +91,8 @@ fn mim_moves_with_the_measured_wrench_exactly_as_least_squares_predicts() {
         }
         // Body 2 and 3 have every parameter identifiable in this motion.
         let predicted = (y.transpose() * &y).try_inverse().unwrap() * y.transpose() * dz;
-        for (i, p) in PARAMETERS.iter().enumerate() {
-            let id = validation::estimate::body_param(b as u8 + 1, *p);
+        for i in 0..PARAMETERS.len() {
+            let id = validation::estimator::mim::param(b as u8 + 1, i);
             let (n, c) = (
                 noisy.values[&id].value.unwrap(),
                 clean.values[&id].value.unwrap(),
@@ -107,7 +107,7 @@ fn mim_moves_with_the_measured_wrench_exactly_as_least_squares_predicts() {
     }
     // Body 1 does not see f_3.
     let b1 = ParamId::mass(1);
-    let id = validation::estimate::body_param(1, PARAMETERS[0]);
+    let id = validation::estimator::mim::param(1, 0);
     assert_eq!(noisy.values[&id], clean.values[&id]);
     assert!(!noisy.values.contains_key(&b1));
 }

@@ -79,9 +79,8 @@ fn each_arm_moves_as_its_drawn_family_and_its_data_recover_its_truth() {
             let rel = e.rel_error().unwrap().abs();
             assert!(
                 rel <= 1e-7,
-                "arm {k} ({family}): B{} {} off by {rel:e}",
-                e.body,
-                e.parameter.name()
+                "arm {k} ({family}): {} off by {rel:e}",
+                e.parameter
             );
         }
     }

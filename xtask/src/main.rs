@@ -332,7 +332,11 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     report_dir.display(),
                     report.max_rel_error("mim_single"),
                     report.max_rel_error("mim_stacked"),
-                    report.unidentifiable("mim_single"),
+                    report
+                        .unidentifiable("mim_single")
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>(),
                 );
             }
             if part("nim") {

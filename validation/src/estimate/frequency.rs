@@ -51,7 +51,7 @@ impl Estimator for Paper {
             geometry,
             excitation,
         };
-        Ok(super::from_body_estimates(&method.estimate(data)?))
+        Ok(super::from_values(method.estimate(data)?))
     }
 }
 
@@ -76,6 +76,6 @@ impl Estimator for Linearized {
             geometry,
             excitation,
         };
-        Ok(super::from_body_estimates(&method.estimate(data)?))
+        Ok(super::from_values(method.estimate(data)?))
     }
 }

@@ -12,11 +12,10 @@
 //! scale), or, with every column scaled to unit norm, it has a component (above 1e-3) in the
 //! directions whose singular value is below [`TOLERANCE`] of the largest.
 
-use crate::dataset::JointColumn;
 use nalgebra::{DMatrix, DVector};
 
 use super::{Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId};
-use crate::dataset::Measurements;
+use crate::dataset::{JointColumn, Measurements};
 use crate::identification::idim::FullRegressor;
 use crate::lsq::{ols_std, solve_scaled};
 

@@ -10,12 +10,12 @@
 
 use super::{Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId};
 use crate::dataset::Measurements;
-use crate::estimator::mim::{self as algo, DEFAULT_TOLERANCE, PARAMETERS, stacked};
+use crate::estimator::mim::{self as algo, DEFAULT_TOLERANCE, stacked};
 use crate::estimator::mim_gls::{WrenchNoise, information};
 use crate::lsq::{ols_std, solve_identifiable};
 
 fn param(b: usize, k: usize) -> ParamId {
-    super::body_param((b + 1) as u8, PARAMETERS[k])
+    algo::param((b + 1) as u8, k)
 }
 
 fn run<'a>(experiment: &Experiment<'a>) -> Result<&'a Measurements, NotApplicable> {

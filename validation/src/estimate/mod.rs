@@ -25,35 +25,13 @@ use std::path::PathBuf;
 pub use crate::estimator::EstimateError;
 pub use crate::experiment::{Experiment, Role};
 use crate::identification::TorqueModel;
-pub use crate::param::ParamId;
-
-/// One estimated parameter.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Estimate {
-    /// The estimate; `None` where the data cannot determine the parameter.
-    pub value: Option<f64>,
-    /// Its standard deviation where the method gives one (least-squares covariance), in the
-    /// parameter's unit.
-    pub std: Option<f64>,
-}
-
-impl Estimate {
-    /// An estimate without a standard deviation.
-    pub fn value(value: Option<f64>) -> Self {
-        Estimate { value, std: None }
-    }
-
-    /// Whether the data determine the parameter.
-    pub fn identifiable(&self) -> bool {
-        self.value.is_some()
-    }
-}
+pub use crate::param::{Estimate, ParamId, Values};
 
 /// What an estimator returns.
 #[derive(Default)]
 pub struct Estimates {
     /// Per parameter.
-    pub values: BTreeMap<ParamId, Estimate>,
+    pub values: Values,
     /// The identified torque model, for methods that give one.
     pub predictor: Option<Box<dyn TorqueModel>>,
     /// For online methods: `(t, estimates)` over the data, `t` in seconds of data consumed.
@@ -177,33 +155,12 @@ pub(crate) fn single<'a>(
     }
 }
 
-/// Body estimates of the per-run algorithms as identifiers.
-pub(crate) fn from_body_estimates(estimates: &[crate::estimator::Estimate]) -> Estimates {
-    let values = estimates
-        .iter()
-        .map(|e| (body_param(e.body, e.parameter), Estimate::value(e.value)))
-        .collect();
+/// The estimates of a per-run algorithm ([`crate::estimator`]) as an estimator's.
+pub(crate) fn from_values(values: Values) -> Estimates {
     Estimates {
         values,
         ..Default::default()
     }
-}
-
-/// The identifier of a per-body parameter of [`crate::estimator::Parameter`].
-pub fn body_param(body: u8, p: crate::estimator::Parameter) -> ParamId {
-    use crate::estimator::Parameter as P;
-    use crate::param::Inertial;
-    let quantity = match p {
-        P::MassE1 => Inertial::MassAxis(1),
-        P::MassE2 => Inertial::MassAxis(2),
-        P::MassE3 => Inertial::MassAxis(3),
-        P::Mass => Inertial::Mass,
-        P::J11 => Inertial::Moment(1),
-        P::J22 => Inertial::Moment(2),
-        P::J33 => Inertial::Moment(3),
-        P::Damping => return ParamId::Damping { joint: body },
-    };
-    ParamId::Body { body, quantity }
 }
 
 /// The scored quantities of one body's standard parameters (`x`: link frame, `None` where not

@@ -10,14 +10,13 @@
 //! Fourier series of the measured angles with parallel filtering of the equations
 //! ([`Processing`]: 200 and 50 harmonics unless set otherwise).
 
-use crate::dataset::JointColumn;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::{
     Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId, Role,
 };
-use crate::dataset::Measurements;
+use crate::dataset::{JointColumn, Measurements};
 use crate::identification::{
     self as id, Derivatives, Method, adaptive, consistent, friction_sweep, idim, two_step,
 };

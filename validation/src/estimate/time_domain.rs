@@ -70,6 +70,6 @@ impl Estimator for TimeDomain {
             derivatives,
             stride: if self.fourier { 10 } else { 5 },
         };
-        Ok(super::from_body_estimates(&method.estimate(data)?))
+        Ok(super::from_values(method.estimate(data)?))
     }
 }

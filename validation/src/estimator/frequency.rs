@@ -20,14 +20,14 @@
 //!   `q₀ = 0` does not depend on `m₂`, so we read it as `b₂₂ = (l₁² m₁ + (l₁+l₂)² m₂)/(l₁² l₂² m₁ m₂)`,
 //!   the only reading that yields `m₂`. `J` and `c` are not estimated.
 
-use crate::dataset::JointColumn;
 use nalgebra::{Complex, DMatrix, DVector};
 
-use super::{Estimate, EstimateError, Parameter};
-use crate::dataset::Measurements;
+use super::EstimateError;
+use crate::dataset::{JointColumn, Measurements};
 use crate::estimator::regressor::{KnownGeometry, require};
 use crate::fourier::{Window, coefficients, last_periods, phasor};
 use crate::lsq::solve_identifiable;
+use crate::param::{Estimate, ParamId, Values};
 
 /// The multisine excitation an estimator is told about, and which periods it may use.
 #[derive(Clone, Debug)]
@@ -165,7 +165,7 @@ impl LinearizedFrequency {
     }
 
     /// Estimates the parameters of every body it can.
-    pub fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+    pub fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
         let n = self.geometry.bodies();
         require(&self.name(), &self.geometry, data.joints.len())?;
         let window = self.excitation.window(&self.name(), data)?;
@@ -239,7 +239,7 @@ impl PaperFrequency {
     }
 
     /// Estimates the parameters of every body it can.
-    pub fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+    pub fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
         require(&self.name(), &self.geometry, data.joints.len())?;
         if self.geometry.bodies() != 2 {
             return Err(EstimateError {
@@ -266,11 +266,7 @@ impl PaperFrequency {
         Ok([m1, m2]
             .iter()
             .enumerate()
-            .map(|(k, v)| Estimate {
-                body: k as u8 + 1,
-                parameter: Parameter::Mass,
-                value: *v,
-            })
+            .map(|(k, v)| (ParamId::mass(k as u8 + 1), Estimate::value(*v)))
             .collect())
     }
 }

@@ -31,19 +31,35 @@
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use sim::kinematics::{body_rates, rotation_from_cardan};
 
-use super::{Estimate, EstimateError, Parameter};
+use super::EstimateError;
 use crate::dataset::Measurements;
 use crate::lsq::solve_identifiable;
+use crate::param::{Estimate, Inertial, ParamId, Values};
 
-/// The parameters of one body, in the order of `X_i`.
-pub const PARAMETERS: [Parameter; 6] = [
-    Parameter::MassE1,
-    Parameter::MassE2,
-    Parameter::MassE3,
-    Parameter::J11,
-    Parameter::J22,
-    Parameter::J33,
+/// The parameters of one body, in the order of `X_i`: the mass from the force balance along
+/// each world axis, the central principal moments.
+pub const PARAMETERS: [Inertial; 6] = [
+    Inertial::MassAxis(1),
+    Inertial::MassAxis(2),
+    Inertial::MassAxis(3),
+    Inertial::Moment(1),
+    Inertial::Moment(2),
+    Inertial::Moment(3),
 ];
+
+/// Parameter `k` of [`PARAMETERS`] of body `body` (1-based).
+pub fn param(body: u8, k: usize) -> ParamId {
+    ParamId::Body {
+        body,
+        quantity: PARAMETERS[k],
+    }
+}
+
+/// MIM's mass of body `body` in `values`: its force balance along the first world axis
+/// (`e1`, `e2`, `e3` in turn) that the motion determines.
+pub fn mass(values: &Values, body: u8) -> Option<f64> {
+    (0..3).find_map(|k| values.get(&param(body, k))?.value)
+}
 
 /// Default relative singular-value threshold: excitation below 1e-4 of the strongest is treated
 /// as absent.
@@ -147,12 +163,8 @@ pub fn whole_arm_system(data: &Measurements) -> (DMatrix<f64>, DVector<f64>) {
     (y, z)
 }
 
-fn estimates(b: usize, values: &[Option<f64>]) -> impl Iterator<Item = Estimate> + '_ {
-    PARAMETERS.iter().zip(values).map(move |(p, v)| Estimate {
-        body: (b + 1) as u8,
-        parameter: *p,
-        value: *v,
-    })
+fn estimates(b: usize, values: &[Option<f64>]) -> impl Iterator<Item = (ParamId, Estimate)> + '_ {
+    (values.iter().enumerate()).map(move |(k, v)| (param((b + 1) as u8, k), Estimate::value(*v)))
 }
 
 fn check(name: &str, data: &Measurements) -> Result<(), EstimateError> {
@@ -191,13 +203,13 @@ impl MimSingleInstant {
     }
 
     /// Estimates the parameters of every body it can.
-    pub fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+    pub fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
         check(&self.name(), data)?;
         let k = data.sample_at(self.time).ok_or_else(|| EstimateError {
             estimator: self.name(),
             message: format!("expected a sample at t = {} s", self.time),
         })?;
-        let mut out = Vec::new();
+        let mut out = Values::new();
         for b in 0..data.bodies.len() {
             let (y, z) = stacked(data, b, std::iter::once(k));
             out.extend(estimates(b, &solve_identifiable(&y, &z, self.tolerance)));
@@ -228,9 +240,9 @@ impl MimStacked {
     }
 
     /// Estimates the parameters of every body it can.
-    pub fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+    pub fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
         check(&self.name(), data)?;
-        let mut out = Vec::new();
+        let mut out = Values::new();
         for b in 0..data.bodies.len() {
             let (y, z) = stacked(data, b, 0..data.samples());
             out.extend(estimates(b, &solve_identifiable(&y, &z, self.tolerance)));
@@ -263,14 +275,14 @@ impl MimWholeArm {
     }
 
     /// Estimates the parameters of every body it can.
-    pub fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+    pub fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
         check(&self.name(), data)?;
         let n = data.bodies.len();
         let (y, z) = whole_arm_system(data);
         let x = solve_identifiable(&y, &z, self.tolerance);
         Ok((0..n)
             .flat_map(|b| estimates(b, &x[6 * b..6 * b + 6]).collect::<Vec<_>>())
-            .collect())
+            .collect::<Values>())
     }
 }
 

@@ -19,11 +19,10 @@
 //! column-scaled truncated SVD ([`crate::lsq::solve_scaled`]); a parameter the motion does not
 //! determine is `None`.
 
-use crate::dataset::JointColumn;
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
 use sim::dynamics::{StandardParameters, kinematics, net_wrench};
 
-use crate::dataset::Measurements;
+use crate::dataset::{JointColumn, Measurements};
 use crate::lsq::solve_scaled;
 
 /// Default relative singular-value threshold (after column scaling).

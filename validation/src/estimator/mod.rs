@@ -1,5 +1,5 @@
-//! The per-run algorithms of the MIM, frequency-domain and time-domain estimators, each one type
-//! implementing [`RunEstimator`] in its own file. The public estimation API, which every
+//! The per-run algorithms of the MIM, frequency-domain and time-domain estimators, each a plain
+//! type in its own file, returning estimates by [`crate::param::ParamId`] ([`Values`]). The public estimation API, which every
 //! estimator of the project implements, is [`crate::estimate::Estimator`]; the reproduction
 //! reports still call these algorithms directly.
 
@@ -11,67 +11,7 @@ pub mod regressor;
 pub mod time_domain;
 
 use crate::dataset::Measurements;
-
-/// An inertial parameter of one body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Parameter {
-    /// Mass identified from the force balance along world axis `e1(0)` (kg).
-    MassE1,
-    /// Mass identified along world `e2(0)` (kg).
-    MassE2,
-    /// Mass identified along world `e3(0)` (kg).
-    MassE3,
-    /// Mass from all axes together (kg).
-    Mass,
-    /// Central principal moment about body `e1` (kg·m²).
-    J11,
-    /// Central principal moment about body `e2` (kg·m²).
-    J22,
-    /// Central principal moment about body `e3` (kg·m²).
-    J33,
-    /// Viscous damping of the body's inner joint (N·m·s/rad).
-    Damping,
-}
-
-impl Parameter {
-    /// The name used in reports and CSV files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Parameter::MassE1 => "m_e1",
-            Parameter::MassE2 => "m_e2",
-            Parameter::MassE3 => "m_e3",
-            Parameter::Mass => "m",
-            Parameter::J11 => "j11",
-            Parameter::J22 => "j22",
-            Parameter::J33 => "j33",
-            Parameter::Damping => "c",
-        }
-    }
-
-    /// The truth of this parameter for a body.
-    pub fn truth(self, body: &crate::dataset::BodyTruth) -> f64 {
-        match self {
-            Parameter::MassE1 | Parameter::MassE2 | Parameter::MassE3 | Parameter::Mass => {
-                body.mass
-            }
-            Parameter::J11 => body.j[0],
-            Parameter::J22 => body.j[1],
-            Parameter::J33 => body.j[2],
-            Parameter::Damping => body.joint_damping,
-        }
-    }
-}
-
-/// One estimated parameter.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Estimate {
-    /// Body number (1-based).
-    pub body: u8,
-    /// Which parameter.
-    pub parameter: Parameter,
-    /// The estimate; `None` where the data cannot determine the parameter.
-    pub value: Option<f64>,
-}
+use crate::param::Values;
 
 /// An estimator that cannot run on the given data.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -113,7 +53,7 @@ macro_rules! run_methods {
             }
 
             /// Estimates the parameters of every body it can.
-            pub fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+            pub fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
                 match self {
                     $(RunMethod::$variant(m) => m.estimate(data),)*
                 }

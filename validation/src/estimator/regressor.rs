@@ -14,8 +14,9 @@
 use nalgebra::{DMatrix, DVector, Vector3};
 use sim::model::{Base, Chain};
 
-use crate::estimator::{Estimate, EstimateError, Parameter};
+use crate::estimator::EstimateError;
 use crate::lsq::solve_scaled;
+use crate::param::{Estimate, ParamId, Values};
 
 /// The kinematic model, with no inertial or damping value in it.
 #[derive(Clone, Debug)]
@@ -163,14 +164,18 @@ impl KnownGeometry {
 
     /// Turns a parameter vector into estimates of the unknown parameters (`None` where
     /// undetermined); known parameters are not reported.
-    pub fn estimates(&self, theta: &[Option<f64>]) -> Vec<Estimate> {
+    pub fn estimates(&self, theta: &[Option<f64>]) -> Values {
         let n = self.bodies();
         (0..3 * n)
             .filter(|&p| self.known[p].is_none())
-            .map(|p| Estimate {
-                body: (p % n + 1) as u8,
-                parameter: [Parameter::Mass, Parameter::J22, Parameter::Damping][p / n],
-                value: theta[p],
+            .map(|p| {
+                let body = (p % n + 1) as u8;
+                let id = [
+                    ParamId::mass(body),
+                    ParamId::moment(body, 2),
+                    ParamId::Damping { joint: body },
+                ][p / n];
+                (id, Estimate::value(theta[p]))
             })
             .collect()
     }

@@ -8,14 +8,14 @@
 //! ([`Derivatives::Fourier`]): for a periodic record this is an ideal low-pass filter whose
 //! derivatives are exact. The torque is the measured `tau` (`tau_meas` where present).
 
-use crate::dataset::JointColumn;
 use nalgebra::{DMatrix, DVector};
 
+use super::EstimateError;
 use super::frequency::Excitation;
-use super::{Estimate, EstimateError};
-use crate::dataset::Measurements;
+use crate::dataset::{JointColumn, Measurements};
 use crate::estimator::regressor::{KnownGeometry, require};
 use crate::fourier::Series;
+use crate::param::Values;
 
 /// Where the angles and their derivatives come from.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,7 +59,7 @@ impl InverseDynamicsLs {
     }
 
     /// Estimates the parameters of every body it can.
-    pub fn estimate(&self, data: &Measurements) -> Result<Vec<Estimate>, EstimateError> {
+    pub fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
         let n = self.geometry.bodies();
         require(&self.name(), &self.geometry, data.joints.len())?;
         let window = self.excitation.window(&self.name(), data)?;

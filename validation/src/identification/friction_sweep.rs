@@ -18,7 +18,6 @@
 //! Levenberg–Marquardt (the `levenberg-marquardt` crate). Gravity: the half-sums against the
 //! swept joint's rows of the gravity regressor `Y(q, 0, 0)`, solved for its base parameters.
 
-use crate::dataset::JointColumn;
 use levenberg_marquardt::{LeastSquaresProblem, LevenbergMarquardt};
 use nalgebra::{DMatrix, DVector};
 use nalgebra034 as na;
@@ -27,7 +26,7 @@ use sim::model::Chain;
 use sim::profile::Profile;
 
 use super::{Identified, Prepared, TorqueModel};
-use crate::dataset::Measurements;
+use crate::dataset::{JointColumn, Measurements};
 use crate::estimator::EstimateError;
 use crate::lsq::least_squares;
 use crate::param::{FrictionTerm, ParamId};

@@ -22,12 +22,11 @@ pub mod idim;
 pub mod log_cholesky;
 pub mod two_step;
 
-use crate::dataset::JointColumn;
 use std::sync::OnceLock;
 
 use sim::model::Chain;
 
-use crate::dataset::Measurements;
+use crate::dataset::{JointColumn, Measurements};
 use crate::estimator::EstimateError;
 use crate::fourier;
 use crate::param::ParamId;

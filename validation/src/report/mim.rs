@@ -19,7 +19,7 @@ pub fn csv(study: &MimStudy) -> String {
             "{},{},{},{:e},{},{},{},{},{},{}",
             s.method,
             s.body,
-            s.parameter.name(),
+            s.parameter,
             s.truth,
             csv_num(s.estimate),
             csv_num(s.abs_error()),
@@ -55,7 +55,7 @@ pub fn markdown(study: &MimStudy) -> String {
         let unid: Vec<String> = study
             .unidentifiable(method)
             .iter()
-            .map(|(b, p)| format!("B{b} {p}"))
+            .map(ToString::to_string)
             .collect();
         let _ = writeln!(
             md,
@@ -94,15 +94,15 @@ pub fn markdown(study: &MimStudy) -> String {
         if paper {
             let _ = writeln!(
                 md,
-                "| body | parameter | truth | paper (Table 2) | ours | paper abs. error (Table 3) | our abs. error | our rel. error |"
+                "| parameter | truth | paper (Table 2) | ours | paper abs. error (Table 3) | our abs. error | our rel. error |"
             );
-            let _ = writeln!(md, "|---|---|---:|---:|---:|---:|---:|---:|");
+            let _ = writeln!(md, "|---|---:|---:|---:|---:|---:|---:|");
         } else {
             let _ = writeln!(
                 md,
-                "| body | parameter | truth | ours | our abs. error | our rel. error |"
+                "| parameter | truth | ours | our abs. error | our rel. error |"
             );
-            let _ = writeln!(md, "|---|---|---:|---:|---:|---:|");
+            let _ = writeln!(md, "|---|---:|---:|---:|---:|");
         }
         for r in study.rows.iter().filter(|r| r.scored.method == method) {
             let s = &r.scored;
@@ -112,9 +112,8 @@ pub fn markdown(study: &MimStudy) -> String {
             if paper {
                 let _ = writeln!(
                     md,
-                    "| B{} | {} | {:.4} | {} | {est} | {} | {abs} | {rel} |",
-                    s.body,
-                    s.parameter.name(),
+                    "| {} | {:.4} | {} | {est} | {} | {abs} | {rel} |",
+                    s.parameter,
                     s.truth,
                     opt(r.paper_estimate, |v| format!("{v:.4}")),
                     opt(r.paper_abs_error, |v| format!("{v:.4}")),
@@ -122,10 +121,8 @@ pub fn markdown(study: &MimStudy) -> String {
             } else {
                 let _ = writeln!(
                     md,
-                    "| B{} | {} | {:.4} | {est} | {abs} | {rel} |",
-                    s.body,
-                    s.parameter.name(),
-                    s.truth
+                    "| {} | {:.4} | {est} | {abs} | {rel} |",
+                    s.parameter, s.truth
                 );
             }
         }
@@ -139,14 +136,13 @@ pub fn markdown(study: &MimStudy) -> String {
              link2's lengths (1.0 m, 0.8 m), aluminium cylinders (2700 kg/m³) of radius 0.10 m and 0.08 m, both joints on \
              Fourier-series profiles for 4 s. Stacked MIM (eq. 18):\n"
         );
-        let _ = writeln!(md, "| body | parameter | truth | ours | our rel. error |");
-        let _ = writeln!(md, "|---|---|---:|---:|---:|");
+        let _ = writeln!(md, "| parameter | truth | ours | our rel. error |");
+        let _ = writeln!(md, "|---|---:|---:|---:|");
         for s in rows {
             let _ = writeln!(
                 md,
-                "| B{} | {} | {:.6} | {} | {} |",
-                s.body,
-                s.parameter.name(),
+                "| {} | {:.6} | {} | {} |",
+                s.parameter,
                 s.truth,
                 opt(s.estimate, |v| format!("{v:.6}")),
                 opt(s.rel_error(), |v| format!("{v:.1e}"))

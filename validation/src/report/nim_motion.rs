@@ -7,9 +7,18 @@ use std::path::Path;
 use crate::nim::OUTPUTS;
 use crate::nim::population::identifiable;
 use crate::report::csv_num;
-use crate::study::nim_motion::{Category, GOALS, MotionStudy};
+use crate::study::nim_motion::{Category, Errors, GOALS, MotionStudy};
 
 /// A relative error in percent; below 1e-6 (exact data) in scientific notation.
+/// A statistic of errors as a percentage, `–` where nothing was scored (no estimate).
+fn scored(e: &Errors, stat: fn(&Errors) -> f64) -> String {
+    if e.count == 0 {
+        "–".into()
+    } else {
+        pct(stat(e))
+    }
+}
+
 fn pct(v: f64) -> String {
     if v > 0.0 && v < 1e-6 {
         format!("{:.1e} %", 100.0 * v)
@@ -102,10 +111,13 @@ fn summary(md: &mut String, study: &MotionStudy) {
             .iter()
             .filter(|r| r.category == c && r.body == 1)
             .count();
-        let mim_m = study.mim_errors(&c, 0, None).max;
-        let mim_j = (1..4)
-            .map(|o| study.mim_errors(&c, o, None).max)
-            .fold(0.0, f64::max);
+        let mim_m = scored(&study.mim_errors(&c, 0, None), |e| e.max);
+        let moments: Vec<Errors> = (1..4).map(|o| study.mim_errors(&c, o, None)).collect();
+        let mim_j = if moments.iter().all(|e| e.count == 0) {
+            "–".to_string()
+        } else {
+            pct(moments.iter().map(|e| e.max).fold(0.0, f64::max))
+        };
         for k in 0..study.seeds.len() {
             let (m, j) = study.worst(&c, k);
             let mean_m = study.nim_errors(&c, k, 0, None).mean;
@@ -123,8 +135,8 @@ fn summary(md: &mut String, study: &MotionStudy) {
                 pct(mean_m),
                 pct(mean_j),
                 100.0 * cov,
-                pct(mim_m),
-                pct(mim_j),
+                mim_m,
+                mim_j,
             );
         }
     }
@@ -171,8 +183,8 @@ fn per_parameter(md: &mut String, study: &MotionStudy) {
                     "| B{b} | {name} | {} | {} | {} | {} |",
                     pct(worst.max),
                     pct(worst.mean),
-                    pct(mim.max),
-                    pct(mim.mean)
+                    scored(&mim, |e| e.max),
+                    scored(&mim, |e| e.mean)
                 );
             }
         }

@@ -8,6 +8,7 @@ use crate::dataset::Run;
 use crate::estimator::mim::{MimSingleInstant, MimStacked, MimWholeArm, PARAMETERS};
 use crate::estimator::{EstimateError, RunMethod};
 use crate::paper::{MIM_TABLE2, MIM_TABLE3};
+use crate::param::ParamId;
 use crate::score::{Scored, score};
 
 /// One row of the study.
@@ -50,11 +51,14 @@ impl MimStudy {
         for (method, is_paper) in [(RunMethod::from(single), true), (stacked.into(), false)] {
             let est = method.estimate(data)?;
             for s in score(&method.name(), &est, &run.truth) {
+                let ParamId::Body { quantity, .. } = s.parameter else {
+                    unreachable!("MIM estimates body parameters")
+                };
                 let (b, p) = (
                     s.body as usize - 1,
                     PARAMETERS
                         .iter()
-                        .position(|p| *p == s.parameter)
+                        .position(|p| *p == quantity)
                         .expect("MIM parameter"),
                 );
                 let paper = |t: &[[f64; 6]; 6]| {
@@ -72,8 +76,8 @@ impl MimStudy {
         let per_body = MimStacked::default().estimate(data)?;
         let arm = MimWholeArm::default().estimate(data)?;
         let whole_arm_difference = per_body
-            .iter()
-            .zip(&arm)
+            .values()
+            .zip(arm.values())
             .map(|(a, b)| match (a.value, b.value) {
                 (Some(x), Some(y)) => (x - y).abs(),
                 (None, None) => 0.0,
@@ -108,12 +112,12 @@ impl MimStudy {
             .fold(0.0, |a, e| a.max(e.abs()))
     }
 
-    /// `(body, parameter)` pairs reported as not identifiable by a method.
-    pub fn unidentifiable(&self, method: &str) -> Vec<(u8, &'static str)> {
+    /// The parameters a method reported as not identifiable.
+    pub fn unidentifiable(&self, method: &str) -> Vec<ParamId> {
         self.rows
             .iter()
             .filter(|r| r.scored.method == method && r.scored.estimate.is_none())
-            .map(|r| (r.scored.body, r.scored.parameter.name()))
+            .map(|r| r.scored.parameter)
             .collect()
     }
 }

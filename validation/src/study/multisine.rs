@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use sim::noise::{ColumnNoise, Noise};
 
 use crate::dataset::{Measurements, Run, Stated};
+use crate::estimator::RunMethod;
 use crate::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
 use crate::estimator::regressor::KnownGeometry;
 use crate::estimator::time_domain::{Derivatives, InverseDynamicsLs};
-use crate::estimator::{Parameter, RunMethod};
 use crate::fourier::last_periods;
 use crate::param::ParamId;
 use crate::study::monte_carlo;
@@ -170,11 +170,7 @@ fn masses(method: &RunMethod, data: &Measurements) -> [Option<f64>; 2] {
     let Ok(est) = method.estimate(data) else {
         return [None, None];
     };
-    let get = |b: u8| {
-        est.iter()
-            .find(|e| e.body == b && e.parameter == Parameter::Mass)
-            .and_then(|e| e.value)
-    };
+    let get = |b: u8| est.get(&ParamId::mass(b)).and_then(|e| e.value);
     [get(1), get(2)]
 }
 

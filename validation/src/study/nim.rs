@@ -5,12 +5,12 @@
 //! out-of-distribution and the paper's own arm. [`crate::report::nim`] renders it.
 
 use crate::dataset::Run;
-use crate::estimator::Parameter;
-use crate::estimator::mim::MimSingleInstant;
+use crate::estimator::mim::{MimSingleInstant, mass as mim_mass};
 use crate::nim::mlp::BurnMlp;
 use crate::nim::population::identifiable;
 use crate::nim::protocol::{BodyResult, TestInputs, paper};
 use crate::nim::{Inputs, TrainConfig};
+use crate::param::ParamId;
 
 /// The protocols reported, with their CSV name.
 pub(crate) const PROTOCOLS: [(&str, Inputs, TestInputs); 4] = [
@@ -169,19 +169,10 @@ impl NimStudy {
         }
         let mim_seconds = t0.elapsed().as_secs_f64() / f64::from(reps);
         let est = mim.estimate(&run.measurements)?;
-        let get = |b: usize, p: Parameter| {
-            est.iter()
-                .find(|e| e.body as usize == b && e.parameter == p)
-                .and_then(|e| e.value)
-        };
-        let mim = (1..=run.truth.bodies.len())
+        let mim = (1..=run.truth.bodies.len() as u8)
             .map(|b| {
-                [
-                    get(b, Parameter::MassE1),
-                    get(b, Parameter::J11),
-                    get(b, Parameter::J22),
-                    get(b, Parameter::J33),
-                ]
+                let moment = |k| est.get(&ParamId::moment(b, k)).and_then(|e| e.value);
+                [mim_mass(&est, b), moment(1), moment(2), moment(3)]
             })
             .collect();
         Ok(NimStudy {

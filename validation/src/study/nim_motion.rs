@@ -10,12 +10,12 @@ use std::path::Path;
 use sim::population::motion::FamilyId;
 
 use crate::dataset::Run;
-use crate::estimator::Parameter;
-use crate::estimator::mim::MimStacked;
+use crate::estimator::mim::{MimStacked, mass as mim_mass};
 use crate::nim::ensemble::{BodyEstimate, Calibration, Ensemble};
 use crate::nim::mlp::BurnMlp;
 use crate::nim::population::identifiable;
 use crate::nim::{Inputs, TrainConfig};
+use crate::param::ParamId;
 
 /// How a scored population arm was measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -179,20 +179,10 @@ fn mim(run: &Run) -> crate::Result<Vec<[Option<f64>; 4]>> {
     let est = MimStacked::default()
         .estimate(&run.measurements)
         .map_err(|e| crate::Error::Numerical(format!("{}: {e}", run.measurements.run_id)))?;
-    let pick = |b: usize, p: Parameter| {
-        est.iter()
-            .find(|e| e.body as usize == b && e.parameter == p)
-            .and_then(|e| e.value)
-    };
-    Ok((1..=run.measurements.bodies.len())
+    Ok((1..=run.measurements.bodies.len() as u8)
         .map(|b| {
-            [
-                Parameter::Mass,
-                Parameter::J11,
-                Parameter::J22,
-                Parameter::J33,
-            ]
-            .map(|p| pick(b, p))
+            let moment = |k| est.get(&ParamId::moment(b, k)).and_then(|e| e.value);
+            [mim_mass(&est, b), moment(1), moment(2), moment(3)]
         })
         .collect())
 }

@@ -17,7 +17,6 @@ use super::monte_carlo;
 use super::stats::Summary;
 use crate::dataset::{Run, Stated};
 use crate::estimate::{Estimator, Experiment, Options, ParamId, registry};
-use crate::estimator::mim::PARAMETERS;
 use crate::estimator::mim_gls::{WrenchNoise, information};
 
 /// One line of `sweep.csv`.
@@ -134,7 +133,7 @@ fn bound(family: SensorFamily, clean: &Run, stated: &Stated) -> BTreeMap<ParamId
                 .into_iter()
                 .enumerate()
                 .filter_map(|(i, s)| {
-                    let id = crate::estimate::body_param((i / 6 + 1) as u8, PARAMETERS[i % 6]);
+                    let id = crate::estimator::mim::param((i / 6 + 1) as u8, i % 6);
                     s.map(|s| (id, s))
                 })
                 .collect()
