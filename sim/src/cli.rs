@@ -30,7 +30,7 @@ pub enum Command {
         #[arg(long)]
         quiet: bool,
     },
-    /// Simulate the arms of a scenario's [population] section into one population dataset
+    /// Simulate the arms of a scenario's `[population]` section into one population dataset
     /// (OUT/bodies|joints|truth/arm=NNNNN/part-0.parquet, OUT/manifests/arm=NNNNN.json), in
     /// parallel. Arms already complete in OUT are kept, so an interrupted run resumes.
     /// `sim population verify DIR` checks a population assembled from shards.
@@ -39,7 +39,7 @@ pub enum Command {
         /// `verify`, or none to simulate.
         #[command(subcommand)]
         action: Option<PopulationAction>,
-        /// The scenario file (TOML) with a [population] section.
+        /// The scenario file (TOML) with a `[population]` section.
         #[arg(required = true)]
         scenario: Option<PathBuf>,
         /// The population directory (created if needed; shards may share it).

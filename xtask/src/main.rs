@@ -1,6 +1,9 @@
 //! Project automation: `cargo xtask reproduce` (paper datasets → estimators → reports) and
 //! `cargo xtask bench` (simulation speed).
 
+// The argument docs are `--help` text, where `<workspace>` is a placeholder, not HTML.
+#![allow(rustdoc::invalid_html_tags)]
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;

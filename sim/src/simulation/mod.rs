@@ -16,7 +16,7 @@
 //!   opposite loads on the joint's two bodies. Rapier's kinematic degrees of freedom do not
 //!   pass their accelerations on to the dynamic ones (their rates are set, not integrated), so
 //!   in runs that mix both each step adds the missing inertial coupling `−M_UK Δq̇_K / dt` as
-//!   a generalized force on the dynamic joints (`M` from [`dynamics::rnea`]);
+//!   a generalized force on the dynamic joints (`M` from [`crate::dynamics::rnea`]);
 //! * Rapier's default multibody joint damping (0.1 on angular degrees of freedom) is removed:
 //!   damping is the scenario's, applied as a load.
 //!

@@ -15,7 +15,7 @@
 //!   models are not URDF and are not written. The body's shape is a `<collision>` cylinder
 //!   along `e1` (radius 0 for a rod).
 //! * Offsets are written so that the import's floating-point sums land exactly on the model's
-//!   points ([`exact_step`]); with the import keeping a single inertial's centroid and
+//!   points (`exact_step`); with the import keeping a single inertial's centroid and
 //!   diagonal frame as written, a model whose body frames `rpy` states exactly (the reference
 //!   models: axis-aligned frames) reads back bit for bit.
 

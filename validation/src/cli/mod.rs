@@ -39,7 +39,7 @@ pub enum Command {
         #[arg(long)]
         prior: Option<PathBuf>,
         /// Write each identified model (methods that estimate every body, where physically
-        /// consistent) as DIR/<experiment>.<method>.urdf.
+        /// consistent) as `DIR/<experiment>.<method>.urdf`.
         #[arg(long)]
         urdf_out: Option<PathBuf>,
         /// Identify on the first `1 − FRACTION` of each run's time span and validate by

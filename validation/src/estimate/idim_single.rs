@@ -8,9 +8,9 @@
 //! differentiation), else the five-point differences of the measured angles
 //! ([`crate::encoder::differentiate`]). A base parameter the motion does not excite is reported
 //! as not identifiable: its regressor column is at rounding level (at most
-//! [`NUMERICAL_ZERO`] of the regressor's norm: machine precision relative to the regressor's
+//! [`crate::lsq::NUMERICAL_ZERO`] of the regressor's norm: machine precision relative to the regressor's
 //! scale), or, with every column scaled to unit norm, it has a component (above 1e-3) in the
-//! directions whose singular value is below [`TOLERANCE`] of the largest.
+//! directions whose singular value is below `TOLERANCE` (1e-5) of the largest.
 
 use nalgebra::{DMatrix, DVector};
 

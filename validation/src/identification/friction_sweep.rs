@@ -46,7 +46,7 @@ pub struct JointFriction {
     pub gear_ratio: f64,
     /// Transition velocity `v_t` (rad/s).
     pub transition_velocity: f64,
-    /// `(τ_s, f₁..f₄, τ_c, f₅, f₆, τ_v1, τ_v2)` ([`PAPER_COEFFICIENTS`]).
+    /// `(τ_s, f₁..f₄, τ_c, f₅, f₆, τ_v1, τ_v2)` ([`sim::friction::PAPER_COEFFICIENTS`]).
     pub coefficients: [f64; 10],
 }
 

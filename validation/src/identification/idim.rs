@@ -81,7 +81,7 @@ pub enum FrictionColumns {
     /// `viscous`, for experiments without friction sweeps.
     CoulombViscous,
     /// A real drive (recorded runs): [`FrictionColumns::CoulombViscous`] (its sign 0 at rest,
-    /// [`moving_sign`]), a constant `offset`
+    /// `moving_sign`), a constant `offset`
     /// (current-sensor offset, cables) and, where the data can tell it from the link inertias,
     /// the rotor's reflected inertia `armature · q̈` (Gautier's `Ia`; FIGAROH writes the same
     /// terms). Where the armature column is a combination of the base columns (a first joint,

@@ -7,7 +7,7 @@
 //! plus its kinematics) and returns an [`Identified`] model: named parameter estimates and a
 //! torque predictor, scored on a separate validation trajectory. Torques are what the drives
 //! measure, `τ = K·i` ([`crate::dataset::JointSeries::motor_torque`]). Each method is one file;
-//! [`registry`] lists them.
+//! [`Method`] lists them, and the estimators of [`crate::estimate::teaching`] bind them.
 //!
 //! Parameters are [`ParamId`]s: [`ParamId::Base`] of the full regressor
 //! ([`crate::standard_regressor::BaseParameters::of_chain`]), [`ParamId::GravityBase`] of the

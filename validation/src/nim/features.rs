@@ -44,10 +44,10 @@ pub enum Inputs {
     /// component `S_i/S` times smaller than the rest. The axis' share `S_i / Σ S` is an input too,
     /// so that the network can tell an axis that hardly moves (and would amplify noise) from one
     /// that carries the motion. An axis that does not move gives zeros. Against noise every `S_i`
-    /// gets [`AXIS_FLOOR`] of that axis' motion scale over the run added ([`axis_floors`]; the
+    /// gets [`AXIS_FLOOR`] of that axis' motion scale over the run added (`axis_floors`; the
     /// equations still close).
     PerAxis,
-    /// [`Inputs::PerAxis`] (18) and 7 logarithms ([`PerAxisSample::logs`]): `ln |F/a|` and
+    /// [`Inputs::PerAxis`] (18) and 7 logarithms (`PerAxisSample::logs`): `ln |F/a|` and
     /// `ln |n_i/S_i|`, `ln |ω̇_i/S_i|` per axis. The targets are logarithms
     /// ([`super::Parametrization::LogSecondMoments`]), and a body's Newton–Euler equations are
     /// products of its parameters and the motion: `|F/a| = m` exactly, `|n_i/S_i| ≈ J_i |ω̇_i/S_i|`
@@ -165,7 +165,7 @@ impl Inputs {
 }
 
 /// What [`Inputs::PerAxis`] adds to each axis' `S_i`, as a fraction of that axis' largest `S_i`
-/// over the run ([`axis_floors`]): it bounds how much a sample where the axis barely moves
+/// over the run (`axis_floors`): it bounds how much a sample where the axis barely moves
 /// amplifies measurement noise (to `1/AXIS_FLOOR` times the noise over the axis' own motion
 /// scale), while an axis that moves little over the whole run (a slender link turned about one
 /// axis) is still read at full scale. Exact data still close each axis: Euler's equation holds
@@ -413,7 +413,7 @@ impl PerAxisSample {
     }
 }
 
-/// Smallest component magnitude [`log_magnitudes`] resolves, relative to the vector's largest.
+/// Smallest component magnitude `log_magnitudes` resolves, relative to the vector's largest.
 pub const LOG_FLOOR: f64 = 1e-3;
 
 /// `ln |x_i|` of each component, floored at [`LOG_FLOOR`] times the largest (`ln 0` has no

@@ -8,9 +8,9 @@
 //! f_c, fs=f_s, output="sos")` designs.
 //!
 //! **Zero phase.** The cascade runs forward, then backward over the reversed output
-//! ([`filtfilt`]): the phase cancels, the magnitude is squared (`|H|²`: −6 dB at `f_c`, and
+//! (`filtfilt`): the phase cancels, the magnitude is squared (`|H|²`: −6 dB at `f_c`, and
 //! order `2N` roll-off). The ends are extended by odd reflection (`2x₀ − x_{k}`) over
-//! [`padding`] samples and every section starts in its steady state for the first padded
+//! `padding` samples and every section starts in its steady state for the first padded
 //! value (scipy's `sosfiltfilt` with `padtype="odd"`), so a smooth signal passes unchanged up
 //! to its ends.
 
