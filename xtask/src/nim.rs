@@ -75,23 +75,27 @@ pub(crate) fn population(
 /// A population with every drawn density 20 % higher (bounds too) and the next seed: arms out
 /// of the distribution `scenario`'s networks were trained on.
 pub(crate) fn denser(scenario: &Scenario) -> Result<Scenario, Box<dyn std::error::Error>> {
-    let mut changed = false;
+    let file = scenario.path.as_deref().unwrap_or(Path::new("?")).display();
+    let (mut scaled, mut reseeded) = (false, false);
     let heavy = scenario.edited(|f| {
         if let Some(p) = f.population.as_mut() {
-            p.seed = p.seed.map(|s| s + 1);
+            // Other arms need another seed: one the file states, plus one.
+            if let Some(seed) = p.seed.as_mut() {
+                *seed += 1;
+                reseeded = true;
+            }
             let densities = p.body.iter_mut().map(|b| &mut b.density);
             for d in std::iter::once(&mut p.density).chain(densities) {
                 if let Some(d) = d.as_mut() {
                     *d = d.scaled(1.2);
-                    changed = true;
+                    scaled = true;
                 }
             }
         }
     })?;
-    if !changed {
+    if !(scaled && reseeded) {
         return Err(format!(
-            "{}: no population density to scale",
-            scenario.path.as_deref().unwrap_or(Path::new("?")).display()
+            "{file}: the out-of-distribution arms need a `[population]` seed and a drawn density"
         )
         .into());
     }
