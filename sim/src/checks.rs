@@ -208,7 +208,7 @@ pub fn steady_state(scenario: &Scenario, rec: &Recording) -> Option<SteadyState>
     let last = rec.samples() - 1;
     let (mut diff, mut amplitude) = (0.0f64, 0.0f64);
     for k in 0..rec.joint_ids.len() {
-        let q = rec.joint_series("q", k);
+        let q = rec.joint_series(crate::recording::JointColumn::Q, k);
         let window = &q[last - n..=last];
         let mean = window.iter().sum::<f64>() / window.len() as f64;
         for s in last - n..=last {

@@ -17,7 +17,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
 use crate::noise::{self, ColumnNoise, Noise, stream_seed};
-use crate::recording::{BodyGroup, Recording};
+use crate::recording::{BodyGroup, JointColumn, Recording};
 use crate::sensor::Sensor;
 
 /// The measured columns of a run, ready for the dataset writer.
@@ -74,19 +74,23 @@ pub fn measure(rec: &Recording, model: &MeasurementModel) -> Measured {
 }
 
 /// The joint columns with a measured copy, in order of first mention (encoders add `q`).
-fn joint_columns<'a>(rec: &Recording, model: &'a MeasurementModel) -> Vec<&'a str> {
-    let mut out: Vec<&str> = Vec::new();
-    for spec in model.noise {
-        if BodyGroup::from_name(&spec.column).is_none() && !out.contains(&spec.column.as_str()) {
-            out.push(&spec.column);
+fn joint_columns(rec: &Recording, model: &MeasurementModel) -> Vec<JointColumn> {
+    let mut out: Vec<JointColumn> = Vec::new();
+    for column in model
+        .noise
+        .iter()
+        .filter_map(|s| JointColumn::from_name(&s.column))
+    {
+        if !out.contains(&column) {
+            out.push(column);
         }
     }
     let encoded = model
         .sensors
         .iter()
         .any(|s| rec.joint_ids.iter().any(|&id| s.covers_joint(id)));
-    if encoded && !out.contains(&"q") {
-        out.push("q");
+    if encoded && !out.contains(&JointColumn::Q) {
+        out.push(JointColumn::Q);
     }
     out
 }
@@ -180,9 +184,9 @@ impl Clock {
 /// the column and joint, in file order, each source on its own stream. This is what
 /// [`measure`] does per joint; a study that re-noises a run it holds only as columns (not as a
 /// [`Recording`]) calls it to get the same draws.
-pub fn measure_joint(x: &[f64], column: &str, id: u8, model: &MeasurementModel) -> Vec<f64> {
+pub fn measure_joint(x: &[f64], column: JointColumn, id: u8, model: &MeasurementModel) -> Vec<f64> {
     let mut x = x.to_vec();
-    if column == "q" {
+    if column == JointColumn::Q {
         for s in model.sensors.iter().filter(|s| s.covers_joint(id)) {
             if let Sensor::Encoder {
                 resolution, sigma, ..
@@ -196,17 +200,19 @@ pub fn measure_joint(x: &[f64], column: &str, id: u8, model: &MeasurementModel) 
     let laws: Vec<Noise> = model
         .noise
         .iter()
-        .filter(|s| s.column == column && s.joints.as_ref().is_none_or(|js| js.contains(&id)))
+        .filter(|s| {
+            s.column == column.name() && s.joints.as_ref().is_none_or(|js| js.contains(&id))
+        })
         .flat_map(|s| s.model.iter().cloned())
         .collect();
-    noise::noisy(&x, &laws, model.seed, column, id)
+    noise::noisy(&x, &laws, model.seed, column.name(), id)
 }
 
 fn measure_joint_column(
     rec: &Recording,
     model: &MeasurementModel,
     clock: &Clock,
-    column: &str,
+    column: JointColumn,
 ) -> Vec<f64> {
     let nj = rec.joint_ids.len();
     let per_joint: Vec<Vec<f64>> = rec

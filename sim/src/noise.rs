@@ -78,14 +78,11 @@ impl Noise {
     }
 }
 
-/// The joint columns that may carry noise.
-pub const NOISY_COLUMNS: [&str; 5] = ["q", "qd", "qdd", "tau", "i"];
-
 /// Noise on one recorded column (a joint column) or 3-vector group (a body column).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ColumnNoise {
-    /// A column of `joints.parquet` (one of [`NOISY_COLUMNS`]; the noisy copy is
+    /// A column of `joints.parquet` (one of [`crate::recording::JointColumn`]; the noisy copy is
     /// `<column>_meas`) or a 3-vector group of `bodies.parquet`
     /// ([`crate::recording::BodyGroup::NOISY`]: `f`, `n`, `acc`, `vel`, `pos`, `omega`,
     /// `omega_dot`, `euler`, `euler_d`, `euler_dd`; each component gets its copy, `f_x_meas`, …,

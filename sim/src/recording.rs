@@ -252,17 +252,16 @@ impl Recording {
     }
 
     /// The series of a joint column (`q`, `qd`, `qdd`, `tau`, `i`) of the joint at position `k`.
-    pub fn joint_series(&self, column: &str, k: usize) -> Vec<f64> {
+    pub fn joint_series(&self, column: JointColumn, k: usize) -> Vec<f64> {
         (0..self.samples())
             .map(|s| {
                 let j = self.joint(s, k);
                 match column {
-                    "q" => j.q,
-                    "qd" => j.qd,
-                    "qdd" => j.qdd,
-                    "tau" => j.tau,
-                    "i" => j.current,
-                    other => panic!("no joint column {other}"),
+                    JointColumn::Q => j.q,
+                    JointColumn::Qd => j.qd,
+                    JointColumn::Qdd => j.qdd,
+                    JointColumn::Tau => j.tau,
+                    JointColumn::Current => j.current,
                 }
             })
             .collect()

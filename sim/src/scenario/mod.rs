@@ -48,10 +48,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::drive::{Drive, Signal};
 use crate::model::{Chain, reference};
-use crate::noise::{ColumnNoise, NOISY_COLUMNS};
+use crate::noise::ColumnNoise;
 use crate::param::{finite, non_negative, positive};
 use crate::profile::Profile;
-use crate::recording::BodyGroup;
+use crate::recording::{BodyGroup, JointColumn};
 use crate::sensor::Sensor;
 
 /// A scenario file as written (the serde schema).
@@ -812,14 +812,15 @@ fn validate_measurement(
         None => Ok(()),
     };
     for (k, n) in file.noise.iter().enumerate() {
-        let is_joint = NOISY_COLUMNS.contains(&n.column.as_str());
+        let is_joint = JointColumn::from_name(&n.column).is_some();
         let is_body = BodyGroup::NOISY.iter().any(|g| g.name() == n.column);
         if !is_joint && !is_body {
             let groups: Vec<&str> = BodyGroup::NOISY.iter().map(|g| g.name()).collect();
+            let joints: Vec<&str> = JointColumn::ALL.iter().map(|c| c.name()).collect();
             return Err(invalid(
                 &format!("noise[{k}].column"),
                 format!(
-                    "expected a joint column {NOISY_COLUMNS:?} or a body group {groups:?}, got {:?}",
+                    "expected a joint column {joints:?} or a body group {groups:?}, got {:?}",
                     n.column
                 ),
             ));

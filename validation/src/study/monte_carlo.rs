@@ -100,7 +100,7 @@ pub fn remeasure(
             columns.push(JointColumn::Q);
         }
         for column in columns {
-            let measured = measure_joint(j.column(column), column.name(), j.id, &model);
+            let measured = measure_joint(j.column(column), column, j.id, &model);
             j.measured.insert(column, measured);
         }
     }

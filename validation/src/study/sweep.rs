@@ -97,7 +97,7 @@ pub fn measurement(family: SensorFamily, level: f64, rec: &Recording) -> Stated 
     let noise = match family {
         SensorFamily::JointTorque => (0..rec.joint_ids.len())
             .map(|k| {
-                let tau = rec.joint_series("tau", k);
+                let tau = rec.joint_series(sim::recording::JointColumn::Tau, k);
                 let rms = (tau.iter().map(|t| t * t).sum::<f64>() / tau.len().max(1) as f64).sqrt();
                 sim::noise::ColumnNoise {
                     column: "tau".into(),
