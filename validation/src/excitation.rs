@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use sim::model::Chain;
 use sim::profile::Profile;
 
-use crate::standard_regressor::{BaseParameters, stacked};
+use crate::regressor::{BaseParameters, stacked};
 
 /// The family of trajectories searched and their limits (per joint, symmetric about 0).
 #[derive(Clone, Debug)]

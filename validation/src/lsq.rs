@@ -4,7 +4,7 @@
 //! [`truncated_covariance`]), and total least squares ([`total_least_squares`]). Weighted and
 //! generalized least squares are these solves on whitened rows (the estimators divide each row
 //! by its noise's standard deviation, or by the Cholesky factor of the information matrix,
-//! [`crate::estimator::mim_gls`]). nalgebra's SVD throughout: the systems are at most a few
+//! [`crate::estimate::mim::gls`]). nalgebra's SVD throughout: the systems are at most a few
 //! thousand rows by a hundred columns, where a faster factorization would not show in a study's
 //! time.
 

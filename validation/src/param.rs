@@ -66,7 +66,7 @@ pub enum ParamId {
         quantity: Inertial,
     },
     /// Base parameter `k` (1-based) of the full regressor
-    /// ([`crate::standard_regressor::BaseParameters::of_chain`]).
+    /// ([`crate::regressor::BaseParameters::of_chain`]).
     Base(usize),
     /// Base parameter `k` (1-based) of the gravity regressor.
     GravityBase(usize),
@@ -229,13 +229,13 @@ impl FromStr for ParamId {
     }
 }
 
-/// The true values of the whole-arm identifiers' parameters ([`crate::identification`]): the
+/// The true values of the whole-arm identifiers' parameters ([`crate::estimate::idim`]): the
 /// full, gravity and inertia base parameters mapped from the arm's standard parameters, and the
 /// friction terms of joints with the paper's or the Coulomb + viscous model. The bases are those
 /// the identifiers build from the same kinematics, so the identifiers refer to the same
 /// combinations.
 pub fn arm_truth(arm: &sim::model::Chain) -> BTreeMap<ParamId, f64> {
-    use crate::standard_regressor::{BaseParameters, standard_vector};
+    use crate::regressor::{BaseParameters, standard_vector};
     let geometry = arm.kinematics_only();
     let pi = standard_vector(arm);
     let mut out = BTreeMap::new();

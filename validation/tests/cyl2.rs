@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use validation::dataset::write_and_read;
-use validation::estimator::RunMethod;
-use validation::estimator::mim::{MimSingleInstant, MimStacked};
+use validation::estimate::RunMethod;
+use validation::estimate::mim::algorithm::{MimSingleInstant, MimStacked};
 use validation::score::score;
 
 #[test]

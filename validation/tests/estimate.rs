@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use nalgebra::{DMatrix, DVector, Vector3};
+use validation::estimate::mim::algorithm::{PARAMETERS, body_equations};
 use validation::estimate::{Estimator, Experiment, Options, ParamId, registry};
-use validation::estimator::mim::{PARAMETERS, body_equations};
 
 fn rail(extra: &str) -> String {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -92,7 +92,7 @@ fn mim_moves_with_the_measured_wrench_exactly_as_least_squares_predicts() {
         // Body 2 and 3 have every parameter identifiable in this motion.
         let predicted = (y.transpose() * &y).try_inverse().unwrap() * y.transpose() * dz;
         for i in 0..PARAMETERS.len() {
-            let id = validation::estimator::mim::param(b as u8 + 1, i);
+            let id = validation::estimate::mim::algorithm::param(b as u8 + 1, i);
             let (n, c) = (
                 noisy.values[&id].value.unwrap(),
                 clean.values[&id].value.unwrap(),
@@ -107,7 +107,7 @@ fn mim_moves_with_the_measured_wrench_exactly_as_least_squares_predicts() {
     }
     // Body 1 does not see f_3.
     let b1 = ParamId::mass(1);
-    let id = validation::estimator::mim::param(1, 0);
+    let id = validation::estimate::mim::algorithm::param(1, 0);
     assert_eq!(noisy.values[&id], clean.values[&id]);
     assert!(!noisy.values.contains_key(&b1));
 }
@@ -243,7 +243,7 @@ fn encoder_only_kinematics_agree_with_the_recorded_bodies_and_mim_runs_on_them()
         }
     }
     let ex = Experiment::single(&run.measurements);
-    let enc = validation::estimate::encoders::MimEncoders
+    let enc = validation::estimate::mim::MimEncoders
         .estimate(&ex)
         .unwrap();
     let stacked = validation::estimate::mim::Stacked.estimate(&ex).unwrap();
@@ -381,7 +381,7 @@ fn idim_single_calls_identifiable_only_what_a_clean_public_arm_run_determines() 
     let run = validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     let truth = validation::param::truth_table(&run.manifest.model);
-    let estimates = validation::estimate::idim_single::IdimSingle
+    let estimates = validation::estimate::idim::single::IdimSingle
         .estimate(&Experiment::single(&run.measurements))
         .unwrap();
     let mut identifiable = 0;

@@ -76,7 +76,7 @@ fn a_simulated_run_written_as_a_recording_imports_back_to_the_same_estimates() {
         assert_eq!((&a.q, &a.qd, &a.qdd, &a.tau), (&b.q, &b.qd, &b.qdd, &b.tau));
     }
     let estimate = |data: &validation::dataset::Measurements| {
-        validation::estimate::idim_single::IdimSingle
+        validation::estimate::idim::single::IdimSingle
             .estimate(&Experiment::single(data))
             .unwrap()
             .values

@@ -9,7 +9,7 @@ use sim::population::Shard;
 use sim::population::motion::FamilyId;
 use sim::scenario::Scenario;
 use validation::dataset::read_population_arm;
-use validation::estimator::mim::MimStacked;
+use validation::estimate::mim::algorithm::MimStacked;
 use validation::score::score;
 
 const ARMS: usize = 12;

@@ -9,10 +9,10 @@ use sim::drive::Drive;
 use sim::scenario::Scenario;
 use validation::consistency;
 use validation::dataset::{Run, write_and_read};
-use validation::estimator::RunMethod;
-use validation::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
-use validation::estimator::regressor::KnownGeometry;
-use validation::estimator::time_domain::{Derivatives, InverseDynamicsLs};
+use validation::estimate::RunMethod;
+use validation::estimate::frequency::algorithm::{Excitation, LinearizedFrequency, PaperFrequency};
+use validation::estimate::known_geometry::KnownGeometry;
+use validation::estimate::time_domain::algorithm::{Derivatives, InverseDynamicsLs};
 use validation::param::{Inertial, ParamId};
 use validation::score::score;
 

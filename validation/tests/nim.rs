@@ -5,11 +5,11 @@ use std::path::Path;
 
 use sim::scenario::Scenario;
 use validation::dataset::write_and_read;
-use validation::nim::features::rows;
-use validation::nim::mlp::BurnMlp;
-use validation::nim::population::{pool, recipe};
-use validation::nim::protocol::{TestInputs, paper};
-use validation::nim::{Inputs, Nim, TrainConfig};
+use validation::estimate::nim::features::rows;
+use validation::estimate::nim::mlp::BurnMlp;
+use validation::estimate::nim::population::{pool, recipe};
+use validation::estimate::nim::protocol::{TestInputs, paper};
+use validation::estimate::nim::{Inputs, Nim, TrainConfig};
 
 fn paper_rail(name: &str) -> validation::dataset::Run {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/paper_rail.toml");
@@ -110,7 +110,7 @@ fn paper_protocol_runs_and_a_saved_nim_reloads_identically() {
     assert_eq!(loaded.inputs, nim.inputs);
     assert_eq!(nim.predict(&x), loaded.predict(&x));
     // The nalgebra forward pass on the same file: the same predictions to 1e-6.
-    let dense = Nim::<validation::nim::dense::Dense>::load(&path).unwrap();
+    let dense = Nim::<validation::estimate::nim::dense::Dense>::load(&path).unwrap();
     let widths = [Inputs::Centroidal.len(), 128, 128, 128, 128, 128, 8];
     assert_eq!(dense.network.widths(), widths);
     let (mut worst, mut peak) = (0.0f64, 0.0f64);
@@ -229,7 +229,7 @@ fn valid_whatever_the_inputs(run: &validation::dataset::Run, schema: Inputs) {
     let rows_flat: Vec<f32> = adversarial.concat();
     let path = std::env::temp_dir().join(format!("nim-valid-{}.safetensors", std::process::id()));
     nim.save(&path).unwrap();
-    let dense = Nim::<validation::nim::dense::Dense>::load(&path).unwrap();
+    let dense = Nim::<validation::estimate::nim::dense::Dense>::load(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
     for predictions in [nim.predict(&rows_flat), dense.predict(&rows_flat)] {
         assert_eq!(predictions.len(), adversarial.len());
@@ -245,9 +245,9 @@ fn valid_whatever_the_inputs(run: &validation::dataset::Run, schema: Inputs) {
 #[test]
 fn an_ensemble_reloads_identically_and_its_calibrated_sigma_covers_the_calibration_arms() {
     use sim::population::Shard;
-    use validation::nim::dense::Dense;
-    use validation::nim::ensemble::{Ensemble, TWO_SIGMA_COVERAGE};
-    use validation::nim::population::identifiable;
+    use validation::estimate::nim::dense::Dense;
+    use validation::estimate::nim::ensemble::{Ensemble, TWO_SIGMA_COVERAGE};
+    use validation::estimate::nim::population::identifiable;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_motions.toml");
     let edit = |f: &mut sim::scenario::ScenarioFile| {
         f.time.end = 0.4;
@@ -330,9 +330,9 @@ fn an_ensemble_reloads_identically_and_its_calibrated_sigma_covers_the_calibrati
     // predictions are pooled sample by sample.
     let (other, _) = Ensemble::<BurnMlp>::train(&refs[..8], Inputs::Centroidal, &recipe(10), &[0]);
     other.save(&out.join("other")).unwrap();
-    let swapped = validation::nim::ensemble::member_file(&dir, 1, 2);
+    let swapped = validation::estimate::nim::ensemble::member_file(&dir, 1, 2);
     std::fs::copy(
-        validation::nim::ensemble::member_file(&out.join("other"), 0, 2),
+        validation::estimate::nim::ensemble::member_file(&out.join("other"), 0, 2),
         &swapped,
     )
     .unwrap();

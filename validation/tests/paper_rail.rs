@@ -6,8 +6,8 @@ use std::sync::OnceLock;
 
 use validation::consistency;
 use validation::dataset::{Run, read_run, write_and_read};
-use validation::estimator::RunMethod;
-use validation::estimator::mim::{MimSingleInstant, MimStacked, MimWholeArm};
+use validation::estimate::RunMethod;
+use validation::estimate::mim::algorithm::{MimSingleInstant, MimStacked, MimWholeArm};
 use validation::score::score;
 use validation::study::mim::MimStudy;
 

@@ -7,10 +7,10 @@ use std::sync::OnceLock;
 use sim::drive::{Control, Drive, Servo};
 use sim::scenario::Scenario;
 use validation::dataset::{Run, write_and_read};
-use validation::identification::friction_sweep::SweepFit;
-use validation::identification::idim::Idim;
-use validation::identification::two_step::TwoStep;
-use validation::identification::{Derivatives, MIN_SPEED, Prepared, periodic_samples, torque_nrms};
+use validation::estimate::idim::base::Idim;
+use validation::estimate::idim::friction_sweep::SweepFit;
+use validation::estimate::idim::two_step::TwoStep;
+use validation::estimate::idim::{Derivatives, MIN_SPEED, Prepared, periodic_samples, torque_nrms};
 use validation::param::ParamId;
 use validation::report::teaching::{LEVELS, constant_velocity_check, measurements};
 
@@ -208,7 +208,7 @@ fn prior_urdf() -> PathBuf {
 
 #[test]
 fn consistent_idim_gives_real_bodies_and_its_urdf_predicts_what_it_reported() {
-    use validation::identification::consistent::{Constraint, StandardIdim};
+    use validation::estimate::idim::consistent::{Constraint, StandardIdim};
     let runs = runs();
     let prior = prior_urdf();
     for level in LEVELS {
@@ -255,7 +255,7 @@ fn consistent_idim_gives_real_bodies_and_its_urdf_predicts_what_it_reported() {
 fn urdf_predicts_the_identified_bodies(
     geometry: &sim::model::Chain,
     standard: &[sim::dynamics::StandardParameters],
-    check: &validation::identification::Samples,
+    check: &validation::estimate::idim::Samples,
 ) {
     let model = geometry.with_standard_parameters(standard).unwrap();
     let text = sim::urdf::export::to_string(&model).unwrap();

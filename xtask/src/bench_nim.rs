@@ -8,12 +8,12 @@
 use std::path::Path;
 use std::time::Instant;
 
-use validation::estimator::mim::MimSingleInstant;
-use validation::nim::dense::Dense;
-use validation::nim::features::rows;
-use validation::nim::mlp::BurnMlp;
-use validation::nim::population::recipe;
-use validation::nim::{Inputs, Nim, Predictor};
+use validation::estimate::mim::algorithm::MimSingleInstant;
+use validation::estimate::nim::dense::Dense;
+use validation::estimate::nim::features::rows;
+use validation::estimate::nim::mlp::BurnMlp;
+use validation::estimate::nim::population::recipe;
+use validation::estimate::nim::{Inputs, Nim, Predictor};
 
 /// Mean seconds per call of `f` over `reps` calls.
 fn per_call(reps: usize, mut f: impl FnMut()) -> f64 {

@@ -8,7 +8,7 @@ use std::path::Path;
 use sim::drive::{Control, Servo};
 use sim::model::Chain;
 use validation::excitation::{self, Criterion, FourierDesign};
-use validation::standard_regressor::BaseParameters;
+use validation::regressor::BaseParameters;
 
 use crate::teaching::inline;
 

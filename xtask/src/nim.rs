@@ -7,7 +7,7 @@ use std::time::Instant;
 use sim::population::Shard;
 use sim::scenario::Scenario;
 use validation::dataset::{Run, read_population_arm, read_run};
-use validation::nim::TrainConfig;
+use validation::estimate::nim::TrainConfig;
 use validation::study::nim::{NimStudy, PopulationRuns, population_study};
 
 /// Sizes of a population study.
@@ -113,7 +113,7 @@ pub fn report(root: &Path, out: &Path, size: &StudySize) -> Result<(), Box<dyn s
     let paper_run = read_run(&rail)?;
     let config = TrainConfig {
         seed: size.seed,
-        ..validation::nim::population::recipe(size.steps)
+        ..validation::estimate::nim::population::recipe(size.steps)
     };
     let report = NimStudy::new(&paper_run, TrainConfig::default())?;
 
@@ -155,8 +155,8 @@ pub fn report(root: &Path, out: &Path, size: &StudySize) -> Result<(), Box<dyn s
 }
 
 /// An input schema named on the command line (`--inputs`).
-pub(crate) fn parse_inputs(id: &str) -> Result<validation::nim::Inputs, String> {
-    use validation::nim::Inputs;
+pub(crate) fn parse_inputs(id: &str) -> Result<validation::estimate::nim::Inputs, String> {
+    use validation::estimate::nim::Inputs;
     Inputs::ALL
         .into_iter()
         .find(|i| i.id() == id)
@@ -177,8 +177,8 @@ pub fn train_cli(
     inputs: &str,
 ) -> Result<(), Box<dyn std::error::Error>> {
     use validation::dataset::population_arms;
-    use validation::nim::mlp::BurnMlp;
-    use validation::nim::population::train;
+    use validation::estimate::nim::mlp::BurnMlp;
+    use validation::estimate::nim::population::train;
     let inputs = parse_inputs(inputs)?;
     let arms = population_arms(population)?;
     if arms.is_empty() {
@@ -192,7 +192,7 @@ pub fn train_cli(
         .iter()
         .map(|&k| read_population_arm(population, k))
         .collect::<Result<Vec<_>, _>>()?;
-    let config = validation::nim::population::recipe(steps);
+    let config = validation::estimate::nim::population::recipe(steps);
     let t0 = Instant::now();
     let refs: Vec<&Run> = runs.iter().collect();
     let nims = train::<BurnMlp>(&refs, inputs, &config);
@@ -225,12 +225,12 @@ pub fn train_cli(
 }
 
 /// `cargo xtask nim-predict`: each body's estimate (its samples' predictions pooled, an
-/// ensemble's members too: [`validation::nim::ensemble`]) from saved models, ± its calibrated σ
+/// ensemble's members too: [`validation::estimate::nim::ensemble`]) from saved models, ± its calibrated σ
 /// where the models carry a calibration; the run's truth, where it has one, is printed beside
 /// for comparison only.
 pub fn predict_cli(model_dir: &Path, run_dir: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    use validation::nim::dense::Dense;
-    use validation::nim::ensemble::Ensemble;
+    use validation::estimate::nim::dense::Dense;
+    use validation::estimate::nim::ensemble::Ensemble;
     let run = read_run(run_dir)?;
     let models = Ensemble::<Dense>::load(model_dir)?;
     let calibrated = models.calibration.is_fitted();

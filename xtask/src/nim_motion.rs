@@ -8,7 +8,7 @@ use std::time::Instant;
 use sim::population::motion::FamilyId;
 use sim::scenario::Scenario;
 use validation::dataset::{Run, read_run};
-use validation::nim::TrainConfig;
+use validation::estimate::nim::TrainConfig;
 use validation::study::nim_motion::{Category, MotionArms, MotionStudy, Sensing, Settings};
 
 /// Sizes of a motion study (also the arguments of `cargo xtask nim-motion-study`, whose
@@ -41,7 +41,7 @@ pub struct MotionSize {
     #[arg(long, default_value_t = 20_000)]
     pub steps: usize,
     /// Adam's initial learning rate (cosine-decayed to 1e-5). Above the rail population's 1e-3
-    /// (`validation::nim::population::recipe`): at 600 arms and 2 members, 3e-3 lowered the
+    /// (`validation::estimate::nim::population::recipe`): at 600 arms and 2 members, 3e-3 lowered the
     /// held-out arms' largest moment error from 3.34 % to 2.99 % at 6000 steps and from 2.86 %
     /// to 2.54 % at 12 000.
     #[arg(long, default_value_t = 3e-3)]
@@ -55,7 +55,7 @@ pub struct MotionSize {
     /// The networks' inputs: `per-axis-log` (25), `per-axis` (18), `normalized` or `centroidal`
     /// (15 each).
     #[arg(long, default_value = "per-axis-log", value_parser = crate::nim::parse_inputs)]
-    pub inputs: validation::nim::Inputs,
+    pub inputs: validation::estimate::nim::Inputs,
     /// Noise-augmented training: record the population at each of these levels (comma
     /// separated; 0 is exact), a level L measuring every arm by force/torque sensors with noise
     /// of L × each body's signal RMS on `paper_rail`, per channel. The same arms at every level
@@ -81,7 +81,7 @@ impl MotionSize {
             learning_rate: 3e-3,
             members: 2,
             seed_sets: 1,
-            inputs: validation::nim::Inputs::PerAxisLog,
+            inputs: validation::estimate::nim::Inputs::PerAxisLog,
             ft_noise: Vec::new(),
         }
     }
@@ -225,7 +225,7 @@ pub fn study(
         inputs: size.inputs,
         config: TrainConfig {
             learning_rate: size.learning_rate,
-            ..validation::nim::population::recipe(size.steps)
+            ..validation::estimate::nim::population::recipe(size.steps)
         },
         members: size.members,
         seed_sets: (0..size.seed_sets as u64).map(|k| 100 * k).collect(),

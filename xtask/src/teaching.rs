@@ -48,7 +48,7 @@ pub fn excite(root: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let sweep = Scenario::from_path(&root.join(format!("scenarios/{}.toml", SWEEPS[0])))?;
     let chain = &sweep.chain;
     let design = design();
-    let base = validation::standard_regressor::BaseParameters::of_chain(chain);
+    let base = validation::regressor::BaseParameters::of_chain(chain);
     let (optimized, cond) =
         excitation::optimize(chain, &design, excitation::Criterion::Condition, 2026, 60);
     let random = excitation::random(chain, &design, 7);

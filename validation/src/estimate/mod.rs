@@ -6,26 +6,40 @@
 //! datasheet, not the noise drawn). The truth is read only by the scorer
 //! ([`crate::param::truth_table`]).
 //!
-//! The algorithms live in [`crate::estimator`], [`crate::identification`] and [`crate::nim`];
-//! each file here binds one family to this API. Adding an estimator is one new file here and one
-//! line in [`registry`].
+//! One folder per estimator family holds its algorithms and its binding to this API (the
+//! family's `estimator.rs`): [`mim`] (the MIM paper's method, per body, whole-arm, GLS, standard
+//! parameters, encoder-only), [`frequency`] and [`time_domain`] (the multisine paper's
+//! estimators on a known geometry), [`idim`] (whole-arm identification from joint torques: the
+//! teaching paper's pipeline, IDIM-OLS/WLS/TLS, with a prior, physically consistent) and [`nim`]
+//! (the MIM paper's neural identifier). Adding an estimator is one new file in its family and
+//! one line in [`registry`].
 
-pub mod drives;
-pub mod encoders;
+pub mod experiment;
 pub mod frequency;
-pub mod idim_single;
+pub mod idim;
+pub mod known_geometry;
 pub mod mim;
 pub mod nim;
-pub mod teaching;
+pub mod per_run;
 pub mod time_domain;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-pub use crate::estimator::EstimateError;
-pub use crate::experiment::{Experiment, Role};
-use crate::identification::TorqueModel;
 pub use crate::param::{Estimate, ParamId, Values};
+pub use experiment::{Experiment, Role};
+use idim::TorqueModel;
+pub use per_run::RunMethod;
+
+/// An estimator that cannot run on the given data.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{estimator}: {message}")]
+pub struct EstimateError {
+    /// The estimator's name.
+    pub estimator: String,
+    /// What is missing or wrong.
+    pub message: String,
+}
 
 /// What an estimator returns.
 #[derive(Default)]
@@ -120,22 +134,22 @@ pub fn registry(options: &Options) -> Vec<Box<dyn Estimator>> {
         Box::new(mim::WholeArm),
         Box::new(mim::WholeArmGls),
         Box::new(mim::Standard),
-        Box::new(encoders::MimEncoders),
+        Box::new(mim::MimEncoders),
         Box::new(frequency::Paper),
         Box::new(frequency::Linearized),
         Box::new(time_domain::TimeDomain::recorded()),
         Box::new(time_domain::TimeDomain::fourier()),
-        Box::new(teaching::Teaching::sweep_fit()),
-        Box::new(teaching::Teaching::idim_ols()),
-        Box::new(teaching::Teaching::idim_wls()),
-        Box::new(teaching::Teaching::idim_tls()),
-        Box::new(teaching::Teaching::two_step()),
-        Box::new(teaching::Teaching::adaptive()),
-        Box::new(teaching::Teaching::idim_prior(options.prior.clone())),
-        Box::new(teaching::Teaching::idim_consistent(options.prior.clone())),
-        Box::new(idim_single::IdimSingle),
-        Box::new(nim::Nim::new(options.nim_models.clone())),
-        Box::new(nim::Nim::encoders(options.nim_models.clone())),
+        Box::new(idim::Teaching::sweep_fit()),
+        Box::new(idim::Teaching::idim_ols()),
+        Box::new(idim::Teaching::idim_wls()),
+        Box::new(idim::Teaching::idim_tls()),
+        Box::new(idim::Teaching::two_step()),
+        Box::new(idim::Teaching::adaptive()),
+        Box::new(idim::Teaching::idim_prior(options.prior.clone())),
+        Box::new(idim::Teaching::idim_consistent(options.prior.clone())),
+        Box::new(idim::IdimSingle),
+        Box::new(nim::NimModels::new(options.nim_models.clone())),
+        Box::new(nim::NimModels::encoders(options.nim_models.clone())),
     ]
 }
 
@@ -155,7 +169,7 @@ pub(crate) fn single<'a>(
     }
 }
 
-/// The estimates of a per-run algorithm ([`crate::estimator`]) as an estimator's.
+/// The estimates of a per-run algorithm ([`per_run`]) as an estimator's.
 pub(crate) fn from_values(values: Values) -> Estimates {
     Estimates {
         values,

@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::nim::OUTPUTS;
-use crate::nim::population::identifiable;
+use crate::estimate::nim::OUTPUTS;
+use crate::estimate::nim::population::identifiable;
 use crate::paper::{NIM_TABLE4, NIM_TABLE5};
 use crate::report::csv_num;
 use crate::study::nim::{NimStudy, worst};
@@ -69,10 +69,10 @@ fn population_markdown(study: &NimStudy, md: &mut String) {
         md,
         "\n## Generalizing NIM: trained on {} arms of `population_rail`, scored on arms it never saw\n\n\
          One network per body position, the paper's 5 × 128 ReLU MLP with three changes, each measured \
-         (`validation::nim::population` documents why): the 15 inputs of the body's Newton–Euler equations (resultant joint \
+         (`validation::estimate::nim::population` documents why): the 15 inputs of the body's Newton–Euler equations (resultant joint \
          force, specific force r̈ + g e3, moment about the centroid, ω, ω̇; from the measurements MIM reads), a mean and a \
          variance per parameter (β-NLL loss, β = 0.5), and a cosine-decayed learning rate. Its targets are ln m and the \
-         logarithms of the principal second moments s_k (J1 = s2 + s3, …; `validation::nim::targets`), so every output, \
+         logarithms of the principal second moments s_k (J1 = s2 + s3, …; `validation::estimate::nim::targets`), so every output, \
          and every pooled estimate, is a physically valid body. Trained on every sample of every \
          training arm with that arm's truth as labels (Adam, lr {:e} → {:e}, batch {}, {} steps, seed {}; inputs and targets \
          standardized per column over the training set); an arm's estimate is the inverse-variance weighted mean of its \

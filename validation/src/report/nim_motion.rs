@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::nim::OUTPUTS;
-use crate::nim::population::identifiable;
+use crate::estimate::nim::OUTPUTS;
+use crate::estimate::nim::population::identifiable;
 use crate::report::csv_num;
 use crate::study::nim_motion::{Category, Errors, GOALS, MotionStudy};
 
@@ -36,13 +36,13 @@ pub fn markdown(study: &MotionStudy, description: &str) -> String {
         md,
         "# NIM across motions\n\n\
          Written by `cargo xtask nim-motion-study` (or the small study of `cargo xtask reproduce --only nim`). {description}\n\n\
-         The generalizing NIM (`validation::nim::population`: one 5 × 128 ReLU network per body, a mean and a variance per \
+         The generalizing NIM (`validation::estimate::nim::population`: one 5 × 128 ReLU network per body, a mean and a variance per \
          target, targets ln m and the log principal second moments, so every output is a physically valid body) with inputs \
          `{}` ({}), trained on {} arms of `population_motions` under the motion families {} only; the family `{}` is held out \
          of training entirely. Each seed set is an ensemble of {} networks per body (initialization seeds {}), pooled sample by \
          sample as a mixture (the members' mean; variance: their mean predicted variance plus their disagreement), then over the \
-         samples by Huber's robust weighted location (`validation::nim::pooling`); its predicted σ is calibrated on {} arms of the training families that training never saw \
-         (`validation::nim::ensemble`: the σ scale that puts 95.45 % of those arms' errors within ±2σ). Adam, lr {:e} → {:e}, \
+         samples by Huber's robust weighted location (`validation::estimate::nim::pooling`); its predicted σ is calibrated on {} arms of the training families that training never saw \
+         (`validation::estimate::nim::ensemble`: the σ scale that puts 95.45 % of those arms' errors within ±2σ). Adam, lr {:e} → {:e}, \
          batch {}, {} steps per network. Training took {} s per seed set ({:.0} samples/s on this machine, two networks at a \
          time). MIM (`mim_stacked`, every sample of the run in one least-squares problem per body) runs on the same \
          measurements.\n",
@@ -76,7 +76,7 @@ pub fn markdown(study: &MotionStudy, description: &str) -> String {
     if s.inputs.log_mass_column().is_some() {
         md.push_str(
             "With these inputs the network regresses `ln m − ln |F/a|` (zero wherever Newton's equation holds) and \
-             the logarithms of the second moments (`validation::nim::Nim::train_as`).",
+             the logarithms of the second moments (`validation::estimate::nim::Nim::train_as`).",
         );
     }
     if s.inputs.is_normalized() {
@@ -84,7 +84,7 @@ pub fn markdown(study: &MotionStudy, description: &str) -> String {
             md,
             " A run's samples at rest (`|ω̇| + |ω|²` below {:e} of its largest: the normalized inputs would be 0/0) \
              are not pooled (`Inputs::pooled_samples`).\n\n",
-            crate::nim::features::REST
+            crate::estimate::nim::features::REST
         );
     }
     summary(&mut md, study);

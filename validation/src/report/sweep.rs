@@ -118,7 +118,7 @@ pub fn markdown(result: &SweepResult) -> String {
          sensor on body i has white noise of σ = level × RMS of that body's clean signal. `rel. RMSE` is the median over \
          parameters of RMSE/|truth|; `RMSE/CRB` is over the parameters whose |bias| is below their standard deviation \
          (max, median; the parameters left out for bias in brackets). The Cramér–Rao bound is that of the whole arm's MIM \
-         parameters under the stated force/torque noise, from the clean regressor (`estimator::mim_gls`).\n",
+         parameters under the stated force/torque noise, from the clean regressor (`estimate::mim::gls`).\n",
         result.study, result.seeds
     );
     for note in &result.notes {

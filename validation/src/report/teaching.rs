@@ -7,7 +7,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use crate::identification::{MIN_SPEED, friction_sweep};
+use crate::estimate::idim::{MIN_SPEED, friction_sweep};
 use crate::param::ParamId;
 use crate::report::{csv_num, register_font};
 pub use crate::study::teaching::{

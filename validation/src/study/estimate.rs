@@ -29,7 +29,7 @@ pub struct Identified {
     /// The arm with the identified link parameters.
     pub chain: sim::model::Chain,
     /// The identified drive terms, where the estimator has any
-    /// ([`crate::estimate::drives::drive_train`]).
+    /// ([`crate::estimate::idim::drives::drive_train`]).
     pub drives: Option<sim::replay::DriveTrain>,
 }
 
@@ -163,12 +163,12 @@ pub fn run_all(estimators: &[&dyn Estimator], runs: &[(Role, &Loaded)]) -> Outco
 /// joint and sample, then per joint; `τ` the run's torque as measured (never filtered), `τ̂`
 /// the model's at the run's kinematics. Rows `torque_nrms` and `torque_nrms.<joint>`, and
 /// `torque_nrms.moving`: pooled over the (sample, joint) pairs whose joint moves at least
-/// [`crate::identification::MIN_SPEED`] (a joint at rest is held by static friction, which no
+/// [`crate::estimate::idim::MIN_SPEED`] (a joint at rest is held by static friction, which no
 /// model here describes: the identifiers leave those equations out too).
 pub fn prediction_rows(
     run_id: &str,
     method: &str,
-    model: &dyn crate::identification::TorqueModel,
+    model: &dyn crate::estimate::idim::TorqueModel,
     on: &Loaded,
 ) -> Vec<Row> {
     let m = &on.measurements;
@@ -182,7 +182,7 @@ pub fn prediction_rows(
             let (e, t) = ((predicted[j] - joint.tau[k]).powi(2), joint.tau[k].powi(2));
             err[j] += e;
             total[j] += t;
-            if joint.qd[k].abs() >= crate::identification::MIN_SPEED {
+            if joint.qd[k].abs() >= crate::estimate::idim::MIN_SPEED {
                 moving_err += e;
                 moving_total += t;
             }
@@ -254,7 +254,7 @@ fn score_with(
                         .find_map(|(_, m)| m.stated.transmission.as_ref());
                     out.models.push(Identified {
                         method: e.name().into(),
-                        drives: crate::estimate::drives::drive_train(
+                        drives: crate::estimate::idim::drives::drive_train(
                             &est.values,
                             chain.joint_ids().len(),
                             transmission,

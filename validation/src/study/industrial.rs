@@ -21,12 +21,12 @@ use serde::{Deserialize, Serialize};
 use sim::model::Chain;
 
 use crate::dataset::{Measurements, Run};
-use crate::estimate::{Estimates, Estimator, Experiment, Options, Role, by_name};
-use crate::identification::{
+use crate::estimate::idim::{
     Derivatives, MIN_SPEED, Samples, TorqueModel, periodic_samples, torque_nrms,
 };
+use crate::estimate::{Estimates, Estimator, Experiment, Options, Role, by_name};
 use crate::param::ParamId;
-use crate::standard_regressor::{BaseParameters, standard_vector};
+use crate::regressor::{BaseParameters, standard_vector};
 use crate::study::monte_carlo;
 use crate::study::teaching::{ENCODER_RESOLUTION, NoiseLevel, measurements};
 

@@ -5,8 +5,8 @@
 
 use crate::consistency;
 use crate::dataset::Run;
-use crate::estimator::mim::{MimSingleInstant, MimStacked, MimWholeArm, PARAMETERS};
-use crate::estimator::{EstimateError, RunMethod};
+use crate::estimate::mim::algorithm::{MimSingleInstant, MimStacked, MimWholeArm, PARAMETERS};
+use crate::estimate::{EstimateError, RunMethod};
 use crate::paper::{MIM_TABLE2, MIM_TABLE3};
 use crate::param::ParamId;
 use crate::score::{Scored, score};

@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use sim::noise::{ColumnNoise, Noise};
 
 use crate::dataset::{Measurements, Run, Stated};
-use crate::estimator::RunMethod;
-use crate::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
-use crate::estimator::regressor::KnownGeometry;
-use crate::estimator::time_domain::{Derivatives, InverseDynamicsLs};
+use crate::estimate::RunMethod;
+use crate::estimate::frequency::algorithm::{Excitation, LinearizedFrequency, PaperFrequency};
+use crate::estimate::known_geometry::KnownGeometry;
+use crate::estimate::time_domain::algorithm::{Derivatives, InverseDynamicsLs};
 use crate::fourier::last_periods;
 use crate::param::ParamId;
 use crate::study::monte_carlo;

@@ -1,15 +1,15 @@
 //! The MIM paper's NIM protocol (its Tables 4–5) on `paper_rail`, with what the network learned
 //! measured by showing it shuffled or constant inputs and trained on the 24 inputs that
 //! determine a body's Newton–Euler equations; and the generalizing NIM
-//! ([`crate::nim::population`]) trained on a population of arms and scored on held-out,
+//! ([`crate::estimate::nim::population`]) trained on a population of arms and scored on held-out,
 //! out-of-distribution and the paper's own arm. [`crate::report::nim`] renders it.
 
 use crate::dataset::Run;
-use crate::estimator::mim::{MimSingleInstant, mass as mim_mass};
-use crate::nim::mlp::BurnMlp;
-use crate::nim::population::identifiable;
-use crate::nim::protocol::{BodyResult, TestInputs, paper};
-use crate::nim::{Inputs, TrainConfig};
+use crate::estimate::mim::algorithm::{MimSingleInstant, mass as mim_mass};
+use crate::estimate::nim::mlp::BurnMlp;
+use crate::estimate::nim::population::identifiable;
+use crate::estimate::nim::protocol::{BodyResult, TestInputs, paper};
+use crate::estimate::nim::{Inputs, TrainConfig};
 use crate::param::ParamId;
 
 /// The protocols reported, with their CSV name.
@@ -87,8 +87,11 @@ pub fn population_study(
     curve: &[usize],
     models: Option<&std::path::Path>,
 ) -> crate::Result<PopulationResult> {
-    use crate::nim::population::{INPUTS as inputs, estimate, train};
-    let score = |nims: &[(crate::nim::Nim<BurnMlp>, crate::nim::TrainReport)],
+    use crate::estimate::nim::population::{INPUTS as inputs, estimate, train};
+    let score = |nims: &[(
+        crate::estimate::nim::Nim<BurnMlp>,
+        crate::estimate::nim::TrainReport,
+    )],
                  protocol: &str,
                  arms: &[&Run]|
      -> Vec<ArmRow> {

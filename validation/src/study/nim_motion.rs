@@ -10,11 +10,11 @@ use std::path::Path;
 use sim::population::motion::FamilyId;
 
 use crate::dataset::Run;
-use crate::estimator::mim::{MimStacked, mass as mim_mass};
-use crate::nim::ensemble::{BodyEstimate, Calibration, Ensemble};
-use crate::nim::mlp::BurnMlp;
-use crate::nim::population::identifiable;
-use crate::nim::{Inputs, TrainConfig};
+use crate::estimate::mim::algorithm::{MimStacked, mass as mim_mass};
+use crate::estimate::nim::ensemble::{BodyEstimate, Calibration, Ensemble};
+use crate::estimate::nim::mlp::BurnMlp;
+use crate::estimate::nim::population::identifiable;
+use crate::estimate::nim::{Inputs, TrainConfig};
 use crate::param::ParamId;
 
 /// How a scored population arm was measured.

@@ -2,7 +2,7 @@
 //! level, seed) by the Monte-Carlo engine ([`super::monte_carlo`]), every listed estimator run
 //! on every measured copy, summarized per level and parameter, with the Cramér–Rao bound where
 //! the model is linear in its parameters with noise on its outputs (MIM under force/torque
-//! sensor noise: [`crate::estimator::mim_gls`]; IDIM's base parameters under joint-torque noise).
+//! sensor noise: [`crate::estimate::mim::gls`]; IDIM's base parameters under joint-torque noise).
 
 use std::collections::BTreeMap;
 
@@ -16,8 +16,8 @@ use super::file::{SensorFamily, Study};
 use super::monte_carlo;
 use super::stats::Summary;
 use crate::dataset::{Run, Stated};
+use crate::estimate::mim::gls::{WrenchNoise, information};
 use crate::estimate::{Estimator, Experiment, Options, ParamId, registry};
-use crate::estimator::mim_gls::{WrenchNoise, information};
 
 /// One line of `sweep.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -133,16 +133,16 @@ fn bound(family: SensorFamily, clean: &Run, stated: &Stated) -> BTreeMap<ParamId
                 .into_iter()
                 .enumerate()
                 .filter_map(|(i, s)| {
-                    let id = crate::estimator::mim::param((i / 6 + 1) as u8, i % 6);
+                    let id = crate::estimate::mim::algorithm::param((i / 6 + 1) as u8, i % 6);
                     s.map(|s| (id, s))
                 })
                 .collect()
         }
         SensorFamily::JointTorque => {
-            let Some(sigmas) = crate::estimate::idim_single::stated_sigmas(&data) else {
+            let Some(sigmas) = crate::estimate::idim::single::stated_sigmas(&data) else {
                 return BTreeMap::new();
             };
-            crate::estimate::idim_single::bound(&data, &sigmas)
+            crate::estimate::idim::single::bound(&data, &sigmas)
                 .into_iter()
                 .enumerate()
                 .filter_map(|(k, s)| s.map(|s| (ParamId::Base(k + 1), s)))

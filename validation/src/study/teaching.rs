@@ -17,13 +17,13 @@ use serde::{Deserialize, Serialize};
 use sim::noise::{ColumnNoise, Noise};
 
 use crate::dataset::{Measurements, Run, Stated};
-use crate::estimate::teaching::{Processing, Teaching};
-use crate::estimate::{Estimator, Experiment, Role};
-use crate::identification::{
+use crate::estimate::idim::{
     Derivatives, MIN_SPEED, Prepared, friction_sweep, periodic_samples, torque_nrms,
 };
+use crate::estimate::idim::{Processing, Teaching};
+use crate::estimate::{Estimator, Experiment, Role};
 use crate::param::ParamId;
-use crate::standard_regressor::BaseParameters;
+use crate::regressor::BaseParameters;
 use crate::study::monte_carlo;
 
 /// A measurement noise level (BIRDy's levels).
@@ -481,10 +481,7 @@ fn recorded_condition(excitation: &Measurements, base: &BaseParameters) -> crate
         .step_by(10)
         .map(|k| [s.q[k].clone(), s.qd[k].clone(), s.qdd[k].clone()])
         .collect();
-    let w = base.regressor(&crate::standard_regressor::stacked(
-        &excitation.geometry,
-        &states,
-    ));
+    let w = base.regressor(&crate::regressor::stacked(&excitation.geometry, &states));
     let sv = w.singular_values();
     Ok(sv.max() / sv.min())
 }

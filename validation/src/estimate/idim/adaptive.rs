@@ -1,7 +1,7 @@
 //! The teaching paper's adaptive parameter update (its eq. 29), `â̇ = −Γ Yᵀ e`,
 //! `e = Y â − τ`, run online over a recording.
 //!
-//! `Y` is the full regressor of [`super::idim::FullRegressor`] (base parameters and the
+//! `Y` is the full regressor of [`super::base::FullRegressor`] (base parameters and the
 //! friction terms at the sweep analysis's transition velocity and gear ratio), `τ` the measured
 //! `K·i`, both preprocessed as for IDIM (derivatives, parallel filter, slow joints left out).
 //! The law is integrated at the sample rate `h` (explicit Euler, one update per equation, in
@@ -17,9 +17,9 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::idim::FullRegressor;
+use super::base::FullRegressor;
 use super::{Identified, Prepared};
-use crate::estimator::EstimateError;
+use crate::estimate::EstimateError;
 
 /// The adaptive identifier.
 #[derive(Clone, Debug)]
@@ -118,7 +118,7 @@ impl Adaptive {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::standard_regressor::{BaseParameters, regressor, standard_vector};
+    use crate::regressor::{BaseParameters, regressor, standard_vector};
     use sim::model::reference;
     use sim::profile::Profile;
 

@@ -1,5 +1,5 @@
 //! IDIM on one run: the base inertial parameters of the whole arm (the teaching paper's base
-//! regressor, [`crate::standard_regressor`], no friction model) from the measured joint
+//! regressor, [`crate::regressor`], no friction model) from the measured joint
 //! torques, stacked over every sample, by least squares weighted by the run's stated torque
 //! noise where it states one (then the estimate is efficient and its covariance is the
 //! Cramér–Rao bound [`bound`] gives), else ordinary least squares.
@@ -14,9 +14,11 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::{Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId};
 use crate::dataset::{JointColumn, Measurements};
-use crate::identification::idim::FullRegressor;
+use crate::estimate::idim::base::FullRegressor;
+use crate::estimate::{
+    Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId,
+};
 use crate::lsq::{ols_std, solve_scaled};
 
 /// Relative threshold of the scaled regressor's singular values.
@@ -35,7 +37,7 @@ pub fn stated_sigmas(data: &Measurements) -> Option<Vec<f64>> {
                 .filter(|n| {
                     n.column == "tau" && n.joints.as_ref().is_none_or(|js| js.contains(&j.id))
                 })
-                .map(|n| crate::estimator::mim_gls::law_variance(&n.model))
+                .map(|n| crate::estimate::mim::gls::law_variance(&n.model))
                 .sum();
             (var > 0.0).then(|| var.sqrt())
         })
@@ -107,7 +109,7 @@ impl Estimator for IdimSingle {
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
-        super::enough_samples(
+        crate::estimate::enough_samples(
             experiment,
             5,
             "the five-point differentiator of measured angles",
@@ -116,7 +118,7 @@ impl Estimator for IdimSingle {
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
-        let data = super::enough_samples(experiment, 5, "the five-point differentiator")
+        let data = crate::estimate::enough_samples(experiment, 5, "the five-point differentiator")
             .map_err(|e| e.into_error(self.name()))?;
         let sigmas = stated_sigmas(data);
         let (w, tau) = system(data, sigmas.as_deref());

@@ -22,9 +22,9 @@
 
 use nalgebra::{Complex, DMatrix, DVector};
 
-use super::EstimateError;
 use crate::dataset::{JointColumn, Measurements};
-use crate::estimator::regressor::{KnownGeometry, require};
+use crate::estimate::EstimateError;
+use crate::estimate::known_geometry::{KnownGeometry, require};
 use crate::fourier::{Window, coefficients, last_periods, phasor};
 use crate::lsq::solve_identifiable;
 use crate::param::{Estimate, ParamId, Values};

@@ -14,7 +14,7 @@
 use nalgebra::{DMatrix, DVector, Vector3};
 use sim::model::{Base, Chain};
 
-use crate::estimator::EstimateError;
+use crate::estimate::EstimateError;
 use crate::lsq::solve_scaled;
 use crate::param::{Estimate, ParamId, Values};
 

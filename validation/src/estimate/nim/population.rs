@@ -133,7 +133,7 @@ mod tests {
             variance: var.map(|s| [s; 4]),
             targets: [v; 4],
             target_variance: var.map(|s| [s; 4]),
-            parametrization: crate::nim::Parametrization::Direct,
+            parametrization: crate::estimate::nim::Parametrization::Direct,
         };
         // Without variances: the plain mean.
         assert_eq!(pool(&[p(1.0, None), p(3.0, None)]), [2.0; 4]);

@@ -1,27 +1,16 @@
-//! The per-run algorithms of the MIM, frequency-domain and time-domain estimators, each a plain
-//! type in its own file, returning estimates by [`crate::param::ParamId`] ([`Values`]). The public estimation API, which every
-//! estimator of the project implements, is [`crate::estimate::Estimator`]; the reproduction
-//! reports still call these algorithms directly.
-
-pub mod frequency;
-pub mod mim;
-pub mod mim_gls;
-pub mod mim_standard;
-pub mod regressor;
-pub mod time_domain;
+//! The choice of per-run algorithm behind the MIM, frequency-domain and time-domain
+//! estimators, for the studies that compare them on the same runs: each is a plain type of its
+//! family ([`crate::estimate::mim::algorithm`], [`crate::estimate::frequency::algorithm`],
+//! [`crate::estimate::time_domain::algorithm`]) returning estimates by
+//! [`crate::param::ParamId`] ([`Values`]). The project's one estimator trait is
+//! [`crate::estimate::Estimator`].
 
 use crate::dataset::Measurements;
+use crate::estimate::EstimateError;
+use crate::estimate::frequency::algorithm as frequency;
+use crate::estimate::mim::algorithm as mim;
+use crate::estimate::time_domain::algorithm as time_domain;
 use crate::param::Values;
-
-/// An estimator that cannot run on the given data.
-#[derive(Clone, Debug, thiserror::Error)]
-#[error("{estimator}: {message}")]
-pub struct EstimateError {
-    /// The estimator's name.
-    pub estimator: String,
-    /// What is missing or wrong.
-    pub message: String,
-}
 
 /// A per-run inertial-parameter algorithm: one of this module's, each a plain type with `name`
 /// and `estimate` that sees only the measurement columns of a run. The project's one estimator

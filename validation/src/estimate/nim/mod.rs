@@ -5,6 +5,7 @@
 
 pub mod dense;
 pub mod ensemble;
+pub mod estimator;
 pub mod features;
 pub mod mlp;
 pub mod network;
@@ -13,6 +14,7 @@ pub mod population;
 pub mod protocol;
 pub mod targets;
 
+pub use estimator::NimModels;
 pub use features::{Inputs, Scaler};
 pub use network::{Loss, Network, Predictor, TrainConfig, TrainReport};
 pub use targets::Parametrization;

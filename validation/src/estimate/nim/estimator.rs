@@ -1,8 +1,8 @@
-//! NIM, the MIM paper's neural identification method ([`crate::nim`]), with models from a
+//! NIM, the MIM paper's neural identification method ([`crate::estimate::nim`]), with models from a
 //! directory: an ensemble written by `cargo xtask nim-motion-study` (`ensemble.json`,
 //! `member<i>/body<k>.safetensors`) or one network per body position from `cargo xtask
 //! nim-train` or `nim-study` (`body<k>.safetensors`), read as a one-member ensemble
-//! ([`crate::nim::ensemble::Ensemble::load`]). Each body's estimate pools its samples'
+//! ([`crate::estimate::nim::ensemble::Ensemble::load`]). Each body's estimate pools its samples'
 //! predictions and the members'; its standard deviation is given where the ensemble is
 //! calibrated (an uncalibrated σ would be a number without a meaning). NIM always answers: where
 //! the motion does not determine a parameter its estimate is the population's prior.
@@ -10,14 +10,16 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use super::{Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId};
-use crate::nim::dense::Dense;
+use crate::estimate::nim::dense::Dense;
+use crate::estimate::{
+    Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId,
+};
 
-/// Inference through the nalgebra forward pass ([`crate::nim::dense`]).
-type Model = crate::nim::ensemble::Ensemble<Dense>;
+/// Inference through the nalgebra forward pass ([`crate::estimate::nim::dense`]).
+type Model = crate::estimate::nim::ensemble::Ensemble<Dense>;
 
 /// NIM with its models' directory (loaded on first use).
-pub struct Nim {
+pub struct NimModels {
     dir: Option<PathBuf>,
     /// Inputs from the encoder-only kinematics ([`crate::encoder`]) instead of the sensed body
     /// columns.
@@ -25,10 +27,10 @@ pub struct Nim {
     models: OnceLock<Result<Model, String>>,
 }
 
-impl Nim {
+impl NimModels {
     /// NIM with models from `dir` (`None`: not applicable).
     pub fn new(dir: Option<PathBuf>) -> Self {
-        Nim {
+        NimModels {
             dir,
             encoders: false,
             models: OnceLock::new(),
@@ -37,7 +39,7 @@ impl Nim {
 
     /// NIM on the encoder-only kinematics, with models from `dir`.
     pub fn encoders(dir: Option<PathBuf>) -> Self {
-        Nim {
+        NimModels {
             encoders: true,
             ..Self::new(dir)
         }
@@ -57,13 +59,13 @@ impl Nim {
     }
 }
 
-impl Estimator for Nim {
+impl Estimator for NimModels {
     fn name(&self) -> &'static str {
         if self.encoders { "nim_encoders" } else { "nim" }
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
-        let data = super::single(experiment)?;
+        let data = crate::estimate::single(experiment)?;
         let models = self.models()?;
         if models.bodies() != data.bodies.len() {
             return Err(NotApplicable::new(format!(
@@ -80,10 +82,10 @@ impl Estimator for Nim {
         self.applies(experiment).map_err(err)?;
         let view;
         let data = if self.encoders {
-            view = super::encoders::encoder_view(experiment).map_err(err)?;
+            view = crate::estimate::mim::encoder_view(experiment).map_err(err)?;
             &view
         } else {
-            super::single(experiment).map_err(err)?
+            crate::estimate::single(experiment).map_err(err)?
         };
         let models = self.models().map_err(err)?;
         let calibrated = models.calibration.is_fitted();

@@ -1,6 +1,6 @@
-//! The MIM paper's model identification method ([`crate::estimator::mim`]): at one instant, stacked
+//! The MIM paper's model identification method ([`crate::estimate::mim::algorithm`]): at one instant, stacked
 //! body by body, as one whole-arm system, and as the whole-arm GLS that is efficient under joint
-//! force/torque sensor noise ([`crate::estimator::mim_gls`]).
+//! force/torque sensor noise ([`crate::estimate::mim::gls`]).
 //!
 //! All read the measured joint wrenches, centroid accelerations and Cardan angles and rates of
 //! one run; the centroids and joint points are taken as known (the paper's assumption).
@@ -8,10 +8,12 @@
 //! variants (their rows mix N and N·m, so it is a rough figure); GLS's is its exact covariance
 //! `F⁻¹` under the stated noise.
 
-use super::{Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId};
 use crate::dataset::Measurements;
-use crate::estimator::mim::{self as algo, DEFAULT_TOLERANCE, stacked};
-use crate::estimator::mim_gls::{WrenchNoise, information};
+use crate::estimate::mim::algorithm::{self as algo, DEFAULT_TOLERANCE, stacked};
+use crate::estimate::mim::gls::{WrenchNoise, information};
+use crate::estimate::{
+    Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId,
+};
 use crate::lsq::{ols_std, solve_identifiable};
 
 fn param(b: usize, k: usize) -> ParamId {
@@ -19,7 +21,7 @@ fn param(b: usize, k: usize) -> ParamId {
 }
 
 fn run<'a>(experiment: &Experiment<'a>) -> Result<&'a Measurements, NotApplicable> {
-    let data = super::single(experiment)?;
+    let data = crate::estimate::single(experiment)?;
     if data.bodies.is_empty() || data.samples() == 0 {
         return Err(NotApplicable::new("needs at least one body and one sample"));
     }
@@ -127,7 +129,7 @@ impl Estimator for WholeArm {
 }
 
 /// Whole-arm generalized least squares weighted by the run's stated wrench noise: the
-/// efficient MIM under force/torque sensor noise ([`crate::estimator::mim_gls`]).
+/// efficient MIM under force/torque sensor noise ([`crate::estimate::mim::gls`]).
 #[derive(Clone, Copy, Debug)]
 pub struct WholeArmGls;
 
@@ -157,7 +159,7 @@ impl Estimator for WholeArmGls {
     }
 }
 
-/// MIM on the ten standard parameters of every body ([`crate::estimator::mim_standard`]): mass,
+/// MIM on the ten standard parameters of every body ([`crate::estimate::mim::standard`]): mass,
 /// first moments and central moments about the link axes, and, where every parameter of every
 /// body is determined, the standard parameters and (if physically consistent) the model.
 #[derive(Clone, Debug)]
@@ -174,13 +176,14 @@ impl Estimator for Standard {
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         let data = run(experiment).map_err(|e| e.into_error(self.name()))?;
-        let bodies = crate::estimator::mim_standard::estimate(
+        let bodies = crate::estimate::mim::standard::estimate(
             data,
-            crate::estimator::mim_standard::TOLERANCE,
+            crate::estimate::mim::standard::TOLERANCE,
         );
         let mut out = Estimates::default();
         for (b, x) in bodies.iter().enumerate() {
-            out.values.extend(super::standard_values((b + 1) as u8, x));
+            out.values
+                .extend(crate::estimate::standard_values((b + 1) as u8, x));
         }
         let full: Option<Vec<sim::dynamics::StandardParameters>> = bodies
             .iter()

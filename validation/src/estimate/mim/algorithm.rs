@@ -31,8 +31,8 @@
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use sim::kinematics::{body_rates, rotation_from_cardan};
 
-use super::EstimateError;
 use crate::dataset::Measurements;
+use crate::estimate::EstimateError;
 use crate::lsq::solve_identifiable;
 use crate::param::{Estimate, Inertial, ParamId, Values};
 

@@ -3,7 +3,7 @@
 //!
 //! Every sample of the excitation run gives one equation per joint,
 //! `τ_j = Y_b,j(q, q̇, q̈) β + φ_j(q_j, q̇_j)ᵀ c_j`, with `Y_b` the base columns of the standard
-//! regressor ([`crate::standard_regressor`]) and `φ_j` the ten linear terms of the paper's
+//! regressor ([`crate::regressor`]) and `φ_j` the ten linear terms of the paper's
 //! friction model (eq. 15) at the transition velocity and gear ratio found by the sweep
 //! analysis ([`super::friction_sweep`]). Equations of a joint moving slower than
 //! [`Idim::min_speed`] are dropped: near zero velocity the friction is set by the sign's
@@ -20,10 +20,10 @@ use sim::model::Chain;
 
 use super::friction_sweep::JointFriction;
 use super::{Identified, Prepared, Samples, TorqueModel};
-use crate::estimator::EstimateError;
+use crate::estimate::EstimateError;
 use crate::lsq::{least_squares, total_least_squares};
 use crate::param::{FrictionTerm, ParamId};
-use crate::standard_regressor::{BaseParameters, regressor};
+use crate::regressor::{BaseParameters, regressor};
 
 /// How the overdetermined system is solved.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -364,9 +364,9 @@ pub fn separable_armature(
     base: &BaseParameters,
     coupling: Option<&Coupling>,
 ) -> Vec<bool> {
-    let states = crate::standard_regressor::random_states(geometry, 40, 7);
+    let states = crate::regressor::random_states(geometry, 40, 7);
     let nj = geometry.joint_ids().len();
-    let yb = base.regressor(&crate::standard_regressor::stacked(geometry, &states));
+    let yb = base.regressor(&crate::regressor::stacked(geometry, &states));
     let mut kept = yb.clone();
     let rank = |m: &DMatrix<f64>| BaseParameters::from_regressor(m, 1e-9).len();
     let mut r = rank(&kept);

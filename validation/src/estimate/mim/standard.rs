@@ -2,7 +2,7 @@
 //! (body axes, origin at the joint point `O_i`; [`sim::dynamics::StandardParameters`]), for
 //! arms whose centroids are off their link axes and whose inertia tensors are full.
 //!
-//! The paper's MIM ([`super::mim`]) takes the centroid as known and estimates the mass and the
+//! The paper's MIM ([`super::algorithm`]) takes the centroid as known and estimates the mass and the
 //! three principal moments; it is the special case of this one with `c` fixed and the products
 //! of inertia zero. Here nothing inertial is known. Body `i`'s Newton–Euler equations about its
 //! joint point are linear in `π_i` ([`sim::dynamics::net_wrench`]):

@@ -1,20 +1,20 @@
-//! The frequency-domain paper's estimators ([`crate::estimator::frequency`]) on a run with
+//! The frequency-domain paper's estimators ([`crate::estimate::frequency::algorithm`]) on a run with
 //! multisine torques: the published per-joint fit, and the corrected linearized model. Both take
 //! the excitation (fundamental, harmonics) from the run's design and the geometry from its
 //! kinematics and centroids ([`crate::geometry`], the paper's assumption); nothing about
 //! masses, moments or damping is assumed known (the paper's study,
 //! which assumes `J` and `c` known, is [`crate::study::multisine`]).
 
-use super::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 use crate::dataset::Measurements;
-use crate::estimator::frequency::{Excitation, LinearizedFrequency, PaperFrequency};
-use crate::estimator::regressor::KnownGeometry;
+use crate::estimate::frequency::algorithm::{Excitation, LinearizedFrequency, PaperFrequency};
+use crate::estimate::known_geometry::KnownGeometry;
+use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 
 /// The run, its excitation and its known geometry, or why the method does not apply.
 pub(crate) fn multisine_run<'a>(
     experiment: &Experiment<'a>,
 ) -> Result<(&'a Measurements, Excitation, KnownGeometry), NotApplicable> {
-    let data = super::single(experiment)?;
+    let data = crate::estimate::single(experiment)?;
     let chain = crate::geometry::with_known_centroids(data);
     let geometry = KnownGeometry::from_model(&chain).map_err(|_| {
         NotApplicable::new(
@@ -51,7 +51,7 @@ impl Estimator for Paper {
             geometry,
             excitation,
         };
-        Ok(super::from_values(method.estimate(data)?))
+        Ok(crate::estimate::from_values(method.estimate(data)?))
     }
 }
 
@@ -76,6 +76,6 @@ impl Estimator for Linearized {
             geometry,
             excitation,
         };
-        Ok(super::from_values(method.estimate(data)?))
+        Ok(crate::estimate::from_values(method.estimate(data)?))
     }
 }

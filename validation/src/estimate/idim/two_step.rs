@@ -13,9 +13,9 @@ use sim::model::Chain;
 
 use super::friction_sweep::FrictionGravity;
 use super::{Identified, MIN_SPEED, Prepared, TorqueModel};
-use crate::estimator::EstimateError;
+use crate::estimate::EstimateError;
 use crate::lsq::least_squares;
-use crate::standard_regressor::{BaseParameters, regressor};
+use crate::regressor::{BaseParameters, regressor};
 
 /// The two-step identifier.
 pub struct TwoStep;

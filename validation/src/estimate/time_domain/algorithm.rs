@@ -1,6 +1,6 @@
 //! Inverse-dynamics least squares in the time domain, on the full nonlinear model:
 //! `tau = Y(q, q̇, q̈) θ + diag(q̇) c` stacked over the steady-state samples
-//! ([`crate::estimator::regressor`]). Assumed known: the geometry ([`KnownGeometry`]). Estimated: every
+//! ([`crate::estimate::known_geometry`]). Assumed known: the geometry ([`KnownGeometry`]). Estimated: every
 //! body's mass and moment about its joint axis, and every joint's damping.
 //!
 //! `q̇`, `q̈` come either from the recorded clean columns ([`Derivatives::Recorded`]), or from a
@@ -10,10 +10,10 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::EstimateError;
-use super::frequency::Excitation;
 use crate::dataset::{JointColumn, Measurements};
-use crate::estimator::regressor::{KnownGeometry, require};
+use crate::estimate::EstimateError;
+use crate::estimate::frequency::algorithm::Excitation;
+use crate::estimate::known_geometry::{KnownGeometry, require};
 use crate::fourier::Series;
 use crate::param::Values;
 

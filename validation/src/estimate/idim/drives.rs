@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use nalgebra::DMatrix;
 use sim::replay::{DriveTerms, DriveTrain};
 
-use super::Estimate;
-use crate::identification::MIN_SPEED;
-use crate::identification::idim::Coupling;
+use crate::estimate::Estimate;
+use crate::estimate::idim::MIN_SPEED;
+use crate::estimate::idim::base::Coupling;
 use crate::param::{FrictionTerm, ParamId};
 
 /// The drive train of `values` for an arm of `joints` joints whose drives are coupled by

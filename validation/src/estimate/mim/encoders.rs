@@ -2,8 +2,8 @@
 //! kinematics come from the measured joint angles through the known kinematics
 //! ([`crate::encoder`]: five-point differentiator); the joint wrenches are the measured ones.
 
-use super::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 use crate::encoder::reconstruct;
+use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 
 /// What the encoder path needs its samples for.
 const DIFFERENTIATOR: &str = "the five-point differentiator of the joint angles";
@@ -16,7 +16,7 @@ pub struct MimEncoders;
 pub(crate) fn encoder_view(
     experiment: &Experiment,
 ) -> Result<crate::dataset::Measurements, NotApplicable> {
-    super::enough_samples(experiment, 5, DIFFERENTIATOR).map(reconstruct)
+    crate::estimate::enough_samples(experiment, 5, DIFFERENTIATOR).map(reconstruct)
 }
 
 impl Estimator for MimEncoders {
@@ -25,11 +25,11 @@ impl Estimator for MimEncoders {
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
-        super::enough_samples(experiment, 5, DIFFERENTIATOR).map(|_| ())
+        crate::estimate::enough_samples(experiment, 5, DIFFERENTIATOR).map(|_| ())
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         let view = encoder_view(experiment).map_err(|e| e.into_error(self.name()))?;
-        super::mim::Stacked.estimate(&Experiment::single(&view))
+        crate::estimate::mim::Stacked.estimate(&Experiment::single(&view))
     }
 }

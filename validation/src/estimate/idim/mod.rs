@@ -7,32 +7,38 @@
 //! plus its kinematics) and returns an [`Identified`] model: named parameter estimates and a
 //! torque predictor, scored on a separate validation trajectory. Torques are what the drives
 //! measure, `τ = K·i` ([`crate::dataset::JointSeries::motor_torque`]). Each method is one file;
-//! [`Method`] lists them, and the estimators of [`crate::estimate::teaching`] bind them.
+//! [`Method`] lists them, and the estimators of [`crate::estimate::idim`] bind them.
 //!
 //! Parameters are [`ParamId`]s: [`ParamId::Base`] of the full regressor
-//! ([`crate::standard_regressor::BaseParameters::of_chain`]), [`ParamId::GravityBase`] of the
+//! ([`crate::regressor::BaseParameters::of_chain`]), [`ParamId::GravityBase`] of the
 //! gravity regressor, [`ParamId::InertiaBase`] of the inertia (mass-matrix) regressor, and
 //! [`ParamId::Friction`] for friction ([`sim::friction::PAPER_COEFFICIENTS`], the transition
 //! velocity and the gear ratio).
 
 pub mod adaptive;
+pub mod base;
 pub mod consistent;
+pub mod drives;
+pub mod estimator;
 pub mod friction_sweep;
-pub mod idim;
 pub mod log_cholesky;
+pub mod single;
 pub mod two_step;
+
+pub use estimator::{Processing, Teaching};
+pub use single::IdimSingle;
 
 use std::sync::OnceLock;
 
 use sim::model::Chain;
 
 use crate::dataset::{JointColumn, Measurements};
-use crate::estimator::EstimateError;
+use crate::estimate::EstimateError;
 use crate::fourier;
 use crate::param::ParamId;
 
-/// The runs of one experiment on one arm ([`crate::experiment::Experiment`], resolved by role
-/// by the estimator's binding, [`crate::estimate::teaching`]) prepared for whole-arm
+/// The runs of one experiment on one arm ([`crate::estimate::experiment::Experiment`], resolved by role
+/// by the estimator's binding, [`crate::estimate::idim`]) prepared for whole-arm
 /// identification: how `q̇, q̈` are obtained, the parallel filter, and the sweep analysis the
 /// identifiers share.
 pub struct Prepared<'a> {
@@ -75,7 +81,7 @@ impl<'a> Prepared<'a> {
     }
 
     /// The prepared runs with the sweep analysis already made (shared by the identifiers of one
-    /// experiment, [`crate::experiment::Experiment::derived`]).
+    /// experiment, [`crate::estimate::experiment::Experiment::derived`]).
     pub fn with_sweep_fit(
         self,
         fit: Result<friction_sweep::FrictionGravity, EstimateError>,
@@ -133,8 +139,8 @@ pub struct Identified {
 pub enum Method {
     /// [`friction_sweep::SweepFit`].
     SweepFit(friction_sweep::SweepFit),
-    /// [`idim::Idim`].
-    Idim(idim::Idim),
+    /// [`base::Idim`].
+    Idim(base::Idim),
     /// [`two_step::TwoStep`].
     TwoStep(two_step::TwoStep),
     /// [`adaptive::Adaptive`].

@@ -146,7 +146,7 @@ impl<N: Network + Send> Ensemble<N> {
             members: self.members.len(),
             bodies: self.members.first().map_or(0, Vec::len),
             calibration: self.calibration,
-            note: "sigma = scale × the ensemble's predicted standard deviation (validation::nim::ensemble); \
+            note: "sigma = scale × the ensemble's predicted standard deviation (validation::estimate::nim::ensemble); \
                    scale fitted so that 95.45 % of calibration arms' errors lie within ±2 sigma"
                 .into(),
         };

@@ -1,6 +1,6 @@
 //! IDIM on the *standard* parameters with a prior, unconstrained or physically consistent.
 //!
-//! Base-parameter IDIM ([`super::idim`]) determines only the combinations `β = B π` the data
+//! Base-parameter IDIM ([`super::base`]) determines only the combinations `β = B π` the data
 //! feel, and nothing keeps them those of real bodies: on short or noisy excitation an OLS
 //! estimate routinely has a link of negative mass or with principal moments that violate the
 //! triangle inequalities, and a controller fed with it misbehaves. These identifiers estimate
@@ -11,7 +11,7 @@
 //! ‖[Y_b B | Φ] (π, c) − τ‖²  +  λ ‖S (π − π_ref)‖²,       λ = weight · ‖τ‖²
 //! ```
 //!
-//! over the same equations as IDIM-OLS (`Y_b`, `Φ`, `τ`: [`super::idim::FullRegressor::system`]).
+//! over the same equations as IDIM-OLS (`Y_b`, `Φ`, `τ`: [`super::base::FullRegressor::system`]).
 //! The prior `π_ref` (a stated reference model, e.g. the CAD model, given as a URDF) fixes the
 //! directions the data cannot see; `S` makes it dimensionless per link (mass by `m_ref`, first
 //! moments by `m_ref ℓ`, second moments by `m_ref ℓ²`, `ℓ² = ½ tr(I_O,ref)/m_ref`), and a
@@ -36,9 +36,9 @@ use nalgebra034 as na;
 use sim::dynamics::StandardParameters;
 use sim::model::Chain;
 
-use super::idim::FullRegressor;
+use super::base::FullRegressor;
 use super::{Identified, Prepared, log_cholesky};
-use crate::estimator::EstimateError;
+use crate::estimate::EstimateError;
 use crate::lsq::least_squares;
 
 /// Whether the estimate is constrained to real bodies.
@@ -403,11 +403,11 @@ mod tests {
     ) -> (FullRegressor, DMatrix<f64>, DVector<f64>) {
         let arm = sim::model::reference::arm6();
         let full = FullRegressor::new(&arm.kinematics_only(), vec![None; arm.joint_ids().len()]);
-        let pi = crate::standard_regressor::standard_vector(&arm);
+        let pi = crate::regressor::standard_vector(&arm);
         let beta = full.base.map(&pi);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let noise = Normal::new(0.0, sigma).unwrap();
-        let rows: Vec<DMatrix<f64>> = crate::standard_regressor::random_states(&arm, states, seed)
+        let rows: Vec<DMatrix<f64>> = crate::regressor::random_states(&arm, states, seed)
             .iter()
             .map(|[q, qd, qdd]| full.rows(q, qd, qdd))
             .collect();

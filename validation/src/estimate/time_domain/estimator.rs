@@ -1,10 +1,10 @@
 //! Inverse-dynamics least squares in the time domain on the full nonlinear model
-//! ([`crate::estimator::time_domain`]) of a run with periodic (multisine) torques: masses,
+//! ([`crate::estimate::time_domain::algorithm`]) of a run with periodic (multisine) torques: masses,
 //! moments about the joint axis and joint damping of a fixed-base planar arm.
 
-use super::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 use crate::dataset::JointColumn;
-use crate::estimator::time_domain::{Derivatives, InverseDynamicsLs};
+use crate::estimate::time_domain::algorithm::{Derivatives, InverseDynamicsLs};
+use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 
 /// The time-domain estimator with its source of `q̇, q̈`.
 #[derive(Clone, Copy, Debug)]
@@ -34,7 +34,7 @@ impl Estimator for TimeDomain {
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
-        let (data, _, _) = super::frequency::multisine_run(experiment)?;
+        let (data, _, _) = crate::estimate::frequency::multisine_run(experiment)?;
         if !self.fourier
             && data
                 .joints
@@ -49,8 +49,8 @@ impl Estimator for TimeDomain {
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
-        let (data, excitation, geometry) =
-            super::frequency::multisine_run(experiment).map_err(|e| e.into_error(self.name()))?;
+        let (data, excitation, geometry) = crate::estimate::frequency::multisine_run(experiment)
+            .map_err(|e| e.into_error(self.name()))?;
         // Harmonics of the fundamental up to the Nyquist frequency; the noise floor is
         // estimated over the middle three fifths of that band.
         let h = data.t[1] - data.t[0];
@@ -70,6 +70,6 @@ impl Estimator for TimeDomain {
             derivatives,
             stride: if self.fourier { 10 } else { 5 },
         };
-        Ok(super::from_values(method.estimate(data)?))
+        Ok(crate::estimate::from_values(method.estimate(data)?))
     }
 }

@@ -1,12 +1,12 @@
 //! MIM as the efficient estimator under joint force/torque sensor noise: whole-arm generalized
 //! least squares, and the Cramér–Rao bound it attains.
 //!
-//! Body `i`'s equations (see [`super::mim`]) have the wrenches of *two* joints on their right
+//! Body `i`'s equations (see [`super::algorithm`]) have the wrenches of *two* joints on their right
 //! side, `O_i` and `O_{i+1}`: a sensor's noise enters body `i`'s equations and body `i−1`'s, so
 //! the bodies' errors are correlated and per-body least squares is not efficient. Per sample
 //! `k`, stack every body's six equations, `Z_k = Y_k X + H_k e_k`, with `e_k` the wrench errors
 //! `(δf_1, δn_1, …, δf_n, δn_n)` (world frame) of covariance `C_k` and `H_k` the map of
-//! [`super::mim::centroidal_wrench`]:
+//! [`super::algorithm::centroidal_wrench`]:
 //!
 //! ```text
 //! force rows of body i:  δf_i − δf_{i+1}
@@ -27,7 +27,7 @@ use sim::noise::Noise;
 use sim::recording::BodyGroup;
 use sim::sensor::Sensor;
 
-use super::mim::{DEFAULT_TOLERANCE, body_equations, stacked};
+use super::algorithm::{DEFAULT_TOLERANCE, body_equations, stacked};
 use crate::dataset::Measurements;
 use crate::lsq::solve_identifiable;
 

@@ -1,9 +1,9 @@
-//! The teaching paper's whole-arm identifiers ([`crate::identification`]): friction and gravity
+//! The teaching paper's whole-arm identifiers ([`crate::estimate::idim`]): friction and gravity
 //! from forward/backward sweeps, IDIM (OLS, WLS, TLS), the paper's two-step method and the
 //! adaptive law, on an experiment of sweep runs and an excitation run; and the
 //! standard-parameter IDIM with a prior (`idim_prior`, `idim_consistent`). The IDIM methods also
 //! run on an excitation run alone, with Coulomb + viscous friction columns instead of the swept
-//! eq. 15 shapes ([`idim::FrictionColumns`]).
+//! eq. 15 shapes ([`base::FrictionColumns`]).
 //!
 //! How `q̇, q̈` are obtained is the estimator's choice, made from what the excitation run
 //! measures: with its recorded clean columns where `q` is not measured (ideal sensors), else a
@@ -13,17 +13,17 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use super::{
-    Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId, Role,
-};
 use crate::dataset::{JointColumn, Measurements};
-use crate::identification::{
-    self as id, Derivatives, Method, adaptive, consistent, friction_sweep, idim, two_step,
+use crate::estimate::idim::{
+    self as id, Derivatives, Method, adaptive, base, consistent, friction_sweep, two_step,
+};
+use crate::estimate::{
+    Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId, Role,
 };
 
 /// How the whole-arm identifiers treat measured angles: `q̇, q̈` from a least-squares Fourier
 /// series of `harmonics` harmonics of the excitation's period, and every equation parallel-
-/// filtered to harmonics `0..=filter` ([`crate::identification::Prepared::filter`]).
+/// filtered to harmonics `0..=filter` ([`crate::estimate::idim::Prepared::filter`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Processing {
     /// Harmonics of the Fourier series of the measured angles.
@@ -101,17 +101,17 @@ impl Teaching {
 
     /// IDIM, ordinary least squares.
     pub fn idim_ols() -> Self {
-        Self::idim("idim_ols", Method::Idim(idim::Idim::ols()))
+        Self::idim("idim_ols", Method::Idim(base::Idim::ols()))
     }
 
     /// IDIM, weighted least squares.
     pub fn idim_wls() -> Self {
-        Self::idim("idim_wls", Method::Idim(idim::Idim::wls()))
+        Self::idim("idim_wls", Method::Idim(base::Idim::wls()))
     }
 
     /// IDIM, total least squares.
     pub fn idim_tls() -> Self {
-        Self::idim("idim_tls", Method::Idim(idim::Idim::tls()))
+        Self::idim("idim_tls", Method::Idim(base::Idim::tls()))
     }
 
     /// The paper's two-step method.
@@ -232,7 +232,10 @@ impl Estimator for Teaching {
         let mut model = None;
         if let Some(standard) = &identified.standard {
             for (b, p) in standard.iter().enumerate() {
-                values.extend(super::standard_values((b + 1) as u8, &p.0.map(Some)));
+                values.extend(crate::estimate::standard_values(
+                    (b + 1) as u8,
+                    &p.0.map(Some),
+                ));
             }
             model = ex.geometry().with_standard_parameters(standard).ok();
         }

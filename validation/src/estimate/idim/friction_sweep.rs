@@ -27,10 +27,10 @@ use sim::profile::Profile;
 
 use super::{Identified, Prepared, TorqueModel};
 use crate::dataset::{JointColumn, Measurements};
-use crate::estimator::EstimateError;
+use crate::estimate::EstimateError;
 use crate::lsq::least_squares;
 use crate::param::{FrictionTerm, ParamId};
-use crate::standard_regressor::{BaseParameters, regressor};
+use crate::regressor::{BaseParameters, regressor};
 
 /// Seconds dropped at each end of a constant-velocity stretch.
 pub const SETTLE: f64 = 2.0;

@@ -22,7 +22,7 @@ pub enum Inputs {
     /// The 15 quantities of the body's Newton–Euler equations (MIM's eq. 15), formed from the same
     /// measurements MIM reads: the resultant joint force `f_i − f_{i+1}` and the specific force
     /// `r̈ + g e3` (world), the resultant moment about the centroid (body frame,
-    /// [`crate::estimator::mim::centroidal_wrench`]), `ω` and `ω̇` (body frame). Per sample they
+    /// [`crate::estimate::mim::algorithm::centroidal_wrench`]), `ω` and `ω̇` (body frame). Per sample they
     /// determine the mass, and the moments wherever `ω̇` and `ω` excite them.
     Centroidal,
     /// The centroidal quantities divided by the scale of their motion, so that the inputs no
@@ -298,7 +298,7 @@ pub fn rows(data: &Measurements, b: usize, inputs: Inputs, samples: &[usize]) ->
 /// [`Inputs::Centroidal`].
 fn centroidal(data: &Measurements, b: usize, k: usize) -> [Vector3<f64>; 5] {
     let s = &data.bodies[b - 1];
-    let (force, moment) = crate::estimator::mim::centroidal_wrench(data, b - 1, k);
+    let (force, moment) = crate::estimate::mim::algorithm::centroidal_wrench(data, b - 1, k);
     let specific_force = s.acc[k] + Vector3::new(0.0, 0.0, sim::GRAVITY);
     [force, moment, specific_force, s.omega[k], s.omega_dot[k]]
 }
