@@ -6,7 +6,7 @@
 //! * [`inverse_dynamics`]: the recorded joint forces against the continuous-time recursive
 //!   Newton–Euler inverse dynamics ([`sim::dynamics::rnea`], the implementation that evaluates
 //!   the readings: a self-check; the tests check the data against Pinocchio's, see
-//!   `validation/tests/pinocchio.rs`) on the recorded `q, q̇, q̈` over the manifest's model.
+//!   `validation/tests/suite/pinocchio.rs`) on the recorded `q, q̇, q̈` over the manifest's model.
 //! * [`free_axis_moment`]: the recorded moment about an unactuated joint's free axis.
 
 use nalgebra::Vector3;

@@ -1,6 +1,6 @@
 //! Mutations of TOML documents for the property-based tests of the file readers (scenario and
 //! study files): wrong types, extreme and non-finite numbers, missing and unknown fields, huge
-//! arrays, and raw-text damage. Shared by `sim/tests/fuzz.rs` and `validation/tests/fuzz.rs`.
+//! arrays, and raw-text damage. Shared by `sim/tests/suite/fuzz.rs` and `validation/tests/suite/fuzz.rs`.
 
 #![allow(dead_code)]
 

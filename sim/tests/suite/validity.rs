@@ -7,8 +7,7 @@ use std::path::PathBuf;
 use sim::scenario::Scenario;
 use sim::validity::Gate;
 
-#[path = "common/files.rs"]
-mod files;
+use crate::files;
 use files::HUGE_TORQUES;
 
 fn temp(name: &str) -> PathBuf {

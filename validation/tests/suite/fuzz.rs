@@ -7,12 +7,10 @@
 //!   the Parquet and JSON readers never panic, and an error names the file.
 //!
 //! CI runs a bounded number of cases with a fixed seed; a longer run:
-//! `PROPTEST_CASES=5000 cargo test --release -p validation --test fuzz`.
+//! `PROPTEST_CASES=5000 cargo test --release -p validation --test suite fuzz::`.
 
-#[path = "../../sim/tests/common/files.rs"]
-mod files;
-#[path = "../../sim/tests/common/mutate.rs"]
-mod mutate;
+use crate::files;
+use crate::mutate;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};

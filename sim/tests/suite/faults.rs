@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-#[path = "common/files.rs"]
-mod files;
+use crate::files;
 use files::tree;
 
 fn temp(name: &str) -> PathBuf {

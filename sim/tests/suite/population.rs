@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 use sim::population::Shard;
 use sim::scenario::Scenario;
 
-#[path = "common/files.rs"]
-mod files;
+use crate::files;
 use files::tree;
 
 fn tiny_population() -> Scenario {

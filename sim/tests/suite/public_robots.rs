@@ -1,6 +1,6 @@
 //! Robot descriptions as their makers write them (`models/example-robot-data/`,
 //! `models/tx40/`): joints that work about π, a hand whose fingers are locked, a point-mass
-//! link. Their dynamics are checked against Pinocchio in `validation/tests/pinocchio.rs`
+//! link. Their dynamics are checked against Pinocchio in `validation/tests/suite/pinocchio.rs`
 //! (scenarios `jaco2_fourier`, `panda_hand_fourier`, `tx40_fourier`); here, what is read and
 //! what is refused.
 

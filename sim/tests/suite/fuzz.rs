@@ -5,12 +5,10 @@
 //! simulated, which never panics either and gives a valid run or one that names its failed gate.
 //!
 //! CI runs a bounded number of cases with a fixed seed; a longer run:
-//! `PROPTEST_CASES=5000 cargo test --release -p sim --test fuzz` (any `PROPTEST_RNG_SEED`).
+//! `PROPTEST_CASES=5000 cargo test --release -p sim --test suite fuzz::` (any `PROPTEST_RNG_SEED`).
 
-#[path = "common/files.rs"]
-mod files;
-#[path = "common/mutate.rs"]
-mod mutate;
+use crate::files;
+use crate::mutate;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,22 @@
+//! The `sim` crate's integration tests, one test binary (one link, one process; each file a
+//! module named for what it checks). Helpers shared with the `validation` crate's tests are in
+//! `tests/common/`.
+
+#[path = "../common/files.rs"]
+mod files;
+#[path = "../common/mutate.rs"]
+mod mutate;
+
+mod book;
+mod cli;
+mod faults;
+mod fuzz;
+mod layers;
+mod population;
+mod public_robots;
+mod replay;
+mod simulation;
+mod trajectory;
+mod truth;
+mod urdf;
+mod validity;

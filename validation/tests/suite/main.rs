@@ -1,0 +1,22 @@
+//! The `validation` crate's integration tests, one test binary (one link, one process; each
+//! file a module named for what it checks). Fixtures built by independent libraries are in
+//! `tests/fixtures/`; the file helpers are shared with `sim`'s tests (`sim/tests/common/`).
+
+#[path = "../../../sim/tests/common/files.rs"]
+mod files;
+#[path = "../../../sim/tests/common/mutate.rs"]
+mod mutate;
+
+mod cyl2;
+mod estimate;
+mod fuzz;
+mod import;
+mod industrial;
+mod motion_families;
+mod multisine;
+mod nim;
+mod paper_rail;
+mod pinocchio;
+mod population;
+mod sweep;
+mod teaching;
