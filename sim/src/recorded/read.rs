@@ -3,16 +3,14 @@
 //! configuration) belongs to the importer, which reads it whole.
 
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::path::Path;
 
-use arrow_array::{Array, Float64Array, RecordBatch, StringArray, UInt8Array};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde::Deserialize;
 
 use super::{RECORDED_FILES, RECORDED_KIND, RecordedJoint, RecordedTable};
 use crate::store::checksum::{CHECKSUMS_FILE, verify};
 use crate::store::columns::{JOINTS_FILE, MANIFEST_FILE};
+use crate::store::reader::ParquetColumns;
 use crate::store::{DatasetError, io};
 
 /// A recorded run's manifest as far as the simulator reads it (unknown fields are the
@@ -94,25 +92,27 @@ pub fn read(dir: &Path) -> Result<(Header, RecordedTable), DatasetError> {
 }
 
 fn read_joints(path: &Path, header: &Header) -> Result<RecordedTable, DatasetError> {
-    let format = |e: &dyn std::fmt::Display| DatasetError::Format {
-        path: path.to_owned(),
-        message: e.to_string(),
-    };
-    let file = File::open(path).map_err(io(path))?;
-    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-        .and_then(|b| b.build())
-        .map_err(|e| format(&e))?;
-    let batches: Vec<RecordBatch> = reader.collect::<Result<_, _>>().map_err(|e| format(&e))?;
-    let column = |name: &'static str| Column {
-        path,
-        name,
-        batches: &batches,
-    };
-    let ids = column("joint").u8()?;
-    let kinds = column("kind").utf8()?;
+    let table = ParquetColumns::read(path)?;
+    let ids = table.u8("joint")?;
+    let kinds = table.utf8("kind")?;
     let [t, q, qd, qdd, tau, q_recorded] =
-        ["t", "q", "qd", "qdd", "tau", "q_recorded"].map(|c| column(c).f64());
+        ["t", "q", "qd", "qdd", "tau", "q_recorded"].map(|c| table.f64(c));
     let (t, q, qd, qdd, tau, q_recorded) = (t?, q?, qd?, qdd?, tau?, q_recorded?);
+    for (name, values) in [
+        ("t", &t),
+        ("q", &q),
+        ("qd", &qd),
+        ("qdd", &qdd),
+        ("tau", &tau),
+    ] {
+        if let Some(row) = values.iter().position(|v| !v.is_finite()) {
+            return Err(DatasetError::Column {
+                path: path.to_owned(),
+                column: name.into(),
+                expected: format!("finite values (row {row} is {})", values[row]),
+            });
+        }
+    }
     let nj = header.joints.len();
     let rows = ids.len();
     let layout_ok = nj > 0
@@ -145,53 +145,4 @@ fn read_joints(path: &Path, header: &Header) -> Result<RecordedTable, DatasetErr
             })
             .collect(),
     })
-}
-
-/// One named column over every batch.
-#[derive(Clone, Copy)]
-struct Column<'a> {
-    path: &'a Path,
-    name: &'a str,
-    batches: &'a [RecordBatch],
-}
-
-impl Column<'_> {
-    fn arrays<T: Array + Clone + 'static>(&self, kind: &str) -> Result<Vec<T>, DatasetError> {
-        self.batches
-            .iter()
-            .map(|b| {
-                b.column_by_name(self.name)
-                    .and_then(|a| a.as_any().downcast_ref::<T>().cloned())
-                    .ok_or_else(|| DatasetError::Column {
-                        path: self.path.to_owned(),
-                        column: self.name.into(),
-                        expected: format!("a {kind} column"),
-                    })
-            })
-            .collect()
-    }
-
-    fn f64(&self) -> Result<Vec<f64>, DatasetError> {
-        let arrays = self.arrays::<Float64Array>("non-null Float64")?;
-        Ok(arrays
-            .iter()
-            .flat_map(|a| a.values().iter().copied())
-            .collect())
-    }
-
-    fn u8(&self) -> Result<Vec<u8>, DatasetError> {
-        let arrays = self.arrays::<UInt8Array>("UInt8")?;
-        Ok(arrays
-            .iter()
-            .flat_map(|a| a.values().iter().copied())
-            .collect())
-    }
-
-    fn utf8(&self) -> Result<Vec<String>, DatasetError> {
-        let arrays = self.arrays::<StringArray>("Utf8")?;
-        Ok(arrays
-            .iter()
-            .flat_map(|a| a.iter().map(|s| s.unwrap_or_default().to_string()))
-            .collect())
-    }
 }

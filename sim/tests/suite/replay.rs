@@ -203,3 +203,23 @@ fn a_held_out_window_is_cut_like_the_estimator_and_bad_inputs_are_named() {
     assert!(!dir.join("x").exists() && !dir.join("y").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_recorded_run_with_a_non_finite_reading_is_refused_naming_the_column_and_row() {
+    let dir = temp_dir("nan");
+    let good = recording(&dir);
+    let (_, mut table) = sim::recorded::read(&good).unwrap();
+    table.joints[2].qd[7] = f64::NAN;
+    let manifest = std::fs::read_to_string(good.join("manifest.json")).unwrap();
+    let bad = dir.join("bad");
+    write_recorded(&bad, &table, &manifest, false).unwrap();
+    let Err(err) = sim::recorded::read(&bad).map(|_| ()) else {
+        panic!("a recorded run with a NaN reading was read");
+    };
+    let err = err.to_string();
+    let joints = table.joints.len();
+    assert!(err.contains("joints.parquet"), "{err}");
+    assert!(err.contains("column `qd`"), "{err}");
+    assert!(err.contains(&format!("row {}", 7 * joints + 2)), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

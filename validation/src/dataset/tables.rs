@@ -1,130 +1,14 @@
-//! The Parquet side of the reader: a file's columns as one table, and the bodies, joints and
-//! truth tables of a run directory turned into series.
+//! The bodies, joints and truth tables of a run directory turned into series; the files are
+//! read by `sim`'s reader beside its writer ([`sim::store::reader::ParquetColumns`]).
 
-use std::collections::HashMap;
-use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use arrow_array::cast::AsArray;
-use arrow_array::types::{ArrowPrimitiveType, Float64Type, UInt8Type, UInt32Type};
-use arrow_array::{Array, ArrayRef, RecordBatch};
-use arrow_schema::DataType;
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
-use parquet::arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
 use sim::dataset::Manifest;
 use sim::recording::BodyGroup;
+use sim::store::reader::ParquetColumns;
 
 use super::{BodySeries, BodyTruth, JointColumn, JointSeries, ReadError, Truth};
-
-/// All columns of one Parquet file, concatenated over its row groups.
-struct Table {
-    path: PathBuf,
-    columns: HashMap<String, Vec<ArrayRef>>,
-}
-
-impl Table {
-    /// Reads every column of a Parquet file. The Arrow schema embedded in the file's metadata
-    /// is not read (the Parquet schema gives the same types for these columns): arrow-ipc
-    /// panics on some malformed ones instead of failing. A panic of the Parquet reader on a
-    /// malformed file is still turned into an error naming the file.
-    fn read(path: &Path) -> Result<Table, ReadError> {
-        let read = std::panic::catch_unwind(|| Self::read_unguarded(path));
-        read.unwrap_or_else(|_| {
-            Err(ReadError::Format {
-                path: path.to_owned(),
-                message: "the Parquet reader failed on a malformed file".into(),
-            })
-        })
-    }
-
-    fn read_unguarded(path: &Path) -> Result<Table, ReadError> {
-        let fmt = |e: &dyn std::fmt::Display| ReadError::Format {
-            path: path.to_owned(),
-            message: e.to_string(),
-        };
-        let file = File::open(path).map_err(sim::dataset::io(path))?;
-        let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
-        let reader = ParquetRecordBatchReaderBuilder::try_new_with_options(file, options)
-            .map_err(|e| fmt(&e))?
-            .build()
-            .map_err(|e| fmt(&e))?;
-        let mut columns: HashMap<String, Vec<ArrayRef>> = HashMap::new();
-        for batch in reader {
-            let batch: RecordBatch = batch.map_err(|e| fmt(&e))?;
-            for (field, array) in batch.schema().fields().iter().zip(batch.columns()) {
-                columns
-                    .entry(field.name().clone())
-                    .or_default()
-                    .push(array.clone());
-            }
-        }
-        Ok(Table {
-            path: path.to_owned(),
-            columns,
-        })
-    }
-
-    fn column(&self, name: &str, ty: DataType) -> Result<&[ArrayRef], ReadError> {
-        let err = || ReadError::Column {
-            path: self.path.clone(),
-            column: name.into(),
-            expected: format!("a {ty} column"),
-        };
-        let arrays = self.columns.get(name).ok_or_else(err)?;
-        if arrays.iter().any(|a| a.data_type() != &ty) {
-            return Err(err());
-        }
-        Ok(arrays)
-    }
-
-    fn f64(&self, name: &str) -> Result<Vec<f64>, ReadError> {
-        let arrays = self.column(name, DataType::Float64)?;
-        Ok(arrays
-            .iter()
-            .flat_map(|a| {
-                let a = a.as_primitive::<Float64Type>();
-                (0..a.len()).map(move |i| if a.is_null(i) { f64::NAN } else { a.value(i) })
-            })
-            .collect())
-    }
-
-    fn integers<T: ArrowPrimitiveType>(&self, name: &str) -> Result<Vec<T::Native>, ReadError> {
-        Ok(self
-            .column(name, T::DATA_TYPE)?
-            .iter()
-            .flat_map(|a| a.as_primitive::<T>().values().to_vec())
-            .collect())
-    }
-
-    fn u32(&self, name: &str) -> Result<Vec<u32>, ReadError> {
-        self.integers::<UInt32Type>(name)
-    }
-
-    fn u8(&self, name: &str) -> Result<Vec<u8>, ReadError> {
-        self.integers::<UInt8Type>(name)
-    }
-
-    fn utf8(&self, name: &str) -> Result<Vec<String>, ReadError> {
-        Ok(self
-            .column(name, DataType::Utf8)?
-            .iter()
-            .flat_map(|a| {
-                a.as_string::<i32>()
-                    .iter()
-                    .map(|s| s.unwrap_or_default().to_string())
-                    .collect::<Vec<_>>()
-            })
-            .collect())
-    }
-
-    fn vec3(&self, prefix: &str, suffixes: [&str; 3]) -> Result<Vec<Vector3<f64>>, ReadError> {
-        let [x, y, z] = suffixes.map(|s| self.f64(&format!("{prefix}{s}")));
-        let (x, y, z) = (x?, y?, z?);
-        Ok((0..x.len())
-            .map(|i| Vector3::new(x[i], y[i], z[i]))
-            .collect())
-    }
-}
 
 /// For each entity (body or joint) and each sample, the row that holds it; an error unless every
 /// (sample, entity) pair occurs exactly once.
@@ -168,7 +52,7 @@ pub(super) fn read_manifest(manifest_path: &Path) -> Result<Manifest, ReadError>
 pub(super) fn read_bodies(
     bodies_path: &Path,
 ) -> Result<(String, Vec<f64>, Vec<BodySeries>), ReadError> {
-    let bt = Table::read(bodies_path)?;
+    let bt = ParquetColumns::read(bodies_path)?;
     let run_id = bt.utf8("run_id")?.into_iter().next().unwrap_or_default();
     let body = bt.u8("body")?;
     if body.contains(&0) {
@@ -198,7 +82,7 @@ pub(super) fn read_bodies(
     let mut measured = Vec::new();
     for g in BodyGroup::NOISY.into_iter().chain([BodyGroup::ImuSf]) {
         let names = g.columns().map(|c| format!("{c}_meas"));
-        if names.iter().all(|n| bt.columns.contains_key(n)) {
+        if names.iter().all(|n| bt.has(n)) {
             let [x, y, z] = names.map(|n| bt.f64(&n));
             let (x, y, z) = (x?, y?, z?);
             measured.push((
@@ -245,7 +129,7 @@ struct JointRows {
     rows: Vec<Vec<usize>>,
 }
 
-fn joint_rows(jt: &Table) -> Result<JointRows, ReadError> {
+fn joint_rows(jt: &ParquetColumns) -> Result<JointRows, ReadError> {
     let jid = jt.u8("joint")?;
     let mut ids = jid.clone();
     ids.sort_unstable();
@@ -262,7 +146,7 @@ pub(super) fn read_joints(
     bodies_path: &Path,
     samples: usize,
 ) -> Result<Vec<JointSeries>, ReadError> {
-    let jt = Table::read(joints_path)?;
+    let jt = ParquetColumns::read(joints_path)?;
     let kind = jt.utf8("kind")?;
     let JointRows {
         ids,
@@ -280,10 +164,9 @@ pub(super) fn read_joints(
         ["q", "qd", "qdd", "tau", "tau_friction", "i"].map(|c| jt.f64(c));
     let (q, qd, qdd, tau, tau_friction, current) = (q?, qd?, qdd?, tau?, tau_friction?, current?);
     let meas_names: Vec<String> = jt
-        .columns
-        .keys()
+        .names()
         .filter(|c| c.ends_with("_meas"))
-        .cloned()
+        .map(str::to_string)
         .collect();
     let meas: Vec<(JointColumn, Vec<f64>)> = meas_names
         .iter()
@@ -322,7 +205,7 @@ pub(super) fn read_joints(
 }
 
 pub(super) fn read_truth(truth_path: &Path) -> Result<Truth, ReadError> {
-    let tt = Table::read(truth_path)?;
+    let tt = ParquetColumns::read(truth_path)?;
     let (tb, names) = (tt.u8("body")?, tt.utf8("name")?);
     let [mass, j11, j22, j33, length, radius, damping] = [
         "mass",
