@@ -190,6 +190,20 @@ pub type Values = BTreeMap<ParamId, Estimate>;
 )]
 pub struct ParseParamError(pub String);
 
+/// Serialized as its name (`B3.m_e1`, `base.7`), the name every output file uses.
+impl serde::Serialize for ParamId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ParamId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl FromStr for ParamId {
     type Err = ParseParamError;
 

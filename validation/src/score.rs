@@ -4,7 +4,7 @@ use crate::dataset::Truth;
 use crate::param::{Inertial, ParamId, Values};
 
 /// One scored parameter.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Scored {
     /// Estimator name.
     pub method: String,

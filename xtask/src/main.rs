@@ -20,6 +20,7 @@ mod teaching;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use sim::scenario::Scenario;
+use validation::report::chapter::Chapter;
 
 /// Automation of the project's reproductions and benchmarks.
 #[derive(Parser)]
@@ -47,6 +48,13 @@ enum Command {
         /// recording included.
         #[arg(long, conflicts_with = "only")]
         full: bool,
+    },
+    /// Render the user guide's results chapters (book/src/results-*.md) from the serialized
+    /// results in generated/report/*.json, as `reproduce` does for the parts it runs.
+    Book {
+        /// Where the results are (default: <workspace>/generated/report).
+        #[arg(long)]
+        report: Option<PathBuf>,
     },
     /// The full NIM population study: generate (or resume) the population, train one network
     /// per body on the training arms, score held-out, out-of-distribution and the paper's arm;
@@ -284,6 +292,19 @@ fn mim_noise(root: &Path, out: &Path, with_nim: bool) -> Result<(), Box<dyn std:
     Ok(())
 }
 
+/// Renders the guide's results chapters of `chapters` from the results in `report`.
+fn render_chapters(
+    root: &Path,
+    report: &Path,
+    chapters: &[Chapter],
+) -> Result<(), Box<dyn std::error::Error>> {
+    for chapter in chapters {
+        let path = chapter.render_into(report, &root.join("book/src"))?;
+        println!("rendered {}", path.display());
+    }
+    Ok(())
+}
+
 /// The parts of `reproduce`, and whether the default run (without `--full`) includes them.
 const PARTS: [(&str, bool); 7] = [
     ("mim", true),
@@ -376,6 +397,31 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                     real::reproduce(&root, &out)?;
                 }
             }
+            let ran: Vec<Chapter> = Chapter::ALL
+                .into_iter()
+                .filter(|c| part(c.part()))
+                .collect();
+            render_chapters(&root, &out.join("report"), &ran)?;
+        }
+        Command::Book { report } => {
+            let report = report.unwrap_or_else(|| root.join("generated/report"));
+            let present: Vec<Chapter> = Chapter::ALL
+                .into_iter()
+                .filter(|c| {
+                    let there = report.join(format!("{}.json", c.stem())).exists();
+                    if !there {
+                        println!(
+                            "kept {}: no {}.json in {} (`cargo xtask reproduce --only {}` writes it)",
+                            c.file_name(),
+                            c.stem(),
+                            report.display(),
+                            c.part()
+                        );
+                    }
+                    there
+                })
+                .collect();
+            render_chapters(&root, &report, &present)?;
         }
         Command::Excite => {
             teaching::excite(&root)?;

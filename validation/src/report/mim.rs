@@ -203,9 +203,12 @@ pub fn markdown(study: &MimStudy) -> String {
     md
 }
 
-/// Writes `mim.md` and `mim.csv` into `dir`.
+/// Writes `mim.json` (the study, which [`crate::report::chapter`] renders), `mim.md` and
+/// `mim.csv` into `dir`.
 pub fn write(study: &MimStudy, dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
+    let json = serde_json::to_string_pretty(study).map_err(std::io::Error::other)?;
+    super::write_atomic(&dir.join("mim.json"), &json)?;
     super::write_atomic(&dir.join("mim.md"), &markdown(study))?;
     super::write_atomic(&dir.join("mim.csv"), &csv(study))
 }

@@ -1,6 +1,7 @@
 //! Reproduction reports: Markdown for readers, CSV for tools. Every number in them is computed
 //! by `cargo xtask reproduce` from a run directory.
 
+pub mod chapter;
 pub mod industrial;
 pub mod mim;
 pub mod multisine;

@@ -12,7 +12,7 @@ use crate::param::ParamId;
 use crate::score::{Scored, score};
 
 /// One row of the study.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Row {
     /// Our scored estimate.
     pub scored: Scored,
@@ -23,7 +23,7 @@ pub struct Row {
 }
 
 /// The MIM reproduction of one `paper_rail` run.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct MimStudy {
     /// Rows of the single-instant and stacked methods.
     pub rows: Vec<Row>,

@@ -48,6 +48,12 @@ fn the_panda_is_identified_to_the_birdy_standard_with_real_bodies() {
         "the unconstrained estimate was expected to have an impossible link here: {:?}",
         prior.inconsistent_links
     );
+    // The guide's chapter is the report rendered from the serialized study: nothing is lost.
+    let json = serde_json::to_string(&study).unwrap();
+    let chapter = validation::report::chapter::Chapter::Industrial
+        .render(&json, &tmp.join("industrial.json"))
+        .unwrap();
+    assert!(chapter.ends_with(&validation::report::industrial::markdown(&study)));
     let (path, reported, loaded) = study.exported.clone().unwrap();
     assert!(path.exists());
     assert!(

@@ -125,6 +125,15 @@ fn report_has_the_contract_columns_and_the_paper_beside_ours() {
     assert!(report.whole_arm_difference <= 1e-9 * 1429.6);
     let md = validation::report::mim::markdown(&report);
     assert!(md.contains("| B1.m_e2 | 1429.5806 | – | – |"));
+    // The guide's chapter is the report rendered from the serialized study: nothing is lost.
+    let json = serde_json::to_string(&report).unwrap();
+    let chapter = validation::report::chapter::Chapter::Mim
+        .render(&json, std::path::Path::new("mim.json"))
+        .unwrap();
+    assert!(
+        chapter.ends_with(&md),
+        "the chapter differs from the report"
+    );
 }
 
 #[test]
