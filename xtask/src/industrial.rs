@@ -143,31 +143,15 @@ pub fn excite(root: &Path) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Noise seeds per case in `reproduce`.
-pub const SEEDS: usize = 10;
-
-/// The industrial part of `reproduce`: simulate the two Panda runs, run the study, write
+/// The industrial part of `reproduce` (`studies/industrial.toml`): simulate the two Panda runs, run the study, write
 /// `industrial.md`/`.json`, the prior and the identified model (URDF) into `out/report/`.
 pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let t0 = std::time::Instant::now();
-    let names = [EXCITATION, VALIDATION];
-    let scenarios = names
-        .iter()
-        .map(|n| sim::scenario::Scenario::from_path(&root.join(format!("scenarios/{n}.toml"))))
-        .collect::<Result<Vec<_>, _>>()?;
-    let dirs: Vec<std::path::PathBuf> = names.iter().map(|n| out.join("runs").join(n)).collect();
-    crate::simulate_all(&scenarios, &dirs)?;
-    let excitation = validation::dataset::read_run(&dirs[0])?;
-    let validation_run = validation::dataset::read_run(&dirs[1])?;
+    let validation::study::plan::Plan::Industrial(plan) = crate::plan(root, "industrial")? else {
+        return Err("studies/industrial.toml: expected kind = \"industrial\"".into());
+    };
     let dir = out.join("report");
-    let study = validation::study::industrial::IndustrialStudy::new(
-        &excitation,
-        &validation_run,
-        &validation::study::industrial::CASES,
-        SEEDS,
-        &dir,
-    )?;
-    validation::report::industrial::write(&study, &dir)?;
+    let study = plan.run(&out.join("runs"), &dir)?;
     let nrms = |case: usize, m: &str| {
         study.result(case, m).map_or(f64::NAN, |r| {
             100.0 * r.nrms.iter().copied().fold(f64::NAN, f64::max)

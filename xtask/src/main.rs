@@ -21,6 +21,7 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use sim::scenario::Scenario;
 use validation::report::chapter::Chapter;
+use validation::study::plan::Plan;
 
 /// Automation of the project's reproductions and benchmarks.
 #[derive(Parser)]
@@ -168,55 +169,30 @@ fn progress(len: usize, name: &str) -> ProgressBar {
     pb
 }
 
-/// Torque scales of the multisine study (× the paper's amplitudes).
-const TORQUE_SCALES: [f64; 7] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0];
-
 /// Simulates scenarios into run directories, on all cores (rayon); the first error, if any.
 pub(crate) fn simulate_all(
     scenarios: &[Scenario],
     dirs: &[PathBuf],
 ) -> Result<(), Box<dyn std::error::Error>> {
-    use rayon::prelude::*;
-    scenarios
-        .par_iter()
-        .zip(dirs)
-        .map(|(scenario, dir)| {
-            let result = sim::simulate(scenario, None);
-            sim::dataset::write_run(dir, &result.recording, &result.manifest, true)
-        })
-        .collect::<Result<Vec<()>, _>>()?;
+    validation::study::plan::simulate_into(scenarios, dirs)?;
     Ok(())
 }
 
-/// The multisine part of `reproduce`: one clean run per torque scale (in parallel), then the
-/// Monte-Carlo study and its report.
+/// Reads a reproduction study file of `studies/`.
+pub(crate) fn plan(root: &Path, name: &str) -> Result<Plan, Box<dyn std::error::Error>> {
+    Ok(Plan::from_path(
+        &root.join(format!("studies/{name}.toml")),
+        &[],
+    )?)
+}
+
+/// The multisine part of `reproduce`: `studies/multisine.toml`.
 fn multisine(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let t0 = Instant::now();
-    let paper = Scenario::from_path(&root.join("scenarios/paper_multisine.toml"))?;
-    let scenarios: Vec<Scenario> = TORQUE_SCALES
-        .iter()
-        .map(|&scale| paper.edited(|f| f.torque_scale = scale))
-        .collect::<Result<_, _>>()?;
-    let dirs: Vec<PathBuf> = TORQUE_SCALES
-        .iter()
-        .map(|s| out.join("runs").join(format!("paper_multisine_x{s}")))
-        .collect();
-    simulate_all(&scenarios, &dirs)?;
-    println!(
-        "simulated {} multisine runs in {:.1} s",
-        dirs.len(),
-        t0.elapsed().as_secs_f64()
-    );
-    let runs = TORQUE_SCALES
-        .iter()
-        .zip(&dirs)
-        .map(|(&scale, d)| {
-            validation::dataset::read_run(d)
-                .map(|run| validation::study::multisine::ScaleRun { scale, run })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let report = validation::study::multisine::MultisineStudy::new(&runs, Default::default())?;
-    report.write(&out.join("report"))?;
+    let Plan::Multisine(plan) = plan(root, "multisine")? else {
+        return Err("studies/multisine.toml: expected kind = \"multisine\"".into());
+    };
+    let report = plan.run(&out.join("runs"), &out.join("report"))?;
     if let Some((method, m1, m2)) = report.best_at_paper_noise() {
         println!(
             "wrote {}/multisine.md, .csv, .png in {:.1} s: best at the paper's amplitude and noise: {method}, RMSE m1 {m1:.4} kg, m2 {m2:.4} kg (paper: 1.0568, 1.5420)",

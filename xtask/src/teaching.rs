@@ -117,36 +117,11 @@ pub fn excite(root: &Path) -> Result<(), Box<dyn std::error::Error>> {
 /// write the report.
 pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let t0 = std::time::Instant::now();
-    let names: Vec<&str> = SWEEPS
-        .iter()
-        .copied()
-        .chain([EXCITATION, VALIDATION])
-        .collect();
-    let scenarios = names
-        .iter()
-        .map(|n| Scenario::from_path(&root.join(format!("scenarios/{n}.toml"))))
-        .collect::<Result<Vec<_>, _>>()?;
-    let dirs: Vec<std::path::PathBuf> = names.iter().map(|n| out.join("runs").join(n)).collect();
-    crate::simulate_all(&scenarios, &dirs)?;
-    println!(
-        "simulated {} teaching runs in {:.1} s",
-        dirs.len(),
-        t0.elapsed().as_secs_f64()
-    );
-    let mut runs = dirs
-        .iter()
-        .map(|d| validation::dataset::read_run(d))
-        .collect::<Result<Vec<_>, _>>()?;
-    let validation_run = runs.pop().expect("validation");
-    let excitation = runs.pop().expect("excitation");
-    let study = validation::study::teaching::TeachingRuns {
-        sweeps: runs,
-        excitation,
-        validation: validation_run,
+    let validation::study::plan::Plan::Teaching(plan) = crate::plan(root, "teaching")? else {
+        return Err("studies/teaching.toml: expected kind = \"teaching\"".into());
     };
-    let report = validation::study::teaching::TeachingStudy::new(&study, Default::default())?;
     let dir = out.join("report");
-    report.write(&dir)?;
+    let report = plan.run(&out.join("runs"), &dir)?;
     let pct = |m: &str, n: &str| report.nrms(m, n).map_or(f64::NAN, |v| 100.0 * v);
     println!(
         "wrote {}/teaching.md, .csv, _friction.png, _adaptive.png in {:.1} s: validation torque NRMS at low noise: \

@@ -5,7 +5,7 @@
 //! ```sh
 //! validation estimate RUN... [--only NAMES] [--nim-models DIR] [--holdout F] --out FILE.csv
 //! validation estimate sweep=S1 sweep=S2 excitation=E --out FILE.csv
-//! validation sweep studies/mim_noise.toml --out DIR
+//! validation study studies/mim_noise.toml --out DIR       # any kind; `sweep` is an alias
 //! validation import RECORDING.csv --urdf ROBOT.urdf [--config C.toml] --out RUN
 //! ```
 
@@ -56,10 +56,13 @@ pub enum Command {
     /// directory: checked, resampled onto a uniform grid, filtered and differentiated by the
     /// stated signal chain, every choice in its manifest.
     Import(crate::import::Options),
-    /// Run a noise study (`studies/*.toml`): simulate each scenario once, re-noise it per
-    /// (level, seed), run the estimators in parallel, and write DIR/sweep.json, sweep.csv,
-    /// sweep.md and sweep.png (atomically; an interrupted study resumes).
-    Sweep {
+    /// Run a study file (`studies/*.toml`, any kind). A noise sweep simulates each scenario
+    /// once, re-noises it per (level, seed), runs the estimators in parallel, and writes
+    /// DIR/sweep.json, sweep.csv, sweep.md and sweep.png (atomically; an interrupted study
+    /// resumes). A multisine, teaching or industrial study simulates its scenarios into
+    /// DIR/runs and writes its report into DIR/report (`<kind>.json`, `.md`, …).
+    #[command(alias = "sweep")]
+    Study {
         /// The study file.
         study: PathBuf,
         /// The output directory.
@@ -89,6 +92,30 @@ fn experiments(runs: &[String]) -> Result<Vec<Vec<(Role, PathBuf)>>, String> {
     Ok(vec![one])
 }
 
+/// Runs a multisine, teaching or industrial study file into `out/runs` and `out/report`.
+fn run_reproduction(
+    plan: &crate::study::plan::Plan,
+    out: &std::path::Path,
+) -> Result<(), Box<dyn std::error::Error>> {
+    use crate::study::plan::Plan;
+    let t0 = std::time::Instant::now();
+    let (runs, report) = (out.join("runs"), out.join("report"));
+    match plan {
+        Plan::Multisine(p) => p.run(&runs, &report).map(|_| ())?,
+        Plan::Teaching(p) => p.run(&runs, &report).map(|_| ())?,
+        Plan::Industrial(p) => p.run(&runs, &report).map(|_| ())?,
+        Plan::Sweep(_) => unreachable!("sweeps run through the study engine"),
+    }
+    println!(
+        "study `{}`: runs in {}, report in {} ({:.1} s)",
+        plan.name(),
+        runs.display(),
+        report.display(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 /// Runs one command.
 pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
     match command {
@@ -115,12 +142,15 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
                 }
             );
         }
-        Command::Sweep { study, out } => {
+        Command::Study { study, out } => {
             let names: Vec<&'static str> = registry(&Options::default())
                 .iter()
                 .map(|e| e.name())
                 .collect();
-            let study = crate::study::file::Study::from_path(&study, &names)?;
+            let study = match crate::study::plan::Plan::from_path(&study, &names)? {
+                crate::study::plan::Plan::Sweep(study) => study,
+                other => return run_reproduction(&other, &out),
+            };
             let jobs: usize = study.sweeps.iter().map(|s| s.levels.len()).sum::<usize>()
                 * study.seeds
                 * study.scenarios.len();

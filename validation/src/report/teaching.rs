@@ -11,9 +11,28 @@ use crate::estimate::idim::{MIN_SPEED, friction_sweep};
 use crate::param::ParamId;
 use crate::report::{csv_num, register_font};
 pub use crate::study::teaching::{
-    ENCODER_RESOLUTION, LEVELS, NoiseLevel, StudyConfig, TeachingRuns, TeachingStudy,
+    ENCODER_RESOLUTION, NoiseLevel, StudyConfig, TeachingRuns, TeachingStudy,
     constant_velocity_check, measurements,
 };
+
+/// A noise level in words: `low σ_q = 0.001°, σ_τ = 0.05 N·m, q quantized by a 20-bit encoder first`.
+pub(crate) fn describe_level(level: &NoiseLevel) -> String {
+    let mut text = format!(
+        "{} σ_q = {}°, σ_τ = {} N·m",
+        level.name,
+        (level.sigma_q * 180.0 / std::f64::consts::PI * 1e12).round() / 1e12,
+        level.sigma_tau
+    );
+    if level.resolution > 0.0 {
+        let bits = (std::f64::consts::TAU / level.resolution).log2();
+        if (bits - bits.round()).abs() < 1e-9 {
+            let _ = write!(text, ", q quantized by a {bits:.0}-bit encoder first");
+        } else {
+            let _ = write!(text, ", q quantized to {:e} rad first", level.resolution);
+        }
+    }
+    text
+}
 
 impl TeachingStudy {
     /// `teaching.csv`: `method,noise,parameter,truth,estimate,abs_error,rel_error,runs`;
@@ -123,9 +142,20 @@ impl TeachingStudy {
         for (k, d) in self.base_description.iter().enumerate() {
             let _ = writeln!(md, "- {} = {d}", ParamId::Base(k + 1));
         }
+        // The noise cases: none, then the study's levels.
+        let noises: Vec<&str> = std::iter::once("none")
+            .chain(self.config.levels.iter().map(|l| l.name.as_str()))
+            .collect();
+        let first = &noises[..noises.len().min(2)];
         let _ = writeln!(
             md,
-            "\n## Summary\n\n| method | NRMS none | NRMS low | NRMS high | max base error none (rel. to max |β|) |\n|---|---|---|---|---|"
+            "\n## Summary\n\n| method | {} | max base error none (rel. to max |β|) |\n|---|{}---|",
+            noises
+                .iter()
+                .map(|n| format!("NRMS {n}"))
+                .collect::<Vec<_>>()
+                .join(" | "),
+            "---|".repeat(noises.len())
         );
         for m in [
             "idim_ols",
@@ -141,10 +171,8 @@ impl TeachingStudy {
             };
             let _ = writeln!(
                 md,
-                "| {m} | {} | {} | {} | {} |",
-                f("none"),
-                f("low"),
-                f("high"),
+                "| {m} | {} | {} |",
+                noises.iter().map(|n| f(n)).collect::<Vec<_>>().join(" | "),
                 self.max_base_error(m, "none")
                     .map_or("–".into(), |v| format!("{v:.1e}"))
             );
@@ -155,14 +183,21 @@ impl TeachingStudy {
              where the joint moves faster than {MIN_SPEED} rad/s (near zero speed the friction depends on how it passes \
              through zero, which none of these models describes), τ the measured K·i. With noise, q̇ and q̈ come from a \
              {}-harmonic Fourier series of the measured q, and predicted and measured torques are both low-passed to {} \
-             harmonics (parallel filtering; this also removes the torque noise from the comparison). Noise levels: low \
-             σ_q = 1e-3°, σ_τ = 0.05 N·m; high σ_q = 1e-2°, σ_τ = 0.1 N·m; q quantized by a 20-bit encoder first; {} seeds \
+             harmonics (parallel filtering; this also removes the torque noise from the comparison). Noise levels: {}; {} seeds \
              each. The sweep analysis alone (friction + gravity, no inertia) is listed for its parameters; its NRMS only \
              shows that inertia matters on the trajectory.\n",
-            self.config.harmonics, self.config.filter, self.config.seeds
+            self.config.harmonics,
+            self.config.filter,
+            self.config
+                .levels
+                .iter()
+                .map(describe_level)
+                .collect::<Vec<_>>()
+                .join("; "),
+            self.config.seeds
         );
         let base_names = names(|p| matches!(p, ParamId::Base(_)));
-        for noise in ["none", "low", "high"] {
+        for &noise in &noises {
             let _ = writeln!(
                 md,
                 "## Base parameters, noise `{noise}`\n\nmean ± standard deviation over the seeds (relative bias)\n"
@@ -174,7 +209,7 @@ impl TeachingStudy {
             );
             md += "\n";
         }
-        for noise in ["none", "low"] {
+        for &noise in first {
             let _ = writeln!(md, "## Friction, noise `{noise}`\n");
             md += &self.table(
                 noise,
@@ -185,7 +220,7 @@ impl TeachingStudy {
         }
         let mut two: Vec<String> = names(|p| matches!(p, ParamId::GravityBase(_)));
         two.extend(names(|p| matches!(p, ParamId::InertiaBase(_))));
-        for noise in ["none", "low"] {
+        for &noise in first {
             let _ = writeln!(md, "## Two-step method, noise `{noise}`\n");
             md += &self.table(noise, &two, &["friction_sweep", "two_step"]);
             md += "\n";

@@ -30,6 +30,10 @@ use serde::Deserialize;
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct StudyFile {
+    /// `"sweep"` where given ([`crate::study::plan`] reads the kind first).
+    #[serde(default)]
+    #[allow(dead_code)]
+    kind: Option<String>,
     name: String,
     scenarios: Vec<PathBuf>,
     seeds: usize,

@@ -3,7 +3,7 @@
 //!
 //! Two clean closed-loop runs (the D-optimal excitation and a random validation trajectory,
 //! scenarios `panda_excitation` and `panda_validation`) are re-noised per seed at the levels
-//! of [`CASES`] ([`crate::study::teaching::measurements`]: fresh noise on `q` and on the torque
+//! of its cases (`studies/industrial.toml`; [`crate::study::teaching::measurements`]: fresh noise on `q` and on the torque
 //! signal, never re-simulated) and identified by every IDIM variant: OLS, WLS and TLS on the base
 //! parameters, and the standard-parameter estimates with a prior, unconstrained (`idim_prior`)
 //! and physically consistent (`idim_consistent`). The prior is a stated "CAD model": the file's
@@ -28,47 +28,22 @@ use crate::estimate::{Estimates, Estimator, Experiment, Options, Role, by_name};
 use crate::param::ParamId;
 use crate::regressor::{BaseParameters, standard_vector};
 use crate::study::monte_carlo;
-use crate::study::teaching::{ENCODER_RESOLUTION, NoiseLevel, measurements};
+use crate::study::teaching::{NoiseLevel, measurements};
 
 /// The estimators compared, by their API names.
 pub const METHODS: [&str; 5] = super::IDIM_FAMILY;
 
-/// One identification setting: a noise level and how much of the excitation is used.
-#[derive(Clone, Copy, Debug)]
+/// One identification setting: a noise level and how much of the excitation is used (a
+/// `[[case]]` of `studies/industrial.toml`, [`crate::study::plan`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Case {
     /// Name in the report.
-    pub name: &'static str,
+    pub name: String,
     /// The noise.
     pub level: NoiseLevel,
     /// Whole periods of the excitation used after the first (transient) one (`None`: all).
     pub periods: Option<usize>,
 }
-
-/// BIRDy's noise levels on the whole excitation, and a short excitation (two periods) at ten
-/// times that torque noise with 20-bit encoders: the setting where unconstrained estimates of
-/// light links stop being real bodies.
-pub const CASES: [Case; 2] = [
-    Case {
-        name: "BIRDy noise (σ_q = 1e-4 °, σ_τ = 0.05 N·m), 3 periods",
-        level: NoiseLevel {
-            name: "birdy",
-            resolution: 0.0,
-            sigma_q: 1e-4 * std::f64::consts::PI / 180.0,
-            sigma_tau: 0.05,
-        },
-        periods: None,
-    },
-    Case {
-        name: "short and noisy: 2 periods, 20-bit encoders + σ_q = 1e-3 °, σ_τ = 0.5 N·m",
-        level: NoiseLevel {
-            name: "short",
-            resolution: ENCODER_RESOLUTION,
-            sigma_q: 1e-3 * std::f64::consts::PI / 180.0,
-            sigma_tau: 0.5,
-        },
-        periods: Some(2),
-    },
-];
 
 /// The stated "CAD model" errors of the prior: masses alternately +20 % and −20 % (link 1
 /// heavier), centroids 10 % closer to their joint, central inertia tensors +30 %.
@@ -131,7 +106,7 @@ const FILTER: Option<usize> = Some(50);
 
 impl IndustrialStudy {
     /// Runs the study on the clean excitation and validation runs in the given cases (usually
-    /// [`CASES`]); the prior URDF and the identified model (of the first case) are written into
+    /// its `cases`); the prior URDF and the identified model (of the first case) are written into
     /// `out`.
     pub fn new(
         excitation: &Run,
@@ -183,7 +158,7 @@ impl IndustrialStudy {
                 per_seed.into_iter().collect::<crate::Result<_>>()?;
             for (m, method) in METHODS.iter().enumerate() {
                 let mut r = MethodResult {
-                    case: case.name.into(),
+                    case: case.name.clone(),
                     method: (*method).into(),
                     ..Default::default()
                 };
@@ -247,14 +222,14 @@ fn noisy_runs(
     excitation: &Run,
     validation: &Run,
 ) -> crate::Result<(Measurements, Measurements)> {
-    let mut exc = measurements(&excitation.clean, Some((case.level, seed)))?;
+    let mut exc = measurements(&excitation.clean, Some((&case.level, seed)))?;
     if let Some(p) = case.periods {
         let per_period = period_samples(&exc);
         exc = exc.head(per_period * (p + 1) + 1);
     }
     Ok((
         exc,
-        measurements(&validation.clean, Some((case.level, 1000 + seed)))?,
+        measurements(&validation.clean, Some((&case.level, 1000 + seed)))?,
     ))
 }
 

@@ -9,6 +9,7 @@ pub mod monte_carlo;
 pub mod multisine;
 pub mod nim;
 pub mod nim_motion;
+pub mod plan;
 pub mod recorded;
 pub mod stats;
 pub mod sweep;

@@ -26,11 +26,12 @@ use crate::param::ParamId;
 use crate::regressor::BaseParameters;
 use crate::study::monte_carlo;
 
-/// A measurement noise level (BIRDy's levels).
-#[derive(Clone, Copy, Debug)]
+/// A measurement noise level, as a study file states it (`studies/teaching.toml`,
+/// `studies/industrial.toml`: [`crate::study::plan`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NoiseLevel {
     /// Name in the report (`low`, `high`).
-    pub name: &'static str,
+    pub name: String,
     /// Encoder resolution (rad): the angles are quantized to it first (0: no quantization).
     pub resolution: f64,
     /// Standard deviation of the angle noise (rad), after the quantization.
@@ -39,44 +40,20 @@ pub struct NoiseLevel {
     pub sigma_tau: f64,
 }
 
-/// The two noise levels: σ_q = 1e-3° and 1e-2°, σ_τ = 0.05 and 0.1 N·m.
-pub const LEVELS: [NoiseLevel; 2] = [
-    NoiseLevel {
-        name: "low",
-        resolution: ENCODER_RESOLUTION,
-        sigma_q: 1e-3 * std::f64::consts::PI / 180.0,
-        sigma_tau: 0.05,
-    },
-    NoiseLevel {
-        name: "high",
-        resolution: ENCODER_RESOLUTION,
-        sigma_q: 1e-2 * std::f64::consts::PI / 180.0,
-        sigma_tau: 0.1,
-    },
-];
-
 /// Encoder resolution: 20 bits per revolution (rad).
 pub const ENCODER_RESOLUTION: f64 = std::f64::consts::TAU / 1_048_576.0;
 
-/// Study settings.
+/// Study settings (`studies/teaching.toml`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct StudyConfig {
+    /// The noise levels, each measuring every run again per seed.
+    pub levels: Vec<NoiseLevel>,
     /// Noise seeds per level.
     pub seeds: usize,
     /// Harmonics of the Fourier series for `q̇, q̈` with noise.
     pub harmonics: usize,
     /// Harmonics kept by the parallel filter with noise.
     pub filter: usize,
-}
-
-impl Default for StudyConfig {
-    fn default() -> Self {
-        StudyConfig {
-            seeds: 16,
-            harmonics: 200,
-            filter: 50,
-        }
-    }
 }
 
 /// The four runs of the study.
@@ -173,7 +150,7 @@ pub(crate) struct FrictionPanel {
 /// A noise level as the measurement model a run states: on every joint, `q` quantized to the
 /// encoder resolution (where it has one) then Gaussian, and the current Gaussian with
 /// `σ_τ / K` (the joint's drive gain `K`).
-pub fn stated(level: NoiseLevel, data: &Measurements) -> Stated {
+pub fn stated(level: &NoiseLevel, data: &Measurements) -> Stated {
     let gaussian = |sigma| Noise::Gaussian { sigma };
     let mut q = vec![gaussian(level.sigma_q)];
     if level.resolution > 0.0 {
@@ -205,7 +182,7 @@ pub fn stated(level: NoiseLevel, data: &Measurements) -> Stated {
 /// Monte-Carlo engine ([`monte_carlo::remeasure`]).
 pub fn measurements(
     data: &Measurements,
-    noise: Option<(NoiseLevel, u64)>,
+    noise: Option<(&NoiseLevel, u64)>,
 ) -> crate::Result<Measurements> {
     let stated = noise.map(|(level, seed)| (stated(level, data), seed));
     monte_carlo::remeasure(data, stated.as_ref().map(|(s, seed)| (s, *seed)))
@@ -316,11 +293,11 @@ impl TeachingStudy {
         let derivatives = Derivatives::Fourier {
             harmonics: config.harmonics,
         };
-        let levels: Vec<(u64, NoiseLevel)> = (1..).zip(LEVELS).collect();
+        let levels: Vec<(u64, &NoiseLevel)> = (1..).zip(&config.levels).collect();
         let outcomes = monte_carlo::run(
             &levels,
             |_| config.seeds,
-            |&(l, level), seed| {
+            |&(l, level): &(u64, &NoiseLevel), seed| {
                 let seed = 1000 * l + seed;
                 let noisy = |m: &Measurements| measurements(m, Some((level, seed)));
                 let s: Vec<Measurements> = sweeps.iter().map(noisy).collect::<Result<_, _>>()?;
@@ -340,7 +317,7 @@ impl TeachingStudy {
                 if k == 0 {
                     adaptive.push((level.name.to_string(), history(&outcome)));
                 }
-                add(level.name, &outcome);
+                add(&level.name, &outcome);
             }
         }
 

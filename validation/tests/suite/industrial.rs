@@ -8,7 +8,7 @@ use std::path::Path;
 
 use sim::scenario::Scenario;
 use validation::dataset::write_and_read;
-use validation::study::industrial::{CASES, IndustrialStudy};
+use validation::study::industrial::IndustrialStudy;
 
 #[test]
 fn the_panda_is_identified_to_the_birdy_standard_with_real_bodies() {
@@ -21,8 +21,14 @@ fn the_panda_is_identified_to_the_birdy_standard_with_real_bodies() {
             write_and_read(&sim::simulate(&scenario, None), &tmp.join(n)).unwrap()
         })
         .collect();
-    let study =
-        IndustrialStudy::new(&runs[0], &runs[1], &CASES[..1], 2, &tmp.join("report")).unwrap();
+    let study = IndustrialStudy::new(
+        &runs[0],
+        &runs[1],
+        &crate::studies::industrial_cases()[..1],
+        2,
+        &tmp.join("report"),
+    )
+    .unwrap();
     for method in [
         "idim_ols",
         "idim_wls",

@@ -18,5 +18,6 @@ mod nim;
 mod paper_rail;
 mod pinocchio;
 mod population;
+mod studies;
 mod sweep;
 mod teaching;

@@ -225,7 +225,7 @@ fn a_killed_sweep_leaves_no_output_and_resumes_to_the_same_bytes() {
 #[test]
 fn the_engine_draws_the_same_noise_from_a_runs_columns_as_from_its_recording() {
     use validation::study::monte_carlo::{remeasure, remeasure_simulated};
-    use validation::study::teaching::{LEVELS, stated};
+    use validation::study::teaching::stated;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut scenario =
         sim::scenario::Scenario::from_path(&root.join("scenarios/teaching_excitation.toml"))
@@ -233,7 +233,7 @@ fn the_engine_draws_the_same_noise_from_a_runs_columns_as_from_its_recording() {
     scenario.samples = 200;
     let clean = sim::simulate(&scenario, None);
     let run = validation::dataset::from_simulated(&clean, std::path::Path::new(".")).unwrap();
-    let model = stated(LEVELS[1], &run.clean);
+    let model = stated(&crate::studies::teaching_levels()[1], &run.clean);
     let from_columns = remeasure(&run.clean, Some((&model, 7))).unwrap();
     let from_recording = remeasure_simulated(&clean, &model, 7).unwrap().measurements;
     let pairs = from_columns.joints.iter().zip(&from_recording.joints);

@@ -12,7 +12,7 @@ use validation::estimate::idim::friction_sweep::SweepFit;
 use validation::estimate::idim::two_step::TwoStep;
 use validation::estimate::idim::{Derivatives, MIN_SPEED, Prepared, periodic_samples, torque_nrms};
 use validation::param::ParamId;
-use validation::report::teaching::{LEVELS, constant_velocity_check, measurements};
+use validation::report::teaching::{constant_velocity_check, measurements};
 
 struct Runs {
     sweeps: Vec<Run>,
@@ -176,7 +176,7 @@ fn noise_free_pipeline_recovers_friction_and_base_parameters() {
 #[test]
 fn low_noise_validation_torque_nrms_is_below_one_percent() {
     let runs = runs();
-    let level = LEVELS[0];
+    let level = &crate::studies::teaching_levels()[0];
     let noisy = |r: &Run| measurements(&r.clean, Some((level, 5))).unwrap();
     let sweeps: Vec<_> = runs.sweeps.iter().map(noisy).collect();
     let (exc, val) = (noisy(&runs.excitation), noisy(&runs.validation));
@@ -211,7 +211,7 @@ fn consistent_idim_gives_real_bodies_and_its_urdf_predicts_what_it_reported() {
     use validation::estimate::idim::consistent::{Constraint, StandardIdim};
     let runs = runs();
     let prior = prior_urdf();
-    for level in LEVELS {
+    for level in &crate::studies::teaching_levels() {
         let noisy = |r: &Run| measurements(&r.clean, Some((level, 5))).unwrap();
         let sweeps: Vec<_> = runs.sweeps.iter().map(noisy).collect();
         let (exc, val) = (noisy(&runs.excitation), noisy(&runs.validation));
