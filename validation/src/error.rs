@@ -15,6 +15,9 @@ pub enum Error {
     /// A scenario file.
     #[error(transparent)]
     Scenario(#[from] sim::scenario::ScenarioError),
+    /// A population could not be generated.
+    #[error(transparent)]
+    Batch(#[from] sim::batch::BatchError),
     /// A replay of a recording.
     #[error(transparent)]
     Replay(#[from] sim::replay::ReplayError),

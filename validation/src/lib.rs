@@ -22,6 +22,7 @@ pub mod paper;
 pub mod param;
 pub mod regressor;
 pub mod report;
+pub mod reproduce;
 pub mod score;
 pub mod signal;
 pub mod study;

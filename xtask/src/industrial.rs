@@ -151,7 +151,7 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
         return Err("studies/industrial.toml: expected kind = \"industrial\"".into());
     };
     let dir = out.join("report");
-    let study = plan.run(&out.join("runs"), &dir)?;
+    let study = validation::reproduce::industrial(&plan, out)?;
     let nrms = |case: usize, m: &str| {
         study.result(case, m).map_or(f64::NAN, |r| {
             100.0 * r.nrms.iter().copied().fold(f64::NAN, f64::max)

@@ -21,7 +21,7 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use sim::scenario::Scenario;
 use validation::report::chapter::Chapter;
-use validation::study::plan::Plan;
+use validation::study::plan::{NimPopulationPlan, Plan};
 
 /// Automation of the project's reproductions and benchmarks.
 #[derive(Parser)]
@@ -169,15 +169,6 @@ fn progress(len: usize, name: &str) -> ProgressBar {
     pb
 }
 
-/// Simulates scenarios into run directories, on all cores (rayon); the first error, if any.
-pub(crate) fn simulate_all(
-    scenarios: &[Scenario],
-    dirs: &[PathBuf],
-) -> Result<(), Box<dyn std::error::Error>> {
-    validation::study::plan::simulate_into(scenarios, dirs)?;
-    Ok(())
-}
-
 /// Reads a reproduction study file of `studies/`.
 pub(crate) fn plan(root: &Path, name: &str) -> Result<Plan, Box<dyn std::error::Error>> {
     Ok(Plan::from_path(
@@ -192,7 +183,7 @@ fn multisine(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> 
     let Plan::Multisine(plan) = plan(root, "multisine")? else {
         return Err("studies/multisine.toml: expected kind = \"multisine\"".into());
     };
-    let report = plan.run(&out.join("runs"), &out.join("report"))?;
+    let report = validation::reproduce::multisine(&plan, out)?;
     if let Some((method, m1, m2)) = report.best_at_paper_noise() {
         println!(
             "wrote {}/multisine.md, .csv, .png in {:.1} s: best at the paper's amplitude and noise: {method}, RMSE m1 {m1:.4} kg, m2 {m2:.4} kg (paper: 1.0568, 1.5420)",
@@ -340,19 +331,8 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 );
             }
             if part("nim") {
-                nim::report(
-                    &root,
-                    &out,
-                    &nim::StudySize {
-                        train: 100,
-                        test: 20,
-                        ood: 20,
-                        steps: 3000,
-                        curve: vec![25, 50],
-                        seed: 0,
-                    },
-                )?;
-                nim_motion::study(&root, &out, &nim_motion::MotionSize::small())?;
+                nim::report(&nim::plan(&root)?, &out)?;
+                nim_motion::study(&nim_motion::plan(&root)?, &out)?;
             }
             if part("multisine") {
                 multisine(&root, &out)?;
@@ -424,22 +404,20 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
                 .into_iter()
                 .filter(|&n| n > 0 && !no_curve)
                 .collect();
-            nim::report(
-                &root,
-                &out,
-                &nim::StudySize {
-                    train: train_arms,
-                    test: test_arms,
-                    ood: ood_arms,
-                    steps,
-                    curve,
-                    seed,
-                },
-            )?;
+            let plan = NimPopulationPlan {
+                train: train_arms,
+                test: test_arms,
+                ood: ood_arms,
+                steps,
+                curve,
+                seed,
+                ..nim::plan(&root)?
+            };
+            nim::report(&plan, &out)?;
         }
         Command::NimMotionStudy { out, size } => {
             let out = out.unwrap_or_else(|| root.join("generated"));
-            nim_motion::study(&root, &out, &size)?;
+            nim_motion::study(&size.apply(nim_motion::plan(&root)?), &out)?;
         }
         Command::Bench { runs, steps, peer } => bench::bench(&root, runs, steps, peer)?,
     }

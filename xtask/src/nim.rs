@@ -1,145 +1,27 @@
-//! NIM in `reproduce` (the paper's protocol and a small population study) and the full
-//! population study, `cargo xtask nim-study`.
+//! NIM in `reproduce` (`studies/nim.toml`: the paper's protocol and a small population study),
+//! the full population study (`cargo xtask nim-study`: the same file at the sizes its
+//! arguments give), and the `nim-train` / `nim-predict` commands.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
-use sim::population::Shard;
-use sim::scenario::Scenario;
 use validation::dataset::{Run, read_population_arm, read_run};
-use validation::estimate::nim::TrainConfig;
-use validation::study::nim::{NimStudy, PopulationRuns, population_study};
+use validation::study::plan::{NimPopulationPlan, Plan};
 
-/// Sizes of a population study.
-pub struct StudySize {
-    /// Training arms.
-    pub train: usize,
-    /// Held-out arms (same distributions).
-    pub test: usize,
-    /// Out-of-distribution arms (20 % denser).
-    pub ood: usize,
-    /// Optimizer steps per body network.
-    pub steps: usize,
-    /// Training-set sizes of the learning curve (besides `train`).
-    pub curve: Vec<usize>,
-    /// Seed of the population networks' initialization and batch order.
-    pub seed: u64,
+/// The NIM population study of `studies/nim.toml` (the small study of `reproduce`).
+pub fn plan(root: &Path) -> Result<NimPopulationPlan, Box<dyn std::error::Error>> {
+    match crate::plan(root, "nim")? {
+        Plan::NimPopulation(p) => Ok(p),
+        _ => Err("studies/nim.toml: expected kind = \"nim_population\"".into()),
+    }
 }
 
-/// `scenario` (a population) with force/torque sensors on every body whose noise is `level` ×
-/// that body's signal RMS on the paper's clean rail run (`paper_rail`), per channel:
-/// noise-augmented training data.
-pub(crate) fn with_ft_sensors(
-    root: &Path,
-    scenario: &Scenario,
-    level: f64,
-) -> Result<Scenario, Box<dyn std::error::Error>> {
-    let rail = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
-    let clean = sim::simulate(&rail, None);
-    let sensors = validation::study::sweep::measurement(
-        validation::study::file::SensorFamily::ForceTorque,
-        level,
-        &clean.recording,
-    )
-    .sensors;
-    Ok(scenario.edited(|f| f.sensor.extend(sensors))?)
-}
-
-/// Generates (or resumes) `scenario`'s population with `arms` arms into `dir`.
-pub(crate) fn population(
-    scenario: &Scenario,
-    arms: usize,
-    dir: &Path,
-) -> Result<Vec<Run>, Box<dyn std::error::Error>> {
-    let s = scenario.edited(|f| {
-        if let Some(p) = f.population.as_mut() {
-            p.arms = arms;
-        }
-    })?;
+/// Runs the NIM population study `plan` (the paper's protocol on its run, then the population
+/// networks) into `out` and prints its summary.
+pub fn report(plan: &NimPopulationPlan, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let t0 = Instant::now();
-    let g = sim::batch::generate(&s, dir, Shard::ALL, false, None)?;
-    if g.written > 0 {
-        println!(
-            "simulated {} arms into {} in {:.1} s ({:.2} arms/s)",
-            g.written,
-            dir.display(),
-            t0.elapsed().as_secs_f64(),
-            g.written as f64 / t0.elapsed().as_secs_f64()
-        );
-    }
-    Ok((0..arms)
-        .map(|k| read_population_arm(dir, k))
-        .collect::<Result<_, _>>()?)
-}
-
-/// A population with every drawn density 20 % higher (bounds too) and the next seed: arms out
-/// of the distribution `scenario`'s networks were trained on.
-pub(crate) fn denser(scenario: &Scenario) -> Result<Scenario, Box<dyn std::error::Error>> {
-    let file = scenario.path.as_deref().unwrap_or(Path::new("?")).display();
-    let (mut scaled, mut reseeded) = (false, false);
-    let heavy = scenario.edited(|f| {
-        if let Some(p) = f.population.as_mut() {
-            // Other arms need another seed: one the file states, plus one.
-            if let Some(seed) = p.seed.as_mut() {
-                *seed += 1;
-                reseeded = true;
-            }
-            let densities = p.body.iter_mut().map(|b| &mut b.density);
-            for d in std::iter::once(&mut p.density).chain(densities) {
-                if let Some(d) = d.as_mut() {
-                    *d = d.scaled(1.2);
-                    scaled = true;
-                }
-            }
-        }
-    })?;
-    if !(scaled && reseeded) {
-        return Err(format!(
-            "{file}: the out-of-distribution arms need a `[population]` seed and a drawn density"
-        )
-        .into());
-    }
-    Ok(heavy)
-}
-
-/// Runs the NIM report: the paper's protocol on `paper_rail` and a population study of `size`.
-pub fn report(root: &Path, out: &Path, size: &StudySize) -> Result<(), Box<dyn std::error::Error>> {
-    let rail = out.join("runs").join("paper_rail");
-    if !rail.join("manifest.json").exists() {
-        let scenario = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
-        crate::simulate_all(&[scenario], std::slice::from_ref(&rail))?;
-    }
-    let t0 = Instant::now();
-    let paper_run = read_run(&rail)?;
-    let config = TrainConfig {
-        seed: size.seed,
-        ..validation::estimate::nim::population::recipe(size.steps)
-    };
-    let report = NimStudy::new(&paper_run, TrainConfig::default())?;
-
-    let rail = Scenario::from_path(&root.join("scenarios/population_rail.toml"))?;
-    let pops: PathBuf = out.join("populations");
-    let arms = population(&rail, size.train + size.test, &pops.join("population_rail"))?;
-    // Out of distribution: every density 20 % higher (bounds too), another seed.
-    let ood = population(
-        &denser(&rail)?,
-        size.ood,
-        &pops.join("population_rail_heavy"),
-    )?;
-    let runs = PopulationRuns {
-        train: arms[..size.train].iter().collect(),
-        heldout: arms[size.train..].iter().collect(),
-        out_of_distribution: ood.iter().collect(),
-        ood_description: format!(
-            "{} arms of the same population with every density 20 % higher (mean 2090.2 kg/m³, B6 1414.7 kg/m³)",
-            size.ood
-        ),
-    };
-    let models = out.join("models").join("nim_population");
-    let study = population_study(&runs, &paper_run, &config, &size.curve, Some(&models))?;
-    let report = report.with_population(study);
+    let report = validation::reproduce::nim_population(plan, out)?;
     let dir = out.join("report");
-    validation::report::nim::write(&report, &dir)?;
     let (m, j) = report.heldout_error().unwrap_or((f64::NAN, f64::NAN));
     println!(
         "wrote {}/nim.md and nim.csv in {:.1} s: paper protocol largest relative error {:.1e} ({:.1e} with shuffled inputs); \

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use sim::scenario::Scenario;
+use validation::study::plan::populations;
 
 /// Arms of each training population, and Adam steps per body network (the small study's).
 const ARMS: usize = 80;
@@ -28,14 +29,15 @@ pub fn models(
     out: &Path,
 ) -> Result<Vec<(&'static str, PathBuf)>, Box<dyn std::error::Error>> {
     let rail = Scenario::from_path(&root.join("scenarios/population_rail.toml"))?;
-    let augmented = crate::nim::with_ft_sensors(root, &rail, LEVEL)?;
+    let reference = Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
+    let augmented = populations::with_ft_sensors(&reference, &rail, LEVEL)?;
     let pops = out.join("populations");
     let mut sets = Vec::new();
     for (label, scenario, dir) in [
         ("clean", rail, pops.join("population_rail_nim_clean")),
         ("ft", augmented, pops.join("population_rail_nim_ft")),
     ] {
-        crate::nim::population(&scenario, ARMS, &dir)?;
+        populations::population(&scenario, ARMS, &dir)?;
         sets.push((label, dir, out.join("models").join(format!("nim_{label}"))));
     }
     // NIM training runs on one core; the two sets train side by side as two `nim-train`

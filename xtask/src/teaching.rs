@@ -121,7 +121,7 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
         return Err("studies/teaching.toml: expected kind = \"teaching\"".into());
     };
     let dir = out.join("report");
-    let report = plan.run(&out.join("runs"), &dir)?;
+    let report = validation::reproduce::teaching(&plan, out)?;
     let pct = |m: &str, n: &str| report.nrms(m, n).map_or(f64::NAN, |v| 100.0 * v);
     println!(
         "wrote {}/teaching.md, .csv, _friction.png, _adaptive.png in {:.1} s: validation torque NRMS at low noise: \

@@ -59,8 +59,9 @@ pub enum Command {
     /// Run a study file (`studies/*.toml`, any kind). A noise sweep simulates each scenario
     /// once, re-noises it per (level, seed), runs the estimators in parallel, and writes
     /// DIR/sweep.json, sweep.csv, sweep.md and sweep.png (atomically; an interrupted study
-    /// resumes). A multisine, teaching or industrial study simulates its scenarios into
-    /// DIR/runs and writes its report into DIR/report (`<kind>.json`, `.md`, …).
+    /// resumes). A multisine, teaching, industrial or NIM study simulates its scenarios into
+    /// DIR/runs (populations into DIR/populations, models into DIR/models) and writes its
+    /// report into DIR/report.
     #[command(alias = "sweep")]
     Study {
         /// The study file.
@@ -92,25 +93,19 @@ fn experiments(runs: &[String]) -> Result<Vec<Vec<(Role, PathBuf)>>, String> {
     Ok(vec![one])
 }
 
-/// Runs a multisine, teaching or industrial study file into `out/runs` and `out/report`.
+/// Runs a study file of a reproduction kind into `out` (`runs`, `report`, and for NIM
+/// `populations`, `models`).
 fn run_reproduction(
     plan: &crate::study::plan::Plan,
     out: &std::path::Path,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    use crate::study::plan::Plan;
     let t0 = std::time::Instant::now();
-    let (runs, report) = (out.join("runs"), out.join("report"));
-    match plan {
-        Plan::Multisine(p) => p.run(&runs, &report).map(|_| ())?,
-        Plan::Teaching(p) => p.run(&runs, &report).map(|_| ())?,
-        Plan::Industrial(p) => p.run(&runs, &report).map(|_| ())?,
-        Plan::Sweep(_) => unreachable!("sweeps run through the study engine"),
-    }
+    crate::reproduce::run(plan, out)?;
     println!(
         "study `{}`: runs in {}, report in {} ({:.1} s)",
         plan.name(),
-        runs.display(),
-        report.display(),
+        out.join("runs").display(),
+        out.join("report").display(),
         t0.elapsed().as_secs_f64()
     );
     Ok(())

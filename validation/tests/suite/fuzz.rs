@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use validation::study::file::Study;
+use validation::study::plan::Plan;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -44,7 +44,7 @@ fn studies() -> &'static [toml::Value] {
 fn read_study(text: &str) {
     let path = root().join("studies/fuzz.toml");
     let names = known();
-    let read = catch_unwind(AssertUnwindSafe(|| Study::from_toml(text, &path, &names)));
+    let read = catch_unwind(AssertUnwindSafe(|| Plan::from_toml(text, &path, &names)));
     match read {
         Err(_) => panic!("the study reader panicked on:\n{text}"),
         Ok(Ok(_)) => {}
@@ -209,7 +209,7 @@ fn the_pristine_run_and_every_shipped_study_read() {
     let names = known();
     for doc in studies() {
         let text = toml::to_string(doc).unwrap();
-        Study::from_toml(&text, &root().join("studies/x.toml"), &names).unwrap();
+        Plan::from_toml(&text, &root().join("studies/x.toml"), &names).unwrap();
     }
 }
 

@@ -47,9 +47,13 @@ fn every_committed_study_file_reads_as_its_kind() {
             Plan::Multisine(_) => "multisine",
             Plan::Teaching(_) => "teaching",
             Plan::Industrial(_) => "industrial",
+            Plan::NimPopulation(_) => "nim_population",
+            Plan::NimMotion(_) => "nim_motion",
         };
         let expected = match name.as_str() {
             "multisine" | "teaching" | "industrial" => name.as_str(),
+            "nim" => "nim_population",
+            "nim_motions" => "nim_motion",
             _ => "sweep",
         };
         assert_eq!(kind, expected, "{}", path.display());
@@ -139,6 +143,51 @@ fn a_bad_study_file_is_refused_naming_the_file_and_field() {
         std::fs::write(&path, text).unwrap();
         let err = Plan::from_path(&path, &[]).unwrap_err().to_string();
         assert!(err.contains(&format!("bad{k}.toml")), "{err}");
+        assert!(err.contains(field), "case {k}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bad_nim_study_file_is_refused_naming_the_file_and_field() {
+    let dir = std::env::temp_dir().join(format!("validation-nim-studies-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let absolute = |name: &str| {
+        std::fs::read_to_string(root().join(format!("studies/{name}.toml")))
+            .unwrap()
+            .replace("../scenarios/", &format!("{}/scenarios/", root().display()))
+    };
+    let (nim, motions) = (absolute("nim"), absolute("nim_motions"));
+    let cases = [
+        (
+            nim.replace("curve = [25, 50]", "curve = [25, 500]"),
+            "`curve`",
+        ),
+        (
+            nim.replace("ood_density_scale = 1.2", "ood_density_scale = 0.8"),
+            "`ood_density_scale`",
+        ),
+        (nim.replace("train = 100", "train = 0"), "`train`"),
+        (
+            motions.replace("ft_noise = []", "ft_noise = [1e-2, 1e-2]"),
+            "`ft_noise`",
+        ),
+        (
+            motions.replace("\"point_to_point\"", "\"ballet\""),
+            "`holdout`",
+        ),
+        (motions.replace("\"per-axis-log\"", "\"raw\""), "`inputs`"),
+        (
+            motions.replace("learning_rate = 3e-3", "learning_rate = -1.0"),
+            "`learning_rate`",
+        ),
+        (motions.replace("arm6_fourier", "arm7"), "`named[1]`"),
+    ];
+    for (k, (text, field)) in cases.iter().enumerate() {
+        let path = dir.join(format!("nim{k}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let err = Plan::from_path(&path, &[]).unwrap_err().to_string();
+        assert!(err.contains(&format!("nim{k}.toml")), "{err}");
         assert!(err.contains(field), "case {k}: {err}");
     }
     std::fs::remove_dir_all(&dir).unwrap();

@@ -1,8 +1,9 @@
 //! Study files of every kind (`studies/*.toml`): the noise sweeps ([`crate::study::file`],
 //! `kind = "sweep"`, the default) and the reproductions whose settings used to be code —
-//! `kind = "multisine"`, `"teaching"`, `"industrial"`. `cargo xtask reproduce` runs
-//! `studies/multisine.toml`, `studies/teaching.toml` and `studies/industrial.toml`; a user runs
-//! the same study on other seeds, levels or scenarios by editing a copy.
+//! `kind = "multisine"`, `"teaching"`, `"industrial"`, and the NIM studies,
+//! `"nim_population"` and `"nim_motion"` ([`NimPopulationPlan`], [`NimMotionPlan`]: their
+//! fields are theirs). `cargo xtask reproduce` runs the files of `studies/`; a user runs the
+//! same study on other seeds, levels or scenarios by editing a copy.
 //!
 //! ```toml
 //! kind = "teaching"
@@ -28,7 +29,9 @@
 //! `encoder_bits`, `sigma_q_deg`, `sigma_tau`) and the excitation `periods` it uses (absent:
 //! all). Every error names the file and the field.
 
+mod nim;
 mod parse;
+pub mod populations;
 mod run;
 
 use std::path::{Path, PathBuf};
@@ -36,6 +39,7 @@ use std::path::{Path, PathBuf};
 use crate::study::file::{Study, StudyError};
 use crate::study::industrial::Case;
 
+pub use nim::{NimMotionPlan, NimPopulationPlan, check_ft_noise};
 pub use run::simulate_into;
 
 /// A study file of any kind, checked.
@@ -49,6 +53,10 @@ pub enum Plan {
     Teaching(TeachingPlan),
     /// An industrial arm's identification.
     Industrial(IndustrialPlan),
+    /// The NIM population study.
+    NimPopulation(NimPopulationPlan),
+    /// The NIM motion study.
+    NimMotion(NimMotionPlan),
 }
 
 /// A multisine study: its scenario at each torque scale and the study's settings.
@@ -101,6 +109,12 @@ impl Plan {
         parse::from_path(path, known)
     }
 
+    /// Reads and checks the text of a study file at `path` (its paths are relative to
+    /// `path`'s folder).
+    pub fn from_toml(text: &str, path: &Path, known: &[&str]) -> Result<Plan, StudyError> {
+        parse::from_toml(text, path, known)
+    }
+
     /// The study's name.
     pub fn name(&self) -> &str {
         match self {
@@ -108,6 +122,8 @@ impl Plan {
             Plan::Multisine(p) => &p.name,
             Plan::Teaching(p) => &p.name,
             Plan::Industrial(p) => &p.name,
+            Plan::NimPopulation(p) => &p.name,
+            Plan::NimMotion(p) => &p.name,
         }
     }
 }

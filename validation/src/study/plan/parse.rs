@@ -4,10 +4,17 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::{IndustrialPlan, MultisinePlan, Plan, TeachingPlan};
+use super::{IndustrialPlan, MultisinePlan, NimMotionPlan, NimPopulationPlan, Plan, TeachingPlan};
+use crate::estimate::nim::Inputs;
 use crate::study::file::{MAX_LEVELS, MAX_SEEDS, Study, StudyError};
 use crate::study::industrial::Case;
 use crate::study::teaching::NoiseLevel;
+use sim::population::motion::FamilyId;
+
+/// Most arms a NIM study may ask for (the project's populations are sharded beyond this).
+const MAX_ARMS: usize = 1_000_000;
+/// Most optimizer steps per network a NIM study may ask for.
+const MAX_STEPS: usize = 100_000_000;
 
 #[derive(Deserialize)]
 struct Kind {
@@ -85,35 +92,95 @@ struct CaseFile {
     periods: Option<usize>,
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NimPopulationFile {
+    #[allow(dead_code)]
+    kind: String,
+    name: String,
+    paper: PathBuf,
+    population: PathBuf,
+    train: usize,
+    test: usize,
+    ood: usize,
+    ood_density_scale: f64,
+    steps: usize,
+    #[serde(default)]
+    curve: Vec<usize>,
+    #[serde(default)]
+    seed: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NimMotionFile {
+    #[allow(dead_code)]
+    kind: String,
+    name: String,
+    purpose: String,
+    population: PathBuf,
+    reference: PathBuf,
+    named: Vec<PathBuf>,
+    arms: usize,
+    calibration: usize,
+    heldout_family: usize,
+    ood: usize,
+    ood_density_scale: f64,
+    holdout: String,
+    steps: usize,
+    learning_rate: f64,
+    members: usize,
+    seed_sets: usize,
+    inputs: String,
+    #[serde(default)]
+    ft_noise: Vec<f64>,
+}
+
 /// Reads a study file of any kind; `known` are the registry's estimator names (for sweeps).
 pub(super) fn from_path(path: &Path, known: &[&str]) -> Result<Plan, StudyError> {
     let text = std::fs::read_to_string(path).map_err(|source| StudyError::Io {
         path: path.to_owned(),
         source,
     })?;
+    from_toml(&text, path, known)
+}
+
+/// Reads the text of a study file at `path` (its paths are relative to `path`'s folder).
+pub(super) fn from_toml(text: &str, path: &Path, known: &[&str]) -> Result<Plan, StudyError> {
     let parse = |message: String| StudyError::Parse {
         path: path.to_owned(),
         message,
     };
-    let kind: Kind = toml::from_str(&text).map_err(|e| parse(e.to_string()))?;
+    let kind: Kind = toml::from_str(text).map_err(|e| parse(e.to_string()))?;
     let checks = Checks { path };
     match kind.kind.as_deref().unwrap_or("sweep") {
-        "sweep" => Study::from_toml(&text, path, known).map(Plan::Sweep),
+        "sweep" => Study::from_toml(text, path, known).map(Plan::Sweep),
         "multisine" => {
-            let file = toml::from_str(&text).map_err(|e| parse(e.to_string()))?;
+            let file = toml::from_str(text).map_err(|e| parse(e.to_string()))?;
             checks.multisine(file).map(Plan::Multisine)
         }
         "teaching" => {
-            let file = toml::from_str(&text).map_err(|e| parse(e.to_string()))?;
+            let file = toml::from_str(text).map_err(|e| parse(e.to_string()))?;
             checks.teaching(file).map(Plan::Teaching)
         }
         "industrial" => {
-            let file = toml::from_str(&text).map_err(|e| parse(e.to_string()))?;
+            let file = toml::from_str(text).map_err(|e| parse(e.to_string()))?;
             checks.industrial(file).map(Plan::Industrial)
+        }
+        "nim_population" => {
+            let file = toml::from_str(text).map_err(|e| parse(e.to_string()))?;
+            checks.nim_population(file).map(Plan::NimPopulation)
+        }
+        "nim_motion" => {
+            let file = toml::from_str(text).map_err(|e| parse(e.to_string()))?;
+            checks.nim_motion(file).map(Plan::NimMotion)
         }
         other => Err(checks.invalid(
             "kind",
-            format!("expected sweep, multisine, teaching or industrial, got {other:?}"),
+            format!(
+                "expected sweep, multisine, teaching, industrial, nim_population or nim_motion, \
+                 got {other:?}"
+            ),
         )),
     }
 }
@@ -311,6 +378,99 @@ impl Checks<'_> {
             validation: self.scenario("validation", &f.validation)?,
             seeds: self.seeds("seeds", f.seeds)?,
             cases,
+        })
+    }
+
+    /// A count in `1..=max`.
+    fn count(&self, field: &str, n: usize, max: usize) -> Result<usize, StudyError> {
+        if n == 0 || n > max {
+            return Err(self.invalid(field, format!("expected 1 to {max}, got {n}")));
+        }
+        Ok(n)
+    }
+
+    /// A density factor above 1 (denser arms, out of the training distribution).
+    fn denser(&self, field: &str, scale: f64) -> Result<f64, StudyError> {
+        if !(scale.is_finite() && scale > 1.0) {
+            return Err(self.invalid(
+                field,
+                format!("expected a finite factor above 1, got {scale}"),
+            ));
+        }
+        Ok(scale)
+    }
+
+    fn nim_population(&self, f: NimPopulationFile) -> Result<NimPopulationPlan, StudyError> {
+        let train = self.count("train", f.train, MAX_ARMS)?;
+        if let Some(n) = f.curve.iter().find(|&&n| n == 0 || n >= train) {
+            return Err(self.invalid(
+                "curve",
+                format!(
+                    "expected training-set sizes between 1 and train − 1 = {}, got {n}",
+                    train - 1
+                ),
+            ));
+        }
+        Ok(NimPopulationPlan {
+            name: f.name,
+            paper: self.scenario("paper", &f.paper)?,
+            population: self.scenario("population", &f.population)?,
+            train,
+            test: self.count("test", f.test, MAX_ARMS)?,
+            ood: self.count("ood", f.ood, MAX_ARMS)?,
+            ood_density_scale: self.denser("ood_density_scale", f.ood_density_scale)?,
+            steps: self.count("steps", f.steps, MAX_STEPS)?,
+            curve: f.curve,
+            seed: f.seed,
+        })
+    }
+
+    fn nim_motion(&self, f: NimMotionFile) -> Result<NimMotionPlan, StudyError> {
+        let holdout = f
+            .holdout
+            .parse::<FamilyId>()
+            .map_err(|e| self.invalid("holdout", e.to_string()))?;
+        let inputs = Inputs::ALL
+            .into_iter()
+            .find(|i| i.id() == f.inputs)
+            .ok_or_else(|| {
+                let ids: Vec<&str> = Inputs::ALL.iter().map(|i| i.id()).collect();
+                self.invalid(
+                    "inputs",
+                    format!("expected one of {ids:?}, got {:?}", f.inputs),
+                )
+            })?;
+        if !(f.learning_rate.is_finite() && f.learning_rate > 0.0) {
+            return Err(self.invalid(
+                "learning_rate",
+                format!("expected a positive number, got {}", f.learning_rate),
+            ));
+        }
+        super::nim::check_ft_noise(&f.ft_noise).map_err(|e| self.invalid("ft_noise", e))?;
+        let named = f
+            .named
+            .iter()
+            .enumerate()
+            .map(|(k, p)| self.scenario(&format!("named[{k}]"), p))
+            .collect::<Result<_, _>>()?;
+        Ok(NimMotionPlan {
+            name: f.name,
+            purpose: f.purpose,
+            population: self.scenario("population", &f.population)?,
+            reference: self.scenario("reference", &f.reference)?,
+            named,
+            arms: self.count("arms", f.arms, MAX_ARMS)?,
+            calibration: self.count("calibration", f.calibration, MAX_ARMS)?,
+            heldout_family: self.count("heldout_family", f.heldout_family, MAX_ARMS)?,
+            ood: self.count("ood", f.ood, MAX_ARMS)?,
+            ood_density_scale: self.denser("ood_density_scale", f.ood_density_scale)?,
+            holdout,
+            steps: self.count("steps", f.steps, MAX_STEPS)?,
+            learning_rate: f.learning_rate,
+            members: self.count("members", f.members, 100)?,
+            seed_sets: self.count("seed_sets", f.seed_sets, 100)?,
+            inputs,
+            ft_noise: f.ft_noise,
         })
     }
 }

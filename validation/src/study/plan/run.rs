@@ -1,6 +1,6 @@
-//! Running a reproduction study file: its scenarios simulated once each into run directories
+//! Computing a reproduction study file: its scenarios simulated once each into run directories
 //! (on rayon; each directory written atomically), read back, the study computed by the one
-//! Monte-Carlo engine, its report written.
+//! Monte-Carlo engine. Its report is rendered above this layer ([`crate::reproduce`]).
 
 use std::path::{Path, PathBuf};
 
@@ -44,9 +44,10 @@ fn simulate_files(paths: &[&PathBuf], runs: &Path) -> crate::Result<Vec<Run>> {
 }
 
 impl MultisinePlan {
-    /// Simulates the scenario at every torque scale into `runs/<stem>_x<scale>`, computes the
-    /// study and writes `multisine.{json,md,csv,png}` into `report`.
-    pub fn run(&self, runs: &Path, report: &Path) -> crate::Result<MultisineStudy> {
+    /// Simulates the scenario at every torque scale into `out/runs/<stem>_x<scale>` and
+    /// computes the study.
+    pub fn compute(&self, out: &Path) -> crate::Result<MultisineStudy> {
+        let runs = &out.join("runs");
         let paper = Scenario::from_path(&self.scenario)?;
         let scenarios = self
             .torque_scales
@@ -64,16 +65,15 @@ impl MultisinePlan {
             .zip(simulate_into(&scenarios, &dirs)?)
             .map(|(&scale, run)| ScaleRun { scale, run })
             .collect();
-        let study = MultisineStudy::new(&scale_runs, self.config.clone())?;
-        study.write(report)?;
-        Ok(study)
+        MultisineStudy::new(&scale_runs, self.config.clone())
     }
 }
 
 impl TeachingPlan {
-    /// Simulates the sweeps, the excitation and the validation trajectory into `runs/<stem>`,
-    /// computes the study and writes `teaching.{json,md,csv}` and its plots into `report`.
-    pub fn run(&self, runs: &Path, report: &Path) -> crate::Result<TeachingStudy> {
+    /// Simulates the sweeps, the excitation and the validation trajectory into
+    /// `out/runs/<stem>` and computes the study.
+    pub fn compute(&self, out: &Path) -> crate::Result<TeachingStudy> {
+        let runs = &out.join("runs");
         let paths: Vec<&PathBuf> = self
             .sweeps
             .iter()
@@ -82,24 +82,26 @@ impl TeachingPlan {
         let mut all = simulate_files(&paths, runs)?;
         let validation = all.pop().expect("the validation run");
         let excitation = all.pop().expect("the excitation run");
-        let runs = TeachingRuns {
+        let teaching_runs = TeachingRuns {
             sweeps: all,
             excitation,
             validation,
         };
-        let study = TeachingStudy::new(&runs, self.config.clone())?;
-        study.write(report)?;
-        Ok(study)
+        TeachingStudy::new(&teaching_runs, self.config.clone())
     }
 }
 
 impl IndustrialPlan {
-    /// Simulates the excitation and validation runs into `runs/<stem>`, computes the study and
-    /// writes `industrial.{json,md}` and the prior and identified URDFs into `report`.
-    pub fn run(&self, runs: &Path, report: &Path) -> crate::Result<IndustrialStudy> {
-        let both = simulate_files(&[&self.excitation, &self.validation], runs)?;
-        let study = IndustrialStudy::new(&both[0], &both[1], &self.cases, self.seeds, report)?;
-        crate::report::industrial::write(&study, report)?;
-        Ok(study)
+    /// Simulates the excitation and validation runs into `out/runs/<stem>` and computes the
+    /// study (the prior and identified URDFs it states are written into `out/report`).
+    pub fn compute(&self, out: &Path) -> crate::Result<IndustrialStudy> {
+        let both = simulate_files(&[&self.excitation, &self.validation], &out.join("runs"))?;
+        IndustrialStudy::new(
+            &both[0],
+            &both[1],
+            &self.cases,
+            self.seeds,
+            &out.join("report"),
+        )
     }
 }

@@ -1,0 +1,78 @@
+//! The populations the NIM studies train and score on: generated (or resumed) from a population
+//! scenario, denser out-of-distribution variants, and noise-augmented recordings.
+
+use std::path::Path;
+use std::time::Instant;
+
+use sim::population::Shard;
+use sim::scenario::Scenario;
+
+use crate::dataset::{Run, read_population_arm};
+use crate::study::file::SensorFamily;
+
+/// `scenario` (a population) with force/torque sensors on every body whose noise is `level` ×
+/// that body's signal RMS on the clean run of `reference` (the paper's rail run), per channel:
+/// noise-augmented training data.
+pub fn with_ft_sensors(
+    reference: &Scenario,
+    scenario: &Scenario,
+    level: f64,
+) -> crate::Result<Scenario> {
+    let clean = sim::simulate(reference, None);
+    let sensors =
+        crate::study::sweep::measurement(SensorFamily::ForceTorque, level, &clean.recording)
+            .sensors;
+    Ok(scenario.edited(|f| f.sensor.extend(sensors))?)
+}
+
+/// Generates (or resumes) `scenario`'s population with `arms` arms into `dir` and reads them.
+pub fn population(scenario: &Scenario, arms: usize, dir: &Path) -> crate::Result<Vec<Run>> {
+    let s = scenario.edited(|f| {
+        if let Some(p) = f.population.as_mut() {
+            p.arms = arms;
+        }
+    })?;
+    let t0 = Instant::now();
+    let g = sim::batch::generate(&s, dir, Shard::ALL, false, None)?;
+    if g.written > 0 {
+        println!(
+            "simulated {} arms into {} in {:.1} s ({:.2} arms/s)",
+            g.written,
+            dir.display(),
+            t0.elapsed().as_secs_f64(),
+            g.written as f64 / t0.elapsed().as_secs_f64()
+        );
+    }
+    Ok((0..arms)
+        .map(|k| read_population_arm(dir, k))
+        .collect::<Result<_, _>>()?)
+}
+
+/// A population with every drawn density `scale` times higher (bounds too) and the next seed:
+/// arms out of the distribution `scenario`'s networks were trained on. Its seed, for reports.
+pub fn denser(scenario: &Scenario, scale: f64) -> crate::Result<(Scenario, u64)> {
+    let file = scenario.path.as_deref().unwrap_or(Path::new("?")).display();
+    let (mut scaled, mut seed) = (false, None);
+    let heavy = scenario.edited(|f| {
+        if let Some(p) = f.population.as_mut() {
+            // Other arms need another seed: one the file states, plus one.
+            if let Some(s) = p.seed.as_mut() {
+                *s += 1;
+                seed = Some(*s);
+            }
+            let densities = p.body.iter_mut().map(|b| &mut b.density);
+            for d in std::iter::once(&mut p.density).chain(densities) {
+                if let Some(d) = d.as_mut() {
+                    *d = d.scaled(scale);
+                    scaled = true;
+                }
+            }
+        }
+    })?;
+    match seed {
+        Some(seed) if scaled => Ok((heavy, seed)),
+        _ => Err(crate::Error::Data(format!(
+            "{file}: the out-of-distribution arms need a `[population]` seed and a drawn density"
+        ))),
+    }
+}
