@@ -108,8 +108,7 @@ pub fn replay(
             why: invalid.to_string(),
         });
     }
-    let window = residual::window(&recorded.t, header.signal.settling, options.holdout)
-        .map_err(ReplayError::Option)?;
+    let window = residual::window(&recorded.t, header.signal.settling, options.holdout)?;
     let mut replayed =
         residual::compare(&recorded, &header, &run.recording, drives.as_ref(), window);
     replayed.recording = absolute(&options.run).display().to_string();

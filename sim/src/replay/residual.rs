@@ -15,19 +15,25 @@ pub const MOVING_SPEED: f64 = 0.05;
 /// The samples `[from, to)` compared: the grid `t` without `settling` samples at each end, and
 /// with `holdout = Some(F)` only those from `t₀ + (1 − F)(t_last − t₀)` on (`t₀`, `t_last` the
 /// settled span's ends), the cut `validation estimate --holdout F` makes.
-pub fn window(t: &[f64], settling: usize, holdout: Option<f64>) -> Result<[usize; 2], String> {
+pub fn window(
+    t: &[f64],
+    settling: usize,
+    holdout: Option<f64>,
+) -> Result<[usize; 2], super::ReplayError> {
     let (from, to) = (settling, t.len().saturating_sub(settling));
     if to < from + 5 {
-        return Err(format!(
+        return Err(super::ReplayError::Option(format!(
             "the recording has {} samples; {settling} at each end are the filter's transient",
             t.len()
-        ));
+        )));
     }
     let Some(f) = holdout else {
         return Ok([from, to]);
     };
     if !(f > 0.0 && f < 1.0) {
-        return Err(format!("--holdout: expected a fraction in (0, 1), got {f}"));
+        return Err(super::ReplayError::Option(format!(
+            "--holdout: expected a fraction in (0, 1), got {f}"
+        )));
     }
     let cut_time = t[from] + (1.0 - f) * (t[to - 1] - t[from]);
     let cut = from + t[from..to].partition_point(|s| *s < cut_time);

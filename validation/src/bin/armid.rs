@@ -1,6 +1,6 @@
 //! `armid`: the project's one command — simulation (`run`, `population`, `replay`,
-//! `export-urdf`, `check`; [`sim::cli`]) and estimation (`estimate`, `import`, `sweep`;
-//! [`validation::cli`]) — plus `completions SHELL`, which prints a completion script.
+//! `export-urdf`, `check`; [`sim::cli`]) and estimation (`estimate`, `import`, `study`, alias
+//! `sweep`; [`validation::cli`]) — plus `completions SHELL`, which prints a completion script.
 //!
 //! ```sh
 //! cargo install --path validation        # installs `armid` (and the `sim`, `validation` aliases)

@@ -39,7 +39,7 @@ use std::path::{Path, PathBuf};
 use crate::study::file::{Study, StudyError};
 use crate::study::industrial::Case;
 
-pub use nim::{NimMotionPlan, NimPopulationPlan, check_ft_noise};
+pub use nim::{FT_NOISE_EXPECTED, NimMotionPlan, NimPopulationPlan, ft_noise_valid};
 pub use run::simulate_into;
 
 /// A study file of any kind, checked.

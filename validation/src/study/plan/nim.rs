@@ -80,16 +80,15 @@ pub struct NimMotionPlan {
     pub ft_noise: Vec<f64>,
 }
 
-/// Noise-augmentation levels are distinct, finite and ≥ 0 (0: exact); else what is expected.
-pub fn check_ft_noise(levels: &[f64]) -> Result<(), String> {
-    for (i, l) in levels.iter().enumerate() {
-        if !l.is_finite() || *l < 0.0 || levels[..i].contains(l) {
-            return Err(format!(
-                "expected distinct finite levels ≥ 0 (0: exact), got {levels:?}"
-            ));
-        }
-    }
-    Ok(())
+/// What noise-augmentation levels must be.
+pub const FT_NOISE_EXPECTED: &str = "distinct finite levels ≥ 0 (0: exact)";
+
+/// Whether noise-augmentation levels are [`FT_NOISE_EXPECTED`].
+pub fn ft_noise_valid(levels: &[f64]) -> bool {
+    levels
+        .iter()
+        .enumerate()
+        .all(|(i, l)| l.is_finite() && *l >= 0.0 && !levels[..i].contains(l))
 }
 
 /// A scenario's run under `out/runs/<stem>`, simulated if absent.

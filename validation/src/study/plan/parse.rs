@@ -446,7 +446,16 @@ impl Checks<'_> {
                 format!("expected a positive number, got {}", f.learning_rate),
             ));
         }
-        super::nim::check_ft_noise(&f.ft_noise).map_err(|e| self.invalid("ft_noise", e))?;
+        if !super::ft_noise_valid(&f.ft_noise) {
+            return Err(self.invalid(
+                "ft_noise",
+                format!(
+                    "expected {}, got {:?}",
+                    super::FT_NOISE_EXPECTED,
+                    f.ft_noise
+                ),
+            ));
+        }
         let named = f
             .named
             .iter()
