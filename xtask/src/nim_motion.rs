@@ -102,8 +102,14 @@ pub fn study(plan: &NimMotionPlan, out: &Path) -> Result<MotionStudy, Box<dyn st
         )
         .into());
     }
-    validation::study::plan::check_ft_noise(&plan.ft_noise)
-        .map_err(|e| format!("--ft-noise: {e}"))?;
+    use validation::study::plan::{FT_NOISE_EXPECTED, ft_noise_valid};
+    if !ft_noise_valid(&plan.ft_noise) {
+        return Err(format!(
+            "--ft-noise: expected {FT_NOISE_EXPECTED}, got {:?}",
+            plan.ft_noise
+        )
+        .into());
+    }
     let t0 = Instant::now();
     let result = validation::reproduce::nim_motion(plan, out)?;
     println!(
@@ -129,4 +135,33 @@ pub fn study(plan: &NimMotionPlan, out: &Path) -> Result<MotionStudy, Box<dyn st
         }
     }
     Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_noise_levels_and_learning_rates_are_refused_before_anything_runs() {
+        let out = std::env::temp_dir().join(format!("xtask-motion-{}", std::process::id()));
+        let small = plan(&crate::workspace_root()).unwrap();
+        for (ft_noise, learning_rate, flag) in [
+            (vec![1e-2, 1e-2], 3e-3, "--ft-noise"),
+            (vec![-1e-3], 3e-3, "--ft-noise"),
+            (vec![f64::NAN], 3e-3, "--ft-noise"),
+            (vec![], 0.0, "--learning-rate"),
+        ] {
+            let bad = NimMotionPlan {
+                ft_noise,
+                learning_rate,
+                ..small.clone()
+            };
+            let Err(e) = study(&bad, &out).map(|_| ()) else {
+                panic!("{flag}: a bad study ran");
+            };
+            let e = e.to_string();
+            assert!(e.starts_with(flag), "{e}");
+        }
+        assert!(!out.exists(), "nothing may be written for a refused study");
+    }
 }

@@ -96,16 +96,32 @@ fn the_reproduction_files_state_the_published_settings() {
     );
 }
 
+/// A committed study file's text with its scenario paths made absolute (to be written
+/// elsewhere).
+fn absolute(name: &str) -> String {
+    std::fs::read_to_string(root().join(format!("studies/{name}.toml")))
+        .unwrap()
+        .replace("../scenarios/", &format!("{}/scenarios/", root().display()))
+}
+
+/// Writes each `(text, field)` as `<tag><k>.toml` and checks that reading it fails naming the
+/// file and the field.
+fn assert_refused(tag: &str, cases: &[(String, &str)]) {
+    let dir = std::env::temp_dir().join(format!("validation-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (k, (text, field)) in cases.iter().enumerate() {
+        let path = dir.join(format!("{tag}{k}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let err = Plan::from_path(&path, &[]).unwrap_err().to_string();
+        assert!(err.contains(&format!("{tag}{k}.toml")), "{err}");
+        assert!(err.contains(field), "case {k}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_bad_study_file_is_refused_naming_the_file_and_field() {
-    let dir = std::env::temp_dir().join(format!("validation-studies-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let teaching = std::fs::read_to_string(root().join("studies/teaching.toml"))
-        .unwrap()
-        .replace("../scenarios/", &format!("{}/scenarios/", root().display()));
-    let multisine = std::fs::read_to_string(root().join("studies/multisine.toml"))
-        .unwrap()
-        .replace("../scenarios/", &format!("{}/scenarios/", root().display()));
+    let (teaching, multisine) = (absolute("teaching"), absolute("multisine"));
     let cases = [
         (teaching.replace("filter = 50", "filter = 500"), "`filter`"),
         (
@@ -138,25 +154,11 @@ fn a_bad_study_file_is_refused_naming_the_file_and_field() {
             "`noise_sweep.levels`",
         ),
     ];
-    for (k, (text, field)) in cases.iter().enumerate() {
-        let path = dir.join(format!("bad{k}.toml"));
-        std::fs::write(&path, text).unwrap();
-        let err = Plan::from_path(&path, &[]).unwrap_err().to_string();
-        assert!(err.contains(&format!("bad{k}.toml")), "{err}");
-        assert!(err.contains(field), "case {k}: {err}");
-    }
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert_refused("bad", &cases);
 }
 
 #[test]
 fn a_bad_nim_study_file_is_refused_naming_the_file_and_field() {
-    let dir = std::env::temp_dir().join(format!("validation-nim-studies-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let absolute = |name: &str| {
-        std::fs::read_to_string(root().join(format!("studies/{name}.toml")))
-            .unwrap()
-            .replace("../scenarios/", &format!("{}/scenarios/", root().display()))
-    };
     let (nim, motions) = (absolute("nim"), absolute("nim_motions"));
     let cases = [
         (
@@ -183,12 +185,5 @@ fn a_bad_nim_study_file_is_refused_naming_the_file_and_field() {
         ),
         (motions.replace("arm6_fourier", "arm7"), "`named[1]`"),
     ];
-    for (k, (text, field)) in cases.iter().enumerate() {
-        let path = dir.join(format!("nim{k}.toml"));
-        std::fs::write(&path, text).unwrap();
-        let err = Plan::from_path(&path, &[]).unwrap_err().to_string();
-        assert!(err.contains(&format!("nim{k}.toml")), "{err}");
-        assert!(err.contains(field), "case {k}: {err}");
-    }
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert_refused("nim", &cases);
 }
