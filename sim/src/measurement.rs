@@ -419,6 +419,7 @@ mod tests {
             joints,
             measured: vec![],
             measured_bodies: vec![],
+            friction_state: false,
         }
     }
 

@@ -82,7 +82,13 @@ pub fn provenance() -> std::collections::BTreeMap<String, String> {
         ),
         (
             "tau_friction",
-            "the joint's damping and friction model at (q, qd)",
+            "the joint's damping and friction model at (q, qd) and, for LuGre, its bristle \
+             state bristle_z",
+        ),
+        (
+            "bristle_z",
+            "LuGre friction's bristle deflection at t (only where a joint has it; 0 on the \
+             others): advanced exactly over each step at the step's mean rate (sim::friction)",
         ),
         ("i", "tau / K (the joint's drive gain)"),
         (

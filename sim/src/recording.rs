@@ -49,6 +49,9 @@ pub struct JointRecord {
     pub tau_friction: f64,
     /// Motor current `i = tau / K` with the joint's drive gain `K` (A).
     pub current: f64,
+    /// The friction's bristle deflection `z` (rad or m; [`crate::friction::Lugre`]; 0 for
+    /// stateless friction).
+    pub bristle_z: f64,
 }
 
 /// Everything a run records.
@@ -74,6 +77,9 @@ pub struct Recording {
     /// Noisy copies of body columns: `(name, values)` with `name` like `f_x_meas` and values in
     /// the order of [`Recording::bodies`] ([`crate::measurement`]).
     pub measured_bodies: Vec<(String, Vec<f64>)>,
+    /// Whether some joint's friction has a state: `joints.parquet` then has the column
+    /// `bristle_z` ([`JointRecord::bristle_z`]).
+    pub friction_state: bool,
 }
 
 /// A 3-vector quantity of `bodies.parquet`, named by its group (`f` for `f_x, f_y, f_z`). Its

@@ -12,7 +12,9 @@
 //! and `[[sensor]]` entries measure ([`crate::measurement`]), in `joints.parquet` for joint
 //! columns and in `bodies.parquet` for body groups (all three components of a group; an IMU adds
 //! `imu_sf_1..3_meas`, the accelerometer's specific force at its mount, body frame); `i`
-//! in `joints.parquet` is the motor current `tau / K` (the manifest's `motor_gains` hold `K`).
+//! in `joints.parquet` is the motor current `tau / K` (the manifest's `motor_gains` hold `K`);
+//! `bristle_z` in `joints.parquet`, where some joint has LuGre friction, is its bristle
+//! deflection (rad or m; 0 on the joints without it, [`crate::friction::Lugre`]).
 
 pub mod manifest;
 pub mod population;

@@ -100,6 +100,9 @@ fn joints_table(rec: &Recording) -> Table {
     t.f64("tau", j.iter().map(|r| r.tau).collect());
     t.f64("tau_friction", j.iter().map(|r| r.tau_friction).collect());
     t.f64("i", j.iter().map(|r| r.current).collect());
+    if rec.friction_state {
+        t.f64("bristle_z", j.iter().map(|r| r.bristle_z).collect());
+    }
     for (name, values) in &rec.measured {
         t.f64(name, values.clone());
     }

@@ -28,8 +28,8 @@
 //! # or: free = true
 //! # optional: gain = 2.0 (drive gain K, N·m/A: the recorded current is i = tau / K)
 //! # optional: damping = 2.0 (viscous, N·m·s/rad or N·s/m)
-//! # optional: friction = { type = "stribeck", ... }   (coulomb_viscous, stribeck, paper:
-//! #           sim::friction)
+//! # optional: friction = { type = "stribeck", ... }   (coulomb_viscous, stribeck, paper,
+//! #           lugre: sim::friction)
 //!
 //! [[noise]]                 # optional, any number: a noisy copy `<column>_meas`
 //! column = "q"              # q, qd, qdd, tau or i (motor current)

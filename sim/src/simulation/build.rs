@@ -79,6 +79,7 @@ impl<'a> Simulation<'a> {
             offset,
             step: 0,
             applied: vec![0.0; nj],
+            bristle: vec![0.0; nj],
         };
         sim.set_state(&q, &qd);
         sim

@@ -115,6 +115,9 @@ pub struct Simulation<'a> {
     /// The actuator force of each joint's servo or torque signal over the current step (0 for
     /// prescribed and free joints).
     applied: Vec<f64>,
+    /// Each joint's friction state now (the bristle deflection `z` of LuGre friction; 0 for
+    /// stateless friction).
+    bristle: Vec<f64>,
 }
 
 /// A scenario simulated to completion.
@@ -219,6 +222,11 @@ impl Simulation<'_> {
             joints: Vec::with_capacity(n * (chain.len() + self.offset)),
             measured: Vec::new(),
             measured_bodies: Vec::new(),
+            friction_state: self
+                .scenario
+                .drives
+                .iter()
+                .any(|d| d.friction.as_ref().is_some_and(|f| f.has_state())),
         }
     }
 
@@ -252,7 +260,11 @@ impl Simulation<'_> {
 }
 
 /// The generalized friction force on a joint (`tau_friction`): viscous damping plus the joint's
-/// friction model, opposing the motion.
-fn joint_friction(drive: &JointDrive, q: f64, qd: f64) -> f64 {
-    -drive.damping * qd - drive.friction.as_ref().map_or(0.0, |f| f.magnitude(q, qd))
+/// friction model at its state `z`, opposing the motion.
+fn joint_friction(drive: &JointDrive, q: f64, qd: f64, z: f64) -> f64 {
+    -drive.damping * qd
+        - drive
+            .friction
+            .as_ref()
+            .map_or(0.0, |f| f.with_state(q, qd, z))
 }

@@ -26,6 +26,7 @@ impl Simulation<'_> {
         let t = self.time(self.step);
         let before = self.states();
         let (q, rapier_qd) = self.joint_state();
+        let bristle = self.bristle.clone();
         self.advance();
         let (q_after, qd_after) = self.joint_state();
 
@@ -40,7 +41,7 @@ impl Simulation<'_> {
             })
             .collect();
         let friction: Vec<f64> = (self.scenario.drives.iter().enumerate())
-            .map(|(j, d)| joint_friction(d, q[j], qd[j]))
+            .map(|(j, d)| joint_friction(d, q[j], qd[j], bristle[j]))
             .collect();
         let known = self.known(t, &friction);
         let readout = readout::evaluate(self.chain(), &q, &qd, &known, &crate::gravity_vector())
@@ -86,6 +87,7 @@ impl Simulation<'_> {
                     tau,
                     tau_friction: friction[j],
                     current: tau / d.gain,
+                    bristle_z: bristle[j],
                 }
             })
             .collect();

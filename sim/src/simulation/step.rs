@@ -28,13 +28,40 @@ impl Simulation<'_> {
             if self.kinematic[j] {
                 continue;
             }
-            let load = joint_friction(d, q[j], qd[j]) + self.applied[j] + coupling[j];
+            let friction = joint_friction(d, q[j], qd[j], self.bristle[j]);
+            let load = friction + self.applied[j] + coupling[j];
             if load != 0.0 {
                 self.apply_joint_load(j - self.offset, load, &states);
             }
         }
         self.world.step();
+        let stateful = self
+            .scenario
+            .drives
+            .iter()
+            .any(|d| d.friction.as_ref().is_some_and(|f| f.has_state()));
+        if stateful {
+            let (_, qd_after) = self.joint_state();
+            self.advance_friction_state(t, &qd, &qd_after);
+        }
         self.step += 1;
+    }
+
+    /// Advances every joint's friction state over the step from `t` that has just been taken,
+    /// at the step's mean rate: the mean of its start and end rates `qd`, `qd_after` (a
+    /// prescribed joint's: its profile's at the step's midpoint).
+    fn advance_friction_state(&mut self, t: f64, qd: &[f64], qd_after: &[f64]) {
+        let dt = self.scenario.dt();
+        for (j, d) in self.scenario.drives.iter().enumerate() {
+            let Some(f) = d.friction.as_ref().filter(|f| f.has_state()) else {
+                continue;
+            };
+            let rate = match &d.drive {
+                Drive::Motion(p) => p.eval(t + 0.5 * dt).qd,
+                _ => 0.5 * (qd[j] + qd_after[j]),
+            };
+            self.bristle[j] = f.advance(self.bristle[j], rate, dt);
+        }
     }
 
     /// Sets every kinematic joint's rate so that it lands on its profile at `t_next`

@@ -46,6 +46,7 @@ pub(super) fn non_finite(rec: &Recording) -> Result<(), Invalid> {
                 ("tau", j.tau),
                 ("tau_friction", j.tau_friction),
                 ("i", j.current),
+                ("bristle_z", j.bristle_z),
             ];
             if let Some((name, v)) = columns.iter().find(|(_, v)| !v.is_finite()) {
                 let place = format!("{} column {name}", joint_name(rec, k));

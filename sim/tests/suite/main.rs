@@ -12,6 +12,7 @@ mod cli;
 mod faults;
 mod fuzz;
 mod layers;
+mod lugre;
 mod population;
 mod public_robots;
 mod replay;

@@ -4,9 +4,15 @@
 //! Sign functions are smoothed, `sgn_ε(v) = tanh(v / ε)` with a stated velocity scale `ε`
 //! (`smoothing`, rad/s or m/s), so that the explicit per-step application stays stable through
 //! velocity reversals. Each model gives the friction *magnitude along the motion* `τ_f(q, q̇)`;
-//! the recorded generalized force is `tau_friction = −τ_f`.
+//! the recorded generalized force is `tau_friction = −τ_f`. [`Lugre`] friction has a state, the
+//! bristle deflection `z` (rad or m), integrated with the arm and recorded (`bristle_z`); the
+//! stateless models ignore it.
+
+mod lugre;
 
 use serde::{Deserialize, Serialize};
+
+pub use lugre::Lugre;
 
 use crate::param::{ParamError, finite, positive};
 
@@ -36,6 +42,8 @@ pub enum Friction {
         /// Smoothing velocity `ε` of the sign.
         smoothing: f64,
     },
+    /// LuGre ([`Lugre`]): `τ_f = σ0 z + σ1 ż + σ2 q̇` with the bristle state `z`.
+    Lugre(Lugre),
     /// The teaching paper's eq. 15:
     /// `τ_f = τ_s sgn(i_c) (1 − S(q̇)) + [Σ Fourier(q/R) + τ_c] sgn(q̇)
     ///        + [(f₅ sin q + f₆ cos q) sgn(q̇) + τ_v1 q̇ + τ_v2 q̇|q̇|] S(q̇)`,
@@ -117,9 +125,17 @@ pub fn paper_basis(
 }
 
 impl Friction {
-    /// Friction magnitude along the motion, `τ_f(q, q̇)`; the joint feels `−τ_f`.
+    /// Friction magnitude along the motion, `τ_f(q, q̇)`, the joint feels `−τ_f`; for LuGre at
+    /// its steady bristle state (sliding: the Stribeck curve), see [`Friction::with_state`].
     pub fn magnitude(&self, q: f64, qd: f64) -> f64 {
+        self.with_state(q, qd, self.steady_state(qd))
+    }
+
+    /// Friction magnitude along the motion at bristle state `z` (ignored by the stateless
+    /// models).
+    pub fn with_state(&self, q: f64, qd: f64, z: f64) -> f64 {
         match *self {
+            Friction::Lugre(l) => l.magnitude(z, qd),
             Friction::CoulombViscous {
                 coulomb,
                 viscous,
@@ -147,6 +163,28 @@ impl Friction {
                 .map(|(b, c)| b * c)
                 .sum(),
         }
+    }
+
+    /// The bristle state of steady sliding at `q̇` (0 for the stateless models).
+    pub fn steady_state(&self, qd: f64) -> f64 {
+        match self {
+            Friction::Lugre(l) => l.steady(qd),
+            _ => 0.0,
+        }
+    }
+
+    /// The bristle state `z` after `h` seconds at the held rate `q̇` (unchanged for the
+    /// stateless models).
+    pub fn advance(&self, z: f64, qd: f64, h: f64) -> f64 {
+        match self {
+            Friction::Lugre(l) => l.advance(z, qd, h),
+            _ => z,
+        }
+    }
+
+    /// Whether the model has a state ([`Lugre`]).
+    pub fn has_state(&self) -> bool {
+        matches!(self, Friction::Lugre(_))
     }
 
     /// The ten linear coefficients of the paper's model in the order of [`paper_basis`]
@@ -181,6 +219,7 @@ impl Friction {
     pub fn validate(&self) -> Result<(), ParamError> {
         let positive = |field: &str, v: f64| positive(field, v, "number");
         match *self {
+            Friction::Lugre(l) => l.validate(),
             Friction::CoulombViscous {
                 coulomb,
                 viscous,
