@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 /// Rebuilds robot manipulators in Rapier, replays identification experiments and writes
-/// Parquet datasets (see shared/spec/dataset.md).
+/// Parquet datasets (see the guide's dataset contract, book/src/dataset.md).
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {

@@ -1,6 +1,7 @@
-//! The run directory of `shared/spec/dataset.md`: `bodies.parquet`, `joints.parquet`,
-//! `truth.parquet` and `manifest.json`, written atomically, and (an extension) `SHA256SUMS`, the
-//! files' SHA-256 digests that the readers verify ([`checksum`]).
+//! The run directory of the dataset contract (the guide's `book/src/dataset.md`):
+//! `bodies.parquet`, `joints.parquet`, `truth.parquet` and `manifest.json`, written atomically,
+//! and (an extension) `SHA256SUMS`, the files' SHA-256 digests that the readers verify
+//! ([`checksum`]).
 //!
 //! Column names are constants of [`columns`], shared with the readers in `validation`.
 //! Extensions beyond the contract: `o_x..z` in `bodies.parquet` (the position of the joint

@@ -6,7 +6,7 @@
 //! body-frame axes. This is the product-of-exponentials description: moving joint `i` by `q_i`
 //! rotates (or translates) everything outboard of it about (along) the joint's current axis.
 //!
-//! The reference models of `shared/spec/models.md` are built from tables in [`reference`](mod@reference).
+//! The reference models (the guide's `book/src/models.md`) are built from tables in [`reference`](mod@reference).
 
 pub mod reference;
 

@@ -1,4 +1,4 @@
-//! The reference models of `shared/spec/models.md`, built from their tables.
+//! The reference models (the guide's `book/src/models.md`), built from their tables.
 
 use super::{Base, Body, Chain, Joint, JointKind, Link, Shape};
 

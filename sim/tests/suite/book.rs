@@ -1,6 +1,7 @@
 //! The user guide (`book/`) against the code: the scenario reference's example is a scenario
 //! the parser accepts, every key the parser reads is in its tables and every key in its tables
-//! is one the parser reads; the README stays a short tour.
+//! is one the parser reads; every column a run writes is in the dataset contract; the README
+//! stays a short tour.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -75,4 +76,44 @@ fn the_readme_is_a_short_tour() {
         let file = chapter.trim_end_matches(')');
         assert!(root().join("book/src").join(file).is_file(), "{file}");
     }
+}
+
+/// The scenario reference's example (every kind of sensor, noise, LuGre friction), run and
+/// written: each column of its three Parquet files is in the dataset chapter (a measured copy `<c>_meas`
+/// through its column `c`).
+#[test]
+fn every_column_a_run_writes_is_in_the_dataset_contract() {
+    let text = chapter();
+    let example = text
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("a toml example")
+        .replace("end = 2.0", "end = 0.1");
+    let s = Scenario::from_toml_in(&example, "dataset example", &root().join("scenarios"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let run = sim::simulate(&s, None);
+    let dir = std::env::temp_dir().join(format!("sim-dataset-contract-{}", std::process::id()));
+    sim::dataset::write_run_keeping_invalid(&dir, &run.recording, &run.manifest, true).unwrap();
+    let contract = std::fs::read_to_string(root().join("book/src/dataset.md")).unwrap();
+    let listed = |c: &str| contract.contains(&format!("`{c}`"));
+    let mut missing = Vec::new();
+    for file in ["bodies.parquet", "joints.parquet", "truth.parquet"] {
+        let table = sim::store::reader::ParquetColumns::read(&dir.join(file)).unwrap();
+        for c in table.names() {
+            let base = c.strip_suffix("_meas");
+            if !(listed(c) || base.is_some_and(listed)) {
+                missing.push(format!("{file}: {c}"));
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        missing.is_empty(),
+        "not in book/src/dataset.md: {missing:?}"
+    );
+    assert!(
+        run.recording.friction_state,
+        "the example has a LuGre joint"
+    );
 }

@@ -1,4 +1,4 @@
-//! Reads a run directory (`shared/spec/dataset.md`) into measurement series and ground truth.
+//! Reads a run directory (the dataset contract, `book/src/dataset.md`) into measurement series and ground truth.
 //!
 //! [`Measurements`] holds only what a sensor could give (kinematics, joint wrenches, joint
 //! coordinates and forces); [`Truth`] holds the inertial parameters. Estimators receive only the
