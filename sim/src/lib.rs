@@ -62,6 +62,7 @@ pub mod readout;
 pub mod recorded;
 pub mod recording;
 pub mod replay;
+pub mod rotor;
 pub mod scenario;
 pub mod sensor;
 pub mod simulation;

@@ -78,7 +78,8 @@ pub fn provenance() -> std::collections::BTreeMap<String, String> {
         (
             "tau",
             "torque-driven and servo joints: the actuator force applied over the step from t; \
-             prescribed joints: RNEA(q, qd, qdd) - tau_friction; free joints: 0",
+             prescribed joints: RNEA(q, qd, qdd) - tau_friction; free joints: 0; with a rotor \
+             (sim::rotor) less its reflected inertia's share J_m G^2 qdd, what reaches the link",
         ),
         (
             "tau_friction",
@@ -90,7 +91,11 @@ pub fn provenance() -> std::collections::BTreeMap<String, String> {
             "LuGre friction's bristle deflection at t (only where a joint has it; 0 on the \
              others): advanced exactly over each step at the step's mean rate (sim::friction)",
         ),
-        ("i", "tau / K (the joint's drive gain)"),
+        (
+            "i",
+            "the motor's torque over K (the joint's drive gain): tau / K, or (tau + J_m G^2 qdd) \
+             / K with a rotor",
+        ),
         (
             "pos, quat, euler, vel, omega",
             "forward kinematics of (q, qd) (Rapier's body poses drift off them by \
@@ -114,13 +119,17 @@ pub fn provenance() -> std::collections::BTreeMap<String, String> {
     .collect()
 }
 
-/// Evaluates the readings at the state `(q, q̇)` with what is `known` of each joint (all in
-/// dataset joint order) under the gravity `gravity` (world, m/s²).
+/// Evaluates the readings at the state `(q, q̇)` with what is `known` of each joint and the
+/// rotors' reflected inertias `armature` (kg·m², `sim::rotor`; all in dataset joint order)
+/// under the gravity `gravity` (world, m/s²): the force-driven joints' accelerations solve
+/// `(M_UU + diag(armature_U)) q̈_U = force_U − bias_U`, and the links' dynamics (`dynamics`)
+/// are the RNEA at them, without the rotors.
 pub fn evaluate(
     chain: &Chain,
     q: &[f64],
     qd: &[f64],
     known: &[Known],
+    armature: &[f64],
     gravity: &Vector3<f64>,
 ) -> Result<Readout, ReadoutError> {
     let unknown: Vec<usize> = (0..known.len())
@@ -135,7 +144,10 @@ pub fn evaluate(
         .collect();
     if !unknown.is_empty() {
         let bias = rnea(chain, q, qd, &qdd, gravity).tau;
-        let inertia = inertia_block(chain, q, &unknown);
+        let mut inertia = inertia_block(chain, q, &unknown);
+        for (u, &j) in unknown.iter().enumerate() {
+            inertia[(u, u)] += armature[j];
+        }
         let rhs = DVector::from_iterator(
             unknown.len(),
             unknown.iter().map(|&j| match known[j] {
@@ -198,7 +210,7 @@ mod tests {
             })
             .collect();
         let g = crate::gravity_vector();
-        let r = evaluate(&chain, &q, &qd, &known, &g).expect("solvable");
+        let r = evaluate(&chain, &q, &qd, &known, &vec![0.0; nj], &g).expect("solvable");
         for (j, k) in known.iter().enumerate() {
             match *k {
                 Known::Acceleration(a) => assert_eq!(r.qdd[j], a),

@@ -44,6 +44,7 @@ pub fn scenario(
                 viscous: 0.0,
                 smoothing: 1.0,
             }),
+            rotor: None,
         })
         .collect();
     let file = ScenarioFile {

@@ -164,6 +164,10 @@ pub struct JointSection {
     /// (a URDF's `<dynamics friction>` as Coulomb friction, else none).
     #[serde(default)]
     pub friction: Option<crate::friction::Friction>,
+    /// The motor's rotor behind the gear (`sim::rotor::Rotor`): its reflected inertia; default
+    /// none.
+    #[serde(default)]
+    pub rotor: Option<crate::rotor::Rotor>,
 }
 
 /// A checked scenario, ready to simulate.
@@ -202,6 +206,8 @@ pub struct JointDrive {
     pub friction: Option<crate::friction::Friction>,
     /// Drive gain `K` (`tau = K · i`).
     pub gain: f64,
+    /// The rotor's inertia reflected to the joint, `J_m G²` (kg·m²; 0: none; `sim::rotor`).
+    pub armature: f64,
 }
 
 /// A scenario that cannot be used, with where and why.
@@ -571,6 +577,16 @@ impl Scenario {
                 f.validate()
                     .map_err(|(name, e)| invalid(&field(&format!("friction.{name}")), e))?;
             }
+            if let Some(r) = &j.rotor {
+                if id == 0 {
+                    return Err(invalid(
+                        &field("rotor"),
+                        "expected none for the kinematic rail".into(),
+                    ));
+                }
+                r.validate()
+                    .map_err(|(name, e)| invalid(&field(&format!("rotor.{name}")), e))?;
+            }
             let model_friction = (id > 0)
                 .then(|| chain.links[id as usize - 1].joint.friction.clone())
                 .flatten();
@@ -580,6 +596,7 @@ impl Scenario {
                 damping,
                 friction: j.friction.clone().or(model_friction),
                 gain: j.gain,
+                armature: j.rotor.map_or(0.0, |r| r.reflected()),
             });
         }
         let mut chain = chain;

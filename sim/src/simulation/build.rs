@@ -86,7 +86,7 @@ impl<'a> Simulation<'a> {
     }
 
     /// Puts the multibody and its bodies at the joint state `(q, q̇)` (dataset order), with
-    /// Rapier's default joint damping removed.
+    /// Rapier's default joint damping removed and the rotors' armature set.
     fn set_state(&mut self, q: &[f64], qd: &[f64]) {
         let (now, _) = self.joint_state();
         let (mb, _) = self
@@ -96,16 +96,22 @@ impl<'a> Simulation<'a> {
             .expect("joint");
         let mut displacement = vec![0.0; mb.ndofs()];
         let mut velocity = vec![0.0; mb.ndofs()];
+        let mut dofs = Vec::with_capacity(self.joints.len());
         for (j, h) in self.joints.iter().enumerate() {
             let (mb, id) = self.world.multibody_joints.get(*h).expect("joint");
             let dof = mb.link(id).expect("link").assembly_id();
             displacement[dof] = q[j] - now[j];
             velocity[dof] = qd[j];
+            dofs.push(dof);
         }
         let (mb, _) = (self.world.multibody_joints)
             .get_mut(self.joints[0])
             .expect("joint");
         mb.damping_mut().fill(0.0);
+        // The rotors' reflected inertias (sim::rotor), on the joints' own degrees of freedom.
+        for (d, dof) in self.scenario.drives.iter().zip(&dofs) {
+            mb.armature_mut()[*dof] = d.armature;
+        }
         mb.apply_displacements(&displacement);
         mb.generalized_velocity_mut()
             .copy_from_slice(velocity.as_slice());

@@ -44,16 +44,24 @@ impl Simulation<'_> {
             .map(|(j, d)| joint_friction(d, q[j], qd[j], bristle[j]))
             .collect();
         let known = self.known(t, &friction);
-        let readout = readout::evaluate(self.chain(), &q, &qd, &known, &crate::gravity_vector())
-            .map_err(|e| {
-                let finite = q.iter().chain(&qd).all(|v| v.is_finite());
-                let why = if finite {
-                    ""
-                } else {
-                    " (the engine's state is not finite)"
-                };
-                format!("{e}{why}")
-            })?;
+        let armature: Vec<f64> = self.scenario.drives.iter().map(|d| d.armature).collect();
+        let readout = readout::evaluate(
+            self.chain(),
+            &q,
+            &qd,
+            &known,
+            &armature,
+            &crate::gravity_vector(),
+        )
+        .map_err(|e| {
+            let finite = q.iter().chain(&qd).all(|v| v.is_finite());
+            let why = if finite {
+                ""
+            } else {
+                " (the engine's state is not finite)"
+            };
+            format!("{e}{why}")
+        })?;
 
         let bodies = self.body_records(&readout, previous, &before);
         for (k, b) in bodies.iter().enumerate() {
@@ -75,10 +83,22 @@ impl Simulation<'_> {
 
         let joints = (self.scenario.drives.iter().enumerate())
             .map(|(j, d)| {
+                // The rotor's share of the motor's torque (sim::rotor): `tau` is what reaches
+                // the link, the current measures the motor (written so that a joint without a
+                // rotor records exactly what it did before rotors existed).
                 let tau = match &d.drive {
                     Drive::Motion(_) => readout.dynamics.tau[j] - friction[j],
                     Drive::Torque(_) | Drive::Servo(_) => self.applied[j],
                     Drive::Free => 0.0,
+                };
+                let (tau, motor) = if d.armature == 0.0 {
+                    (tau, tau)
+                } else {
+                    let rotor = d.armature * readout.qdd[j];
+                    match &d.drive {
+                        Drive::Motion(_) => (tau, tau + rotor),
+                        _ => (tau - rotor, tau),
+                    }
                 };
                 JointRecord {
                     q: q[j],
@@ -86,7 +106,7 @@ impl Simulation<'_> {
                     qdd: readout.qdd[j],
                     tau,
                     tau_friction: friction[j],
-                    current: tau / d.gain,
+                    current: motor / d.gain,
                     bristle_z: bristle[j],
                 }
             })
