@@ -54,6 +54,7 @@ pub mod invalid;
 pub mod kinematics;
 pub mod measurement;
 pub mod model;
+pub mod motor;
 pub mod noise;
 pub mod param;
 pub mod physical;

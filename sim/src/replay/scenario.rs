@@ -45,6 +45,7 @@ pub fn scenario(
                 smoothing: 1.0,
             }),
             rotor: None,
+            motor: None,
         })
         .collect();
     let file = ScenarioFile {

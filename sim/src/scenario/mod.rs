@@ -168,6 +168,10 @@ pub struct JointSection {
     /// none.
     #[serde(default)]
     pub rotor: Option<crate::rotor::Rotor>,
+    /// The motor's current loop and torque-constant error (`sim::motor::Motor`); default none
+    /// (the current is its command, the stated gain is true).
+    #[serde(default)]
+    pub motor: Option<crate::motor::Motor>,
 }
 
 /// A checked scenario, ready to simulate.
@@ -208,6 +212,8 @@ pub struct JointDrive {
     pub gain: f64,
     /// The rotor's inertia reflected to the joint, `J_m G²` (kg·m²; 0: none; `sim::rotor`).
     pub armature: f64,
+    /// The motor's current loop and true torque constant (`sim::motor`), if stated.
+    pub motor: Option<crate::motor::Motor>,
 }
 
 /// A scenario that cannot be used, with where and why.
@@ -587,6 +593,18 @@ impl Scenario {
                 r.validate()
                     .map_err(|(name, e)| invalid(&field(&format!("rotor.{name}")), e))?;
             }
+            if let Some(m) = &j.motor {
+                if !matches!(drive, Drive::Torque(_) | Drive::Servo(_) | Drive::Motion(_))
+                    || id == 0
+                {
+                    return Err(invalid(
+                        &field("motor"),
+                        "expected a motor only on an actuated joint (torque, servo or motion), not the rail".into(),
+                    ));
+                }
+                m.validate()
+                    .map_err(|(name, e)| invalid(&field(&format!("motor.{name}")), e))?;
+            }
             let model_friction = (id > 0)
                 .then(|| chain.links[id as usize - 1].joint.friction.clone())
                 .flatten();
@@ -597,6 +615,7 @@ impl Scenario {
                 friction: j.friction.clone().or(model_friction),
                 gain: j.gain,
                 armature: j.rotor.map_or(0.0, |r| r.reflected()),
+                motor: j.motor,
             });
         }
         let mut chain = chain;

@@ -80,6 +80,9 @@ impl<'a> Simulation<'a> {
             step: 0,
             applied: vec![0.0; nj],
             bristle: vec![0.0; nj],
+            delivered: vec![0.0; nj],
+            step_current: vec![0.0; nj],
+            current: vec![0.0; nj],
         };
         sim.set_state(&q, &qd);
         sim

@@ -115,6 +115,13 @@ pub struct Simulation<'a> {
     /// The actuator force of each joint's servo or torque signal over the current step (0 for
     /// prescribed and free joints).
     applied: Vec<f64>,
+    /// The motor torque delivered over the current step (`applied` through the motor's current
+    /// loop and true torque constant, `sim::motor`; `applied` itself where no motor is stated).
+    delivered: Vec<f64>,
+    /// Each motor's current at the start of the current step (A).
+    step_current: Vec<f64>,
+    /// Each motor's current now (A).
+    current: Vec<f64>,
     /// Each joint's friction state now (the bristle deflection `z` of LuGre friction; 0 for
     /// stateless friction).
     bristle: Vec<f64>,

@@ -88,7 +88,7 @@ impl Simulation<'_> {
                 // rotor records exactly what it did before rotors existed).
                 let tau = match &d.drive {
                     Drive::Motion(_) => readout.dynamics.tau[j] - friction[j],
-                    Drive::Torque(_) | Drive::Servo(_) => self.applied[j],
+                    Drive::Torque(_) | Drive::Servo(_) => self.delivered[j],
                     Drive::Free => 0.0,
                 };
                 let (tau, motor) = if d.armature == 0.0 {
@@ -106,7 +106,11 @@ impl Simulation<'_> {
                     qdd: readout.qdd[j],
                     tau,
                     tau_friction: friction[j],
-                    current: motor / d.gain,
+                    current: match (&d.drive, d.motor) {
+                        (_, None) => motor / d.gain,
+                        (Drive::Motion(_), Some(m)) => motor / m.torque_constant(d.gain),
+                        (_, Some(_)) => self.step_current[j],
+                    },
                     bristle_z: bristle[j],
                 }
             })
@@ -123,7 +127,7 @@ impl Simulation<'_> {
             .map(|(j, d)| match &d.drive {
                 Drive::Motion(p) => Known::Acceleration(p.eval(t).qdd),
                 _ if rail && j == 0 => Known::Acceleration(0.0),
-                Drive::Torque(_) | Drive::Servo(_) => Known::Force(self.applied[j] + friction[j]),
+                Drive::Torque(_) | Drive::Servo(_) => Known::Force(self.delivered[j] + friction[j]),
                 Drive::Free => Known::Force(friction[j]),
             })
             .collect()

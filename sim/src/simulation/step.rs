@@ -22,6 +22,7 @@ impl Simulation<'_> {
             rb.reset_torques(false);
         }
         self.applied = self.servo_torques(t, &q, &qd);
+        self.delivered = self.motor_torques();
         let rate_change = self.drive_kinematic(t_next, &q, &qd);
         let coupling = self.kinematic_coupling(&q, &rate_change);
         for (j, d) in self.scenario.drives.iter().enumerate() {
@@ -29,7 +30,7 @@ impl Simulation<'_> {
                 continue;
             }
             let friction = joint_friction(d, q[j], qd[j], self.bristle[j]);
-            let load = friction + self.applied[j] + coupling[j];
+            let load = friction + self.delivered[j] + coupling[j];
             if load != 0.0 {
                 self.apply_joint_load(j - self.offset, load, &states);
             }
@@ -44,7 +45,36 @@ impl Simulation<'_> {
             let (_, qd_after) = self.joint_state();
             self.advance_friction_state(t, &qd, &qd_after);
         }
+        self.advance_currents();
         self.step += 1;
+    }
+
+    /// The torque each actuated joint's motor delivers over the step that starts now: the
+    /// commanded `applied` where no motor is stated, else `K_true` times the current at the
+    /// step's start (the loop starts settled on the first command).
+    fn motor_torques(&mut self) -> Vec<f64> {
+        let mut delivered = self.applied.clone();
+        for (j, d) in self.scenario.drives.iter().enumerate() {
+            let Some(m) = d.motor.filter(|_| !self.kinematic[j]) else {
+                continue;
+            };
+            if self.step == 0 {
+                self.current[j] = self.applied[j] / d.gain;
+            }
+            self.step_current[j] = self.current[j];
+            delivered[j] = m.torque_constant(d.gain) * self.current[j];
+        }
+        delivered
+    }
+
+    /// Advances each motor's current over the step just taken toward its held command.
+    fn advance_currents(&mut self) {
+        let dt = self.scenario.dt();
+        for (j, d) in self.scenario.drives.iter().enumerate() {
+            if let Some(m) = d.motor.filter(|_| !self.kinematic[j]) {
+                self.current[j] = m.advance(self.current[j], self.applied[j] / d.gain, dt);
+            }
+        }
     }
 
     /// Advances every joint's friction state over the step from `t` that has just been taken,
