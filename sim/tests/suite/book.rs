@@ -16,6 +16,15 @@ fn chapter() -> String {
     std::fs::read_to_string(root().join("book/src/scenario-reference.md")).unwrap()
 }
 
+/// The scenario reference's example scenario (its first TOML block).
+fn example(chapter: &str) -> &str {
+    chapter
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("a toml example")
+}
+
 /// The keys of the tables under the heading that starts with `heading`.
 fn documented(text: &str, heading: &str) -> BTreeSet<String> {
     let start = text.find(&format!("\n## {heading}")).expect(heading);
@@ -39,11 +48,7 @@ fn keys(v: Option<&toml::Value>) -> BTreeSet<String> {
 #[test]
 fn the_scenario_reference_lists_exactly_the_keys_the_parser_reads() {
     let text = chapter();
-    let example = text
-        .split("```toml\n")
-        .nth(1)
-        .and_then(|s| s.split("```").next())
-        .expect("a toml example");
+    let example = example(&text);
     let s = Scenario::from_toml_in(example, "reference example", &root().join("scenarios"))
         .unwrap_or_else(|e| panic!("{e}"));
     // Written back with the flags that are left out when false set, so that every key shows.
@@ -83,13 +88,7 @@ fn the_readme_is_a_short_tour() {
 /// through its column `c`).
 #[test]
 fn every_column_a_run_writes_is_in_the_dataset_contract() {
-    let text = chapter();
-    let example = text
-        .split("```toml\n")
-        .nth(1)
-        .and_then(|s| s.split("```").next())
-        .expect("a toml example")
-        .replace("end = 2.0", "end = 0.1");
+    let example = example(&chapter()).replace("end = 2.0", "end = 0.1");
     let s = Scenario::from_toml_in(&example, "dataset example", &root().join("scenarios"))
         .unwrap_or_else(|e| panic!("{e}"));
     let run = sim::simulate(&s, None);
