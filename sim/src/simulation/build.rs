@@ -83,6 +83,11 @@ impl<'a> Simulation<'a> {
             delivered: vec![0.0; nj],
             step_current: vec![0.0; nj],
             current: vec![0.0; nj],
+            armature: scenario.drives.iter().map(|d| d.armature).collect(),
+            friction_state: scenario
+                .drives
+                .iter()
+                .any(|d| d.friction.as_ref().is_some_and(|f| f.has_state())),
         };
         sim.set_state(&q, &qd);
         sim
@@ -112,8 +117,8 @@ impl<'a> Simulation<'a> {
             .expect("joint");
         mb.damping_mut().fill(0.0);
         // The rotors' reflected inertias (sim::rotor), on the joints' own degrees of freedom.
-        for (d, dof) in self.scenario.drives.iter().zip(&dofs) {
-            mb.armature_mut()[*dof] = d.armature;
+        for (a, dof) in self.armature.iter().zip(&dofs) {
+            mb.armature_mut()[*dof] = *a;
         }
         mb.apply_displacements(&displacement);
         mb.generalized_velocity_mut()

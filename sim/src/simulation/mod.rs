@@ -122,6 +122,10 @@ pub struct Simulation<'a> {
     step_current: Vec<f64>,
     /// Each motor's current now (A).
     current: Vec<f64>,
+    /// Whether some joint's friction has a state (LuGre).
+    friction_state: bool,
+    /// Each joint's rotor inertia reflected to it (kg·m², `sim::rotor`; dataset order).
+    armature: Vec<f64>,
     /// Each joint's friction state now (the bristle deflection `z` of LuGre friction; 0 for
     /// stateless friction).
     bristle: Vec<f64>,
@@ -229,11 +233,7 @@ impl Simulation<'_> {
             joints: Vec::with_capacity(n * (chain.len() + self.offset)),
             measured: Vec::new(),
             measured_bodies: Vec::new(),
-            friction_state: self
-                .scenario
-                .drives
-                .iter()
-                .any(|d| d.friction.as_ref().is_some_and(|f| f.has_state())),
+            friction_state: self.friction_state,
         }
     }
 

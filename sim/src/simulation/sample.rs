@@ -44,13 +44,12 @@ impl Simulation<'_> {
             .map(|(j, d)| joint_friction(d, q[j], qd[j], bristle[j]))
             .collect();
         let known = self.known(t, &friction);
-        let armature: Vec<f64> = self.scenario.drives.iter().map(|d| d.armature).collect();
         let readout = readout::evaluate(
             self.chain(),
             &q,
             &qd,
             &known,
-            &armature,
+            &self.armature,
             &crate::gravity_vector(),
         )
         .map_err(|e| {

@@ -22,7 +22,7 @@ impl Simulation<'_> {
             rb.reset_torques(false);
         }
         self.applied = self.servo_torques(t, &q, &qd);
-        self.delivered = self.motor_torques();
+        self.set_motor_torques();
         let rate_change = self.drive_kinematic(t_next, &q, &qd);
         let coupling = self.kinematic_coupling(&q, &rate_change);
         for (j, d) in self.scenario.drives.iter().enumerate() {
@@ -36,12 +36,7 @@ impl Simulation<'_> {
             }
         }
         self.world.step();
-        let stateful = self
-            .scenario
-            .drives
-            .iter()
-            .any(|d| d.friction.as_ref().is_some_and(|f| f.has_state()));
-        if stateful {
+        if self.friction_state {
             let (_, qd_after) = self.joint_state();
             self.advance_friction_state(t, &qd, &qd_after);
         }
@@ -49,11 +44,11 @@ impl Simulation<'_> {
         self.step += 1;
     }
 
-    /// The torque each actuated joint's motor delivers over the step that starts now: the
+    /// Sets the torque each actuated joint's motor delivers over the step that starts now: the
     /// commanded `applied` where no motor is stated, else `K_true` times the current at the
     /// step's start (the loop starts settled on the first command).
-    fn motor_torques(&mut self) -> Vec<f64> {
-        let mut delivered = self.applied.clone();
+    fn set_motor_torques(&mut self) {
+        self.delivered.clone_from(&self.applied);
         for (j, d) in self.scenario.drives.iter().enumerate() {
             let Some(m) = d.motor.filter(|_| !self.kinematic[j]) else {
                 continue;
@@ -62,9 +57,8 @@ impl Simulation<'_> {
                 self.current[j] = self.applied[j] / d.gain;
             }
             self.step_current[j] = self.current[j];
-            delivered[j] = m.torque_constant(d.gain) * self.current[j];
+            self.delivered[j] = m.torque_constant(d.gain) * self.current[j];
         }
-        delivered
     }
 
     /// Advances each motor's current over the step just taken toward its held command.
