@@ -10,7 +10,7 @@ use sim::population::motion::FamilyId;
 use sim::scenario::Scenario;
 
 use super::populations::{denser, population, with_ft_sensors};
-use super::run::simulate_into;
+use super::run::{simulate_into, stem};
 use crate::dataset::{Run, read_run};
 use crate::estimate::nim::{Inputs, TrainConfig};
 use crate::study::nim::{NimStudy, PopulationRuns, population_study};
@@ -99,12 +99,6 @@ fn named_run(scenario: &Path, out: &Path) -> crate::Result<Run> {
         simulate_into(&[s], std::slice::from_ref(&dir))?;
     }
     Ok(read_run(&dir)?)
-}
-
-/// A file's stem: the name of its run or population directory.
-fn stem(path: &Path) -> String {
-    path.file_stem()
-        .map_or_else(|| "run".into(), |s| s.to_string_lossy().into_owned())
 }
 
 /// The population file's stated seed (for reports).

@@ -27,8 +27,8 @@ pub fn simulate_into(scenarios: &[Scenario], dirs: &[PathBuf]) -> crate::Result<
         .collect()
 }
 
-/// A scenario file's stem: the name of its run directory.
-fn stem(path: &Path) -> String {
+/// A scenario file's stem: the name of its run (or population) directory.
+pub(super) fn stem(path: &Path) -> String {
     path.file_stem()
         .map_or_else(|| "run".into(), |s| s.to_string_lossy().into_owned())
 }
