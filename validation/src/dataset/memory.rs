@@ -89,6 +89,7 @@ fn joint(rec: &Recording, k: usize) -> JointSeries {
         current: series(&|j| j.current),
         gain: 1.0,
         reference: None,
+        control: None,
         excitation: None,
         measured: rec
             .measured

@@ -81,6 +81,10 @@ pub struct JointSeries {
     /// The commanded reference of a prescribed or servo joint (the experiment's design), from
     /// the manifest's scenario.
     pub reference: Option<sim::profile::Profile>,
+    /// The control law of a servo joint (tracking [`JointSeries::reference`]; the experiment's
+    /// design), from the manifest's scenario; `None` for prescribed, torque-driven and free
+    /// joints and for recordings.
+    pub control: Option<sim::drive::Control>,
     /// The commanded torque signal of a torque-driven joint (the experiment's design, scaled
     /// by the scenario's `torque_scale`), from the manifest's scenario.
     pub excitation: Option<sim::drive::Signal>,
@@ -373,6 +377,10 @@ fn apply_design(
         j.reference = match &d.drive {
             sim::drive::Drive::Motion(p)
             | sim::drive::Drive::Servo(sim::drive::Servo { reference: p, .. }) => Some(p.clone()),
+            _ => None,
+        };
+        j.control = match &d.drive {
+            sim::drive::Drive::Servo(s) => Some(s.control),
             _ => None,
         };
         j.excitation = match &d.drive {

@@ -197,6 +197,7 @@ pub(super) fn read_joints(
             current: pick(&current, r),
             gain: 1.0,
             reference: None,
+            control: None,
             excitation: None,
         })
         .collect();

@@ -9,7 +9,7 @@
 //! nim_models = "../generated/models/nim"          # optional: NIM models, if nim is listed
 //!
 //! [[sweep]]
-//! sensor = "force_torque"                         # force_torque | imu | encoder | joint_torque
+//! sensor = "force_torque"                         # force_torque | imu | encoder | joint_torque | joint_angle
 //! levels = { from = 1e-4, to = 1e-1, count = 7 }  # log-spaced (or a list: [1e-4, 1e-3, …])
 //! estimators = ["mim_gls"]                        # optional: this sweep's own list
 //! ```
@@ -19,7 +19,9 @@
 //! (force and moment for `force_torque`; angular velocity and the specific force at the
 //! centroid for `imu`), its three axes alike; for `joint_torque`, Gaussian noise on every joint's
 //! `tau` of `σ = L · RMS` of that joint's torque. For `encoder` a level is the resolution of every
-//! joint's encoder in rad (m on the rail), absolute: a held joint has no RMS to scale by. Every
+//! joint's encoder in rad (m on the rail), absolute: a held joint has no RMS to scale by; for
+//! `joint_angle` the standard deviation of Gaussian noise on every joint's `q`, rad (m), absolute
+//! likewise. Every
 //! error names the file and the field.
 
 use std::path::{Path, PathBuf};
@@ -66,6 +68,10 @@ pub enum SensorFamily {
     Encoder,
     /// Gaussian noise on every joint's measured torque `tau`.
     JointTorque,
+    /// Gaussian noise on every joint's measured angle `q` (σ = the level, rad; m on a rail):
+    /// the noise that differentiation carries into `q̇, q̈` and so into a regressor (errors in
+    /// variables).
+    JointAngle,
 }
 
 impl SensorFamily {
@@ -76,6 +82,7 @@ impl SensorFamily {
             SensorFamily::Imu => "imu",
             SensorFamily::Encoder => "encoder",
             SensorFamily::JointTorque => "joint_torque",
+            SensorFamily::JointAngle => "joint_angle",
         }
     }
 }

@@ -17,7 +17,7 @@ use super::monte_carlo;
 use super::stats::Summary;
 use crate::dataset::{Run, Stated};
 use crate::estimate::mim::gls::{WrenchNoise, information};
-use crate::estimate::{Estimator, Experiment, Options, ParamId, registry};
+use crate::estimate::{Estimator, Experiment, Options, ParamId, Role, registry};
 
 /// One line of `sweep.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -71,7 +71,8 @@ fn specific_force(rec: &Recording, b: usize) -> Vec<Vector3<f64>> {
 
 /// The swept sensor at `level`: one entry per body, `σ = level · RMS` of its clean signals
 /// (encoders: one entry for every joint, resolution `level`; joint torques: a Gaussian law per
-/// joint, `σ = level · RMS` of its torque).
+/// joint, `σ = level · RMS` of its torque; joint angles: a Gaussian law of `σ = level` on every
+/// joint's `q`).
 pub fn measurement(family: SensorFamily, level: f64, rec: &Recording) -> Stated {
     let per_body = |f: &dyn Fn(usize) -> Sensor| (1..=rec.n_bodies).map(f).collect();
     let sigma = |s: &[Vector3<f64>]| AxisErrors::white([level * rms(s); 3]);
@@ -81,7 +82,7 @@ pub fn measurement(family: SensorFamily, level: f64, rec: &Recording) -> Stated 
             resolution: level,
             sigma: 0.0,
         }],
-        SensorFamily::JointTorque => vec![],
+        SensorFamily::JointTorque | SensorFamily::JointAngle => vec![],
         SensorFamily::ForceTorque => per_body(&|b| Sensor::ForceTorque {
             bodies: Some(vec![b as u8]),
             force: sigma(&rec.body_series(BodyGroup::F, b)),
@@ -107,6 +108,12 @@ pub fn measurement(family: SensorFamily, level: f64, rec: &Recording) -> Stated 
                 }
             })
             .collect(),
+        SensorFamily::JointAngle => vec![sim::noise::ColumnNoise {
+            column: "q".into(),
+            joints: None,
+            bodies: None,
+            model: vec![sim::noise::Noise::Gaussian { sigma: level }],
+        }],
         _ => vec![],
     };
     Stated {
@@ -148,7 +155,7 @@ fn bound(family: SensorFamily, clean: &Run, stated: &Stated) -> BTreeMap<ParamId
                 .filter_map(|(k, s)| s.map(|s| (ParamId::Base(k + 1), s)))
                 .collect()
         }
-        SensorFamily::Imu | SensorFamily::Encoder => BTreeMap::new(),
+        SensorFamily::Imu | SensorFamily::Encoder | SensorFamily::JointAngle => BTreeMap::new(),
     }
 }
 
@@ -193,8 +200,14 @@ pub fn scenario_block(
         &cases,
         |_| study.seeds,
         |(_, _, estimators, stated), seed| {
-            monte_carlo::remeasure_simulated(&clean, stated, seed)
-                .map(|run| score_all(estimators, &Experiment::single(&run.measurements), &truth))
+            monte_carlo::remeasure_simulated(&clean, stated, seed).map(|run| {
+                // The run is the single run of the MIM family and the excitation run of
+                // the whole-arm identifiers (which take sweeps, excitation and validation
+                // runs by role).
+                let m = &run.measurements;
+                let experiment = Experiment::new(vec![(Role::Single, m), (Role::Excitation, m)]);
+                score_all(estimators, &experiment, &truth)
+            })
         },
         tick,
     );

@@ -15,6 +15,7 @@ mod industrial;
 mod motion_families;
 mod multisine;
 mod nim;
+mod output_error;
 mod paper_rail;
 mod pinocchio;
 mod population;

@@ -1,5 +1,6 @@
 //! IDIM: inverse-dynamics identification on the base regressor with friction columns, by
-//! ordinary (OLS), weighted (WLS) or total (TLS) least squares.
+//! ordinary (OLS), weighted (WLS), total (TLS) or robustly reweighted (IRLS, [`super::robust`])
+//! least squares; IDIM-IV and DIDIM ([`super::iv`], [`super::didim`]) start from its system.
 //!
 //! Every sample of the excitation run gives one equation per joint,
 //! `τ_j = Y_b,j(q, q̇, q̈) β + φ_j(q_j, q̇_j)ᵀ c_j`, with `Y_b` the base columns of the standard
@@ -34,6 +35,8 @@ pub enum Weighting {
     Weighted,
     /// Total least squares on column-scaled data.
     Total,
+    /// Iteratively reweighted least squares with Huber's weights ([`super::robust`]).
+    Robust,
 }
 
 /// The IDIM identifier.
@@ -58,6 +61,14 @@ impl Idim {
     pub fn wls() -> Self {
         Idim {
             weighting: Weighting::Weighted,
+            ..Self::ols()
+        }
+    }
+
+    /// IDIM-IRLS: Huber's robust weights ([`super::robust::Huber`]).
+    pub fn irls() -> Self {
+        Idim {
+            weighting: Weighting::Robust,
             ..Self::ols()
         }
     }
@@ -246,6 +257,26 @@ impl FullRegressor {
         ));
         let mut w = DMatrix::zeros(q.len(), self.len());
         w.columns_mut(0, self.base.len()).copy_from(&yb);
+        self.friction_rows(q, qd, qdd, &mut w);
+        w
+    }
+
+    /// The friction (and drive) torques `Φ_f(q, q̇, q̈) c` of a parameter vector `x = (β, c…)`,
+    /// per joint: the part of the model that is not the rigid body's.
+    pub fn friction_torque(
+        &self,
+        q: &[f64],
+        qd: &[f64],
+        qdd: &[f64],
+        x: &DVector<f64>,
+    ) -> DVector<f64> {
+        let mut w = DMatrix::zeros(q.len(), self.len());
+        self.friction_rows(q, qd, qdd, &mut w);
+        w * x
+    }
+
+    /// Writes the friction columns of the rows at a state into `w` (after the base columns).
+    fn friction_rows(&self, q: &[f64], qd: &[f64], qdd: &[f64], w: &mut DMatrix<f64>) {
         let mut col = self.base.len();
         for (j, f) in self.friction.iter().enumerate() {
             if let Some(f) = f {
@@ -271,7 +302,25 @@ impl FullRegressor {
                 col += f.len();
             }
         }
-        w
+    }
+
+    /// The standard parameters (one set per link, link frames) that realize the base
+    /// parameters of `x`: `π_independent = β`, `π_dependent = 0`, so that
+    /// `Y(q, q̇, q̈) π = Y_b(q, q̇, q̈) β` at every state. Not a physical body (masses and
+    /// inertias of the realization may be negative): the inverse dynamics is linear in the
+    /// parameters and holds for any, which is all the simulated loop of
+    /// [`super::closed_loop`] needs.
+    pub fn realization(&self, x: &DVector<f64>) -> Vec<sim::dynamics::StandardParameters> {
+        let mut pi = vec![sim::dynamics::StandardParameters([0.0; 10]); self.geometry.len()];
+        for (k, &i) in self.base.independent.iter().enumerate() {
+            pi[i / 10].0[i % 10] = x[k];
+        }
+        pi
+    }
+
+    /// The arm's kinematics.
+    pub fn geometry(&self) -> &Chain {
+        &self.geometry
     }
 
     /// The stacked system over samples, optionally parallel-filtered to harmonics `0..=H`
@@ -283,10 +332,35 @@ impl FullRegressor {
         min_speed: f64,
         filter: Option<usize>,
     ) -> (DMatrix<f64>, DVector<f64>, Vec<usize>) {
+        let (w, tau) = self.per_joint(samples, filter);
+        let keep = kept_equations(samples, min_speed);
+        let (a, b) = stack(&w, &tau, &keep);
+        (a, b, keep.iter().map(|&(_, j)| j).collect())
+    }
+
+    /// The system of `simulated` samples (same times as `measured`), filtered alike, with the
+    /// equations [`FullRegressor::system`] keeps on `measured`: row for row beside the
+    /// measured system, as instruments or as the simulated model's regressor.
+    pub fn system_beside(
+        &self,
+        simulated: &Samples,
+        measured: &Samples,
+        min_speed: f64,
+        filter: Option<usize>,
+    ) -> (DMatrix<f64>, DVector<f64>) {
+        let (w, tau) = self.per_joint(simulated, filter);
+        stack(&w, &tau, &kept_equations(measured, min_speed))
+    }
+
+    /// Per joint, `W_j` (samples × unknowns) and `τ_j`, parallel-filtered where asked.
+    fn per_joint(
+        &self,
+        samples: &Samples,
+        filter: Option<usize>,
+    ) -> (Vec<DMatrix<f64>>, Vec<DVector<f64>>) {
         let n = samples.t.len();
         let nj = samples.q.first().map_or(0, Vec::len);
         let p = self.len();
-        // Per joint: W_j (n × p) and τ_j.
         let mut w: Vec<DMatrix<f64>> = vec![DMatrix::zeros(n, p); nj];
         let mut tau: Vec<DVector<f64>> = vec![DVector::zeros(n); nj];
         for (k, measured) in samples.tau.iter().enumerate() {
@@ -307,13 +381,7 @@ impl FullRegressor {
                 tau[j].copy_from_slice(&filtered);
             }
         }
-        let keep: Vec<(usize, usize)> = (0..n)
-            .flat_map(|k| (0..nj).map(move |j| (k, j)))
-            .filter(|&(k, j)| samples.qd[k][j].abs() >= min_speed)
-            .collect();
-        let a = DMatrix::from_fn(keep.len(), p, |r, c| w[keep[r].1][(keep[r].0, c)]);
-        let b = DVector::from_fn(keep.len(), |r, _| tau[keep[r].1][keep[r].0]);
-        (a, b, keep.iter().map(|&(_, j)| j).collect())
+        (w, tau)
     }
 
     /// The identified model for a parameter vector `x = (β, c…)`.
@@ -341,6 +409,27 @@ impl FullRegressor {
         }
         out
     }
+}
+
+/// The `(sample, joint)` equations of joints at least `min_speed` fast, sample by sample.
+fn kept_equations(samples: &Samples, min_speed: f64) -> Vec<(usize, usize)> {
+    let nj = samples.q.first().map_or(0, Vec::len);
+    (0..samples.t.len())
+        .flat_map(|k| (0..nj).map(move |j| (k, j)))
+        .filter(|&(k, j)| samples.qd[k][j].abs() >= min_speed)
+        .collect()
+}
+
+/// The per-joint systems stacked over the kept equations.
+fn stack(
+    w: &[DMatrix<f64>],
+    tau: &[DVector<f64>],
+    keep: &[(usize, usize)],
+) -> (DMatrix<f64>, DVector<f64>) {
+    let p = w.first().map_or(0, |m| m.ncols());
+    let a = DMatrix::from_fn(keep.len(), p, |r, c| w[keep[r].1][(keep[r].0, c)]);
+    let b = DVector::from_fn(keep.len(), |r, _| tau[keep[r].1][keep[r].0]);
+    (a, b)
 }
 
 /// `sgn(v)` for a drive moving at [`super::MIN_SPEED`] or faster, else 0: a real drive at rest is
@@ -417,39 +506,42 @@ impl Idim {
             Weighting::Ordinary => "idim_ols",
             Weighting::Weighted => "idim_wls",
             Weighting::Total => "idim_tls",
+            Weighting::Robust => "idim_irls",
         }
         .into()
     }
 
-    /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
-        let samples =
-            super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;
+    /// The stacked equations of the experiment's excitation run, or why there are too few.
+    pub fn system(&self, experiment: &Prepared, name: &str) -> Result<System, EstimateError> {
+        let samples = super::periodic_samples(experiment.excitation, experiment.derivatives, name)?;
         let full = FullRegressor::of_experiment(experiment)?;
         let (a, b, joint) = full.system(&samples, self.min_speed, experiment.filter);
         if a.nrows() < 2 * a.ncols() {
             return Err(EstimateError {
-                estimator: self.name(),
+                estimator: name.into(),
                 message: format!("{} equations for {} unknowns", a.nrows(), a.ncols()),
             });
         }
+        Ok(System {
+            samples,
+            full,
+            a,
+            b,
+            joint,
+        })
+    }
+
+    /// Identifies the arm from the experiment.
+    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+        let System {
+            full, a, b, joint, ..
+        } = self.system(experiment, &self.name())?;
         let x = match self.weighting {
             Weighting::Ordinary => least_squares(&a, &b),
             Weighting::Total => total_least_squares(&a, &b),
             Weighting::Weighted => {
                 let x0 = least_squares(&a, &b);
-                let r = &a * &x0 - &b;
-                let nj = joint.iter().max().map_or(0, |m| m + 1);
-                let sigma: Vec<f64> = (0..nj)
-                    .map(|j| {
-                        let (s, n) = joint
-                            .iter()
-                            .zip(r.iter())
-                            .filter(|(jj, _)| **jj == j)
-                            .fold((0.0, 0usize), |(s, n), (_, e)| (s + e * e, n + 1));
-                        (s / n.max(1) as f64).sqrt().max(f64::MIN_POSITIVE)
-                    })
-                    .collect();
+                let sigma = super::robust::joint_rms(&(&a * &x0 - &b), &joint);
                 let mut aw = a.clone();
                 let mut bw = b.clone();
                 for (row, j) in joint.iter().enumerate() {
@@ -458,13 +550,36 @@ impl Idim {
                 }
                 least_squares(&aw, &bw)
             }
+            Weighting::Robust => super::robust::Huber::default().solve(&a, &b, &joint),
         };
-        Ok(Identified {
-            parameters: full.parameters(&x),
-            model: Box::new(full.model(&x)),
+        Ok(full.identified(&x))
+    }
+}
+
+/// The IDIM equations of an experiment: the samples they come from, the regressor and the
+/// stacked system `A x = b` (equation `r` of joint `joint[r]`).
+pub struct System {
+    /// The excitation run's samples (`q̇, q̈` as the experiment obtains them).
+    pub samples: Samples,
+    /// The regressor.
+    pub full: FullRegressor,
+    /// The stacked regressor (filtered, slow equations dropped).
+    pub a: DMatrix<f64>,
+    /// The stacked measured torques.
+    pub b: DVector<f64>,
+    /// The joint of each equation.
+    pub joint: Vec<usize>,
+}
+
+impl FullRegressor {
+    /// The identified model of a parameter vector: its estimates and torque predictor.
+    pub fn identified(&self, x: &DVector<f64>) -> Identified {
+        Identified {
+            parameters: self.parameters(x),
+            model: Box::new(self.model(x)),
             history: Vec::new(),
             standard: None,
-        })
+        }
     }
 }
 

@@ -15,7 +15,8 @@ use std::path::PathBuf;
 
 use crate::dataset::{JointColumn, Measurements};
 use crate::estimate::idim::{
-    self as id, Derivatives, Method, adaptive, base, consistent, friction_sweep, two_step,
+    self as id, Derivatives, Method, adaptive, base, consistent, didim, friction_sweep, iv,
+    two_step,
 };
 use crate::estimate::{
     Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId, Role,
@@ -109,6 +110,21 @@ impl Teaching {
         Self::idim("idim_wls", Method::Idim(base::Idim::wls()))
     }
 
+    /// IDIM, iteratively reweighted least squares (Huber).
+    pub fn idim_irls() -> Self {
+        Self::idim("idim_irls", Method::Idim(base::Idim::irls()))
+    }
+
+    /// IDIM with instrumental variables from the simulated loop (Janot et al. 2014).
+    pub fn idim_iv() -> Self {
+        Self::idim("idim_iv", Method::Iv(iv::Iv::default()))
+    }
+
+    /// DIDIM, closed-loop output error (Gautier et al. 2013).
+    pub fn didim() -> Self {
+        Self::idim("didim", Method::Didim(didim::Didim::default()))
+    }
+
     /// IDIM, total least squares.
     pub fn idim_tls() -> Self {
         Self::idim("idim_tls", Method::Idim(base::Idim::tls()))
@@ -182,6 +198,7 @@ impl Teaching {
                 ));
             }
         };
+        self.method.requires(excitation)?;
         Ok((sweeps, excitation))
     }
 }

@@ -17,11 +17,15 @@
 
 pub mod adaptive;
 pub mod base;
+pub mod closed_loop;
 pub mod consistent;
+pub mod didim;
 pub mod drives;
 pub mod estimator;
 pub mod friction_sweep;
+pub mod iv;
 pub mod log_cholesky;
+pub mod robust;
 pub mod single;
 pub mod two_step;
 
@@ -147,6 +151,10 @@ pub enum Method {
     Adaptive(adaptive::Adaptive),
     /// [`consistent::StandardIdim`].
     Standard(consistent::StandardIdim),
+    /// [`iv::Iv`].
+    Iv(iv::Iv),
+    /// [`didim::Didim`].
+    Didim(didim::Didim),
 }
 
 impl Method {
@@ -158,6 +166,8 @@ impl Method {
             Method::TwoStep(m) => m.name(),
             Method::Adaptive(m) => m.name(),
             Method::Standard(m) => m.name(),
+            Method::Iv(m) => m.name(),
+            Method::Didim(m) => m.name(),
         }
     }
 
@@ -169,6 +179,22 @@ impl Method {
             Method::TwoStep(m) => m.identify(experiment),
             Method::Adaptive(m) => m.identify(experiment),
             Method::Standard(m) => m.identify(experiment),
+            Method::Iv(m) => m.identify(experiment),
+            Method::Didim(m) => m.identify(experiment),
+        }
+    }
+
+    /// Whether the method can run on the excitation run, beyond the roles of the experiment:
+    /// the output-error methods simulate the run's design.
+    pub fn requires(
+        &self,
+        excitation: &Measurements,
+    ) -> Result<(), crate::estimate::NotApplicable> {
+        match self {
+            Method::Iv(_) | Method::Didim(_) => {
+                closed_loop::ClosedLoop::of_run(excitation).map(|_| ())
+            }
+            _ => Ok(()),
         }
     }
 }

@@ -1,0 +1,463 @@
+//! An identified model in the loop of a run's design: the arm whose dynamics are a parameter
+//! vector `x = (β, c…)` of a [`FullRegressor`], driven as the run was (its servo references and
+//! control laws, prescribed profiles, torque signals), integrated from the run's start. IDIM-IV
+//! takes its instruments from this simulation ([`super::iv`]) and DIDIM its output
+//! ([`super::didim`]).
+//!
+//! The simulated arm is `M̂(q) q̈ + ĥ(q, q̇) = τ`, `ĥ` with the identified friction: rigid-body
+//! terms by the inverse dynamics of a standard-parameter realization of `β`
+//! ([`FullRegressor::realization`], exact for the base parameters whatever the others), the
+//! mass matrix column by column (`M̂ e_i` is the inverse dynamics at `q̇ = 0`, `q̈ = e_i`, no
+//! gravity). Not Rapier, as the issue's "Rapier in the loop" would have it: a base-parameter
+//! vector has no unique physical realization and the natural one is not physical (negative
+//! masses and inertias), which a rigid-body engine cannot take; Gautier et al. (2013) likewise
+//! simulate the identified model itself.
+//!
+//! Controllers are the run's ([`sim::drive::Control`]), with the identified model in the place of
+//! the simulator's perfect one for computed torque (`τ = M̂_rb (q̈_r + k_p e + k_d ė) + ĥ_rb`, the
+//! rigid-body part: friction is not compensated, as in the simulator), evaluated continuously
+//! (the simulator holds them over its 0.5 ms step: a difference of the instruments, not of the
+//! identified model). Prescribed joints follow their profile; the others are integrated by
+//! classical Runge–Kutta (RK4) at a step that resolves the loop's fastest mode (half its time
+//! constant, at most the sample period).
+
+use nalgebra::{DMatrix, DVector, Vector3};
+use sim::drive::{Control, Signal};
+use sim::dynamics::{StandardParameters, rnea_standard};
+use sim::profile::Profile;
+
+use super::Samples;
+use super::base::FullRegressor;
+use crate::dataset::Measurements;
+use crate::estimate::NotApplicable;
+
+/// How one joint is driven (the run's design).
+#[derive(Clone, Debug)]
+enum JointDrive {
+    /// The joint follows its profile.
+    Prescribed(Profile),
+    /// A servo tracks the reference; `gain` is the drive's `K` (the PI velocity loop's unit).
+    Servo {
+        reference: Profile,
+        control: Control,
+        gain: f64,
+    },
+    /// A torque signal.
+    Torque(Signal),
+}
+
+/// The run's design, ready to drive an identified model.
+#[derive(Clone, Debug)]
+pub struct ClosedLoop {
+    drives: Vec<JointDrive>,
+}
+
+/// The identified arm of one parameter vector.
+struct Arm<'a> {
+    regressor: &'a FullRegressor,
+    x: &'a DVector<f64>,
+    realization: Vec<StandardParameters>,
+}
+
+impl Arm<'_> {
+    /// The rigid-body inverse dynamics (with gravity where asked).
+    fn rigid(&self, q: &[f64], qd: &[f64], qdd: &[f64], gravity: bool) -> DVector<f64> {
+        let g = if gravity {
+            sim::gravity_vector()
+        } else {
+            Vector3::zeros()
+        };
+        let geometry = self.regressor.geometry();
+        DVector::from_vec(rnea_standard(geometry, &self.realization, q, qd, qdd, &g))
+    }
+
+    /// `M̂(q)`: the rigid body's and the drive columns' (armature) response to unit `q̈`.
+    fn mass(&self, q: &[f64]) -> DMatrix<f64> {
+        let n = q.len();
+        let zero = vec![0.0; n];
+        let at_rest = self.regressor.friction_torque(q, &zero, &zero, self.x);
+        let mut m = DMatrix::zeros(n, n);
+        let mut unit = vec![0.0; n];
+        for i in 0..n {
+            unit[i] = 1.0;
+            let column = self.rigid(q, &zero, &unit, false)
+                + self.regressor.friction_torque(q, &zero, &unit, self.x)
+                - &at_rest;
+            m.set_column(i, &column);
+            unit[i] = 0.0;
+        }
+        m
+    }
+
+    /// `ĥ(q, q̇)`: Coriolis, centrifugal, gravity and friction torques at `q̈ = 0`.
+    fn bias(&self, q: &[f64], qd: &[f64]) -> DVector<f64> {
+        let zero = vec![0.0; q.len()];
+        self.rigid(q, qd, &zero, true) + self.friction(q, qd)
+    }
+
+    /// The identified friction at `(q, q̇)`, each joint's interpolated linearly across
+    /// `|q̇_j| < BAND` between its values at `±BAND` (see [`BAND`]).
+    fn friction(&self, q: &[f64], qd: &[f64]) -> DVector<f64> {
+        let zero = vec![0.0; q.len()];
+        let mut f = self.regressor.friction_torque(q, qd, &zero, self.x);
+        let mut v = qd.to_vec();
+        for j in 0..q.len() {
+            if qd[j].abs() < BAND {
+                let (below, above) = self.band_ends(q, &mut v, j);
+                f[j] = below + (above - below) * (qd[j] + BAND) / (2.0 * BAND);
+            }
+        }
+        f
+    }
+
+    /// Joint `j`'s friction at `q̇_j = −BAND` and `+BAND`, the other rates as in `v`.
+    fn band_ends(&self, q: &[f64], v: &mut [f64], j: usize) -> (f64, f64) {
+        let zero = vec![0.0; q.len()];
+        let keep = v[j];
+        v[j] = -BAND;
+        let below = self.regressor.friction_torque(q, v, &zero, self.x)[j];
+        v[j] = BAND;
+        let above = self.regressor.friction_torque(q, v, &zero, self.x)[j];
+        v[j] = keep;
+        (below, above)
+    }
+
+    /// Joint `j`'s friction slope across the band (N·m·s/rad): a damping the integrator must
+    /// resolve.
+    fn band_slope(&self, q: &[f64], j: usize) -> f64 {
+        let mut v = vec![0.0; q.len()];
+        let (below, above) = self.band_ends(q, &mut v, j);
+        ((above - below) / (2.0 * BAND)).abs()
+    }
+}
+
+/// Half-width of the rate band (rad/s) in which the simulated friction passes linearly through
+/// zero: the identified Coulomb term `F_c sgn(q̇)` is undefined at rest (a real drive sticks,
+/// the simulator smooths its sign) and IDIM has no equations below [`super::MIN_SPEED`], so
+/// the identification says nothing there; a discontinuous sign would make the integrated loop
+/// chatter at every reversal (`F_c / M̂` of acceleration each step on a light wrist).
+pub const BAND: f64 = super::MIN_SPEED;
+
+/// The state of the simulated loop at one instant.
+struct Derivative {
+    qdd: Vec<f64>,
+    tau: Vec<f64>,
+}
+
+impl ClosedLoop {
+    /// The design of a simulated run: every joint prescribed, servoed or torque-driven.
+    pub fn of_run(data: &Measurements) -> Result<Self, NotApplicable> {
+        let drives = data
+            .joints
+            .iter()
+            .map(|j| match (&j.reference, j.control, &j.excitation) {
+                (Some(reference), Some(control), _) => Ok(JointDrive::Servo {
+                    reference: reference.clone(),
+                    control,
+                    gain: j.gain,
+                }),
+                (Some(reference), None, _) => Ok(JointDrive::Prescribed(reference.clone())),
+                (None, _, Some(signal)) => Ok(JointDrive::Torque(signal.clone())),
+                (None, _, None) => Err(NotApplicable::new(format!(
+                    "needs the run's drive design (a reference or a torque signal on every \
+                     joint, as a simulated run states it); joint {} has none",
+                    j.id
+                ))),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(ClosedLoop { drives })
+    }
+
+    /// The simulated loop of the model `x` sampled at `times` (increasing, s), from the run's
+    /// initial state at `t = 0`: `q, q̇, q̈` and the actuator torques (`τ` of a prescribed joint
+    /// is what the model needs to follow its profile). `Err` says where the loop diverged.
+    pub fn simulate(
+        &self,
+        regressor: &FullRegressor,
+        x: &DVector<f64>,
+        times: &[f64],
+        period: f64,
+    ) -> Result<Samples, String> {
+        let arm = Arm {
+            regressor,
+            x,
+            realization: regressor.realization(x),
+        };
+        let (mut q, mut qd) = self.initial_state();
+        let step = self.step(&arm, &q, times)?;
+        let mut out = Samples {
+            period,
+            ..Samples::default()
+        };
+        let mut t = 0.0;
+        for &target in times {
+            let intervals = ((target - t) / step).ceil().max(0.0) as usize;
+            let h = if intervals > 0 {
+                (target - t) / intervals as f64
+            } else {
+                0.0
+            };
+            for _ in 0..intervals {
+                (q, qd) = self.rk4(&arm, t, &q, &qd, h);
+                t += h;
+                if q.iter().chain(&qd).any(|v| !v.is_finite() || v.abs() > 1e6) {
+                    return Err(format!(
+                        "the identified model's loop diverged at t = {t:.4} s"
+                    ));
+                }
+            }
+            t = target;
+            let d = self.derivative(&arm, t, &q, &qd);
+            let (qs, qds) = self.prescribed(t, &q, &qd);
+            out.t.push(t);
+            out.q.push(qs);
+            out.qd.push(qds);
+            out.qdd.push(d.qdd);
+            out.tau.push(d.tau);
+        }
+        Ok(out)
+    }
+
+    /// The joint state at `t = 0`: profiles and references there, the other joints at rest at
+    /// 0 (as the simulator starts).
+    fn initial_state(&self) -> (Vec<f64>, Vec<f64>) {
+        self.drives
+            .iter()
+            .map(|d| match d {
+                JointDrive::Prescribed(p) | JointDrive::Servo { reference: p, .. } => {
+                    let s = p.eval(0.0);
+                    (s.q, s.qd)
+                }
+                JointDrive::Torque(_) => (0.0, 0.0),
+            })
+            .unzip()
+    }
+
+    /// The integration step (s): half the time constant of the loop's fastest mode at the
+    /// initial state (servo gains over the identified diagonal inertia), at most the sample
+    /// period.
+    fn step(&self, arm: &Arm, q: &[f64], times: &[f64]) -> Result<f64, String> {
+        let m = arm.mass(q);
+        let mut fastest: f64 = 0.0;
+        for j in 0..q.len() {
+            let inertia = m[(j, j)];
+            if inertia <= 0.0 {
+                return Err(format!(
+                    "the identified inertia of joint {} is not positive ({inertia:.3e})",
+                    j + 1
+                ));
+            }
+            // The friction band damps at c / M̂; RK4 is stable to h c / M̂ ≈ 2.8.
+            fastest = fastest.max(0.5 * arm.band_slope(q, j) / inertia);
+        }
+        for (j, d) in self.drives.iter().enumerate() {
+            let JointDrive::Servo { control, gain, .. } = d else {
+                continue;
+            };
+            let (kp, kd) = match *control {
+                Control::ComputedTorque { kp, kd } => {
+                    // The error dynamics ë + k_d ė + k_p e = 0, whatever the arm.
+                    fastest = fastest.max(kd.max(kp.sqrt()));
+                    continue;
+                }
+                Control::Pd { kp, kd } => (kp, kd),
+                // τ = K (k_P ė + k_I e): a PD of gains K k_I, K k_P.
+                Control::PiVelocity { kp, ki } => (gain * ki, gain * kp),
+            };
+            let inertia = m[(j, j)];
+            let rate = (kd / inertia).max((kp / inertia).sqrt());
+            fastest = fastest.max(rate);
+        }
+        let sample = times
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .fold(f64::INFINITY, f64::min);
+        let sample = if sample.is_finite() { sample } else { 1e-2 };
+        Ok(if fastest > 0.0 {
+            (0.5 / fastest).min(sample)
+        } else {
+            sample
+        })
+    }
+
+    /// One RK4 step of the free (not prescribed) joints.
+    fn rk4(&self, arm: &Arm, t: f64, q: &[f64], qd: &[f64], h: f64) -> (Vec<f64>, Vec<f64>) {
+        let add = |x: &[f64], dx: &[f64], s: f64| -> Vec<f64> {
+            x.iter().zip(dx).map(|(a, b)| a + s * b).collect()
+        };
+        let k1 = self.derivative(arm, t, q, qd).qdd;
+        let (q2, qd2) = (add(q, qd, h / 2.0), add(qd, &k1, h / 2.0));
+        let k2 = self.derivative(arm, t + h / 2.0, &q2, &qd2).qdd;
+        let (q3, qd3) = (add(q, &qd2, h / 2.0), add(qd, &k2, h / 2.0));
+        let k3 = self.derivative(arm, t + h / 2.0, &q3, &qd3).qdd;
+        let (q4, qd4) = (add(q, &qd3, h), add(qd, &k3, h));
+        let k4 = self.derivative(arm, t + h, &q4, &qd4).qdd;
+        let combine = |x: &[f64], a: &[f64], b: &[f64], c: &[f64], d: &[f64]| -> Vec<f64> {
+            (0..x.len())
+                .map(|i| x[i] + h / 6.0 * (a[i] + 2.0 * b[i] + 2.0 * c[i] + d[i]))
+                .collect()
+        };
+        let q_new = combine(q, qd, &qd2, &qd3, &qd4);
+        let qd_new = combine(qd, &k1, &k2, &k3, &k4);
+        self.prescribed(t + h, &q_new, &qd_new)
+    }
+
+    /// The state with prescribed joints set on their profiles at `t`.
+    fn prescribed(&self, t: f64, q: &[f64], qd: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        let (mut q, mut qd) = (q.to_vec(), qd.to_vec());
+        for (j, d) in self.drives.iter().enumerate() {
+            if let JointDrive::Prescribed(p) = d {
+                let s = p.eval(t);
+                (q[j], qd[j]) = (s.q, s.qd);
+            }
+        }
+        (q, qd)
+    }
+
+    /// `q̈` of every joint and the actuator torques at `(t, q, q̇)`: the prescribed joints'
+    /// accelerations from their profiles, the others' from `M̂_FF q̈_F = τ_F − ĥ_F − M̂_FP q̈_P`.
+    fn derivative(&self, arm: &Arm, t: f64, q: &[f64], qd: &[f64]) -> Derivative {
+        let n = q.len();
+        let m = arm.mass(q);
+        let h = arm.bias(q, qd);
+        let commanded = self.commands(arm, t, q, qd);
+        let free: Vec<usize> = (0..n)
+            .filter(|&j| !matches!(self.drives[j], JointDrive::Prescribed(_)))
+            .collect();
+        let mut qdd = vec![0.0; n];
+        for (j, d) in self.drives.iter().enumerate() {
+            if let JointDrive::Prescribed(p) = d {
+                qdd[j] = p.eval(t).qdd;
+            }
+        }
+        if !free.is_empty() {
+            let rhs = DVector::from_fn(free.len(), |r, _| {
+                let j = free[r];
+                let coupled: f64 = (0..n).map(|i| m[(j, i)] * qdd[i]).sum();
+                commanded[j] - h[j] - coupled
+            });
+            let m_ff = DMatrix::from_fn(free.len(), free.len(), |r, c| m[(free[r], free[c])]);
+            let a = m_ff
+                .lu()
+                .solve(&rhs)
+                .unwrap_or_else(|| DVector::from_element(free.len(), f64::NAN));
+            for (r, &j) in free.iter().enumerate() {
+                qdd[j] = a[r];
+            }
+        }
+        let needed = &m * DVector::from_column_slice(&qdd) + &h;
+        let tau = (0..n)
+            .map(|j| match self.drives[j] {
+                JointDrive::Prescribed(_) => needed[j],
+                _ => commanded[j],
+            })
+            .collect();
+        Derivative { qdd, tau }
+    }
+
+    /// The drives' torques at `(t, q, q̇)` (0 on prescribed joints).
+    fn commands(&self, arm: &Arm, t: f64, q: &[f64], qd: &[f64]) -> Vec<f64> {
+        let error = |p: &Profile, j: usize| {
+            let r = p.eval(t);
+            (r, r.q - q[j], r.qd - qd[j])
+        };
+        let computed = self.drives.iter().any(|d| {
+            matches!(
+                d,
+                JointDrive::Servo {
+                    control: Control::ComputedTorque { .. },
+                    ..
+                }
+            )
+        });
+        let model = computed.then(|| {
+            let a: Vec<f64> = (self.drives.iter().enumerate())
+                .map(|(j, d)| match d {
+                    JointDrive::Prescribed(p) => p.eval(t).qdd,
+                    JointDrive::Servo {
+                        reference,
+                        control: Control::ComputedTorque { kp, kd },
+                        ..
+                    } => {
+                        let (r, e, ed) = error(reference, j);
+                        r.qdd + kp * e + kd * ed
+                    }
+                    _ => 0.0,
+                })
+                .collect();
+            arm.rigid(q, qd, &a, true)
+        });
+        (self.drives.iter().enumerate())
+            .map(|(j, d)| match d {
+                JointDrive::Prescribed(_) => 0.0,
+                JointDrive::Torque(s) => s.eval(t),
+                JointDrive::Servo {
+                    reference,
+                    control,
+                    gain,
+                } => {
+                    let (_, e, ed) = error(reference, j);
+                    match *control {
+                        Control::Pd { kp, kd } => kp * e + kd * ed,
+                        Control::ComputedTorque { .. } => model.as_ref().expect("computed")[j],
+                        Control::PiVelocity { kp, ki } => gain * (kp * ed + ki * e),
+                    }
+                }
+            })
+            .collect()
+    }
+}
+
+/// How an output-error identifier iterates on the simulated loop ([`super::iv`],
+/// [`super::didim`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Iteration {
+    /// Most simulations.
+    pub iterations: usize,
+    /// Stop when the parameters move less than this, relative to their norm.
+    pub tolerance: f64,
+}
+
+impl Default for Iteration {
+    fn default() -> Self {
+        Iteration {
+            iterations: 10,
+            tolerance: 1e-3,
+        }
+    }
+}
+
+impl ClosedLoop {
+    /// Refines `x` (the OLS estimate to start) by simulating the loop of the current estimate
+    /// and solving `update(W_s, τ_s)` for the next, `W_s` the simulated run's regressor row for
+    /// row beside the measured system and `τ_s` its torques, until the parameters settle.
+    pub fn refine(
+        &self,
+        system: &super::base::System,
+        experiment: &super::Prepared,
+        min_speed: f64,
+        iteration: Iteration,
+        update: impl Fn(&DMatrix<f64>, &DVector<f64>) -> DVector<f64>,
+        name: &str,
+    ) -> Result<DVector<f64>, crate::estimate::EstimateError> {
+        let samples = &system.samples;
+        let mut x = crate::lsq::least_squares(&system.a, &system.b);
+        for _ in 0..iteration.iterations {
+            let simulated = self
+                .simulate(&system.full, &x, &samples.t, samples.period)
+                .map_err(|message| crate::estimate::EstimateError {
+                    estimator: name.into(),
+                    message,
+                })?;
+            let (w_s, tau_s) =
+                (system.full).system_beside(&simulated, samples, min_speed, experiment.filter);
+            let next = update(&w_s, &tau_s);
+            let moved = (&next - &x).norm() / next.norm().max(f64::MIN_POSITIVE);
+            x = next;
+            if moved < iteration.tolerance {
+                break;
+            }
+        }
+        Ok(x)
+    }
+}

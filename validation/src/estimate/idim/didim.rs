@@ -1,0 +1,52 @@
+//! DIDIM: the direct and inverse dynamic identification model (Gautier, Janot and Vandanjon,
+//! "A new closed-loop output error method for parameter identification of robot dynamics",
+//! IEEE TCST 21(2), 2013).
+//!
+//! An output-error method: the parameters minimize `‖τ − τ_s(x)‖²`, `τ_s` the actuator torques
+//! of the identified model simulated in the loop of the run's design
+//! ([`super::closed_loop`]). Its Gauss–Newton step takes `∂τ_s/∂x ≈ W_s`, the simulated run's
+//! regressor (exact in a loop whose simulated motion does not depend on `x`, nearly so in a
+//! stiff one), and since `τ_s(x_k) = W_s x_k` the step is the least-squares solution of
+//! `W_s x = τ`: IDIM on noise-free simulated states, from the OLS estimate until the parameters
+//! settle. Neither `q̇` nor `q̈` is differentiated from measured angles, so their noise does not
+//! bias it.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::base::Idim;
+use super::closed_loop::{ClosedLoop, Iteration};
+use super::{Identified, Prepared};
+use crate::estimate::EstimateError;
+use crate::lsq::least_squares;
+
+/// The DIDIM identifier.
+#[derive(Clone, Debug, Default)]
+pub struct Didim {
+    /// How the simulation is iterated.
+    pub iteration: Iteration,
+}
+
+impl Didim {
+    /// The method's name.
+    pub fn name(&self) -> String {
+        "didim".into()
+    }
+
+    /// Identifies the arm from the experiment.
+    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+        let name = self.name();
+        let idim = Idim::ols();
+        let system = idim.system(experiment, &name)?;
+        let design = ClosedLoop::of_run(experiment.excitation).map_err(|e| e.into_error(&name))?;
+        let update = |w_s: &DMatrix<f64>, _: &DVector<f64>| least_squares(w_s, &system.b);
+        let x = design.refine(
+            &system,
+            experiment,
+            idim.min_speed,
+            self.iteration,
+            update,
+            &name,
+        )?;
+        Ok(system.full.identified(&x))
+    }
+}

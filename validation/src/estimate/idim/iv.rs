@@ -1,0 +1,70 @@
+//! IDIM-IV: inverse-dynamics identification with instrumental variables (Janot, Vandanjon and
+//! Gautier, "A generic instrumental variable approach for industrial robot identification",
+//! IEEE TCST 22(1), 2014).
+//!
+//! IDIM-OLS is biased where the regressor `W(q, q̇, q̈)` built from measured angles is noisy
+//! (errors in variables: the noise of `q̈` correlates `W` with the equation error) and its
+//! result depends on how `q̇, q̈` are filtered. IV keeps the measured system `W x = τ` and
+//! multiplies it by instruments `Z` that are correlated with `W` but not with its noise: the
+//! regressor of the identified model simulated in the loop of the run's design
+//! ([`super::closed_loop`]), `x_k = (Zᵀ W)⁻¹ Zᵀ τ` with `Z = W_s(x_{k−1})`, from the OLS
+//! estimate until the parameters settle (Janot et al.'s iteration). Columns are scaled to unit
+//! norm before the square system is solved (SVD, rank-revealing).
+
+use nalgebra::{DMatrix, DVector};
+
+use super::base::{Idim, System};
+use super::closed_loop::{ClosedLoop, Iteration};
+use super::{Identified, Prepared};
+use crate::estimate::EstimateError;
+use crate::lsq::least_squares;
+
+/// The IDIM-IV identifier.
+#[derive(Clone, Debug, Default)]
+pub struct Iv {
+    /// How the simulated instruments are iterated.
+    pub iteration: Iteration,
+}
+
+impl Iv {
+    /// The method's name.
+    pub fn name(&self) -> String {
+        "idim_iv".into()
+    }
+
+    /// Identifies the arm from the experiment.
+    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+        let name = self.name();
+        let idim = Idim::ols();
+        let system = idim.system(experiment, &name)?;
+        let design = ClosedLoop::of_run(experiment.excitation).map_err(|e| e.into_error(&name))?;
+        let update = |z: &DMatrix<f64>, _: &DVector<f64>| instrumental(z, &system);
+        let x = design.refine(
+            &system,
+            experiment,
+            idim.min_speed,
+            self.iteration,
+            update,
+            &name,
+        )?;
+        Ok(system.full.identified(&x))
+    }
+}
+
+/// `(Zᵀ W)⁻¹ Zᵀ τ` of the measured system, `W`'s and `Z`'s columns scaled to unit norm.
+fn instrumental(z: &DMatrix<f64>, system: &System) -> DVector<f64> {
+    let scale = |m: &DMatrix<f64>| -> Vec<f64> {
+        m.column_iter()
+            .map(|c| c.norm().max(f64::MIN_POSITIVE))
+            .collect()
+    };
+    let (dw, dz) = (scale(&system.a), scale(z));
+    let mut w = system.a.clone();
+    let mut zs = z.clone();
+    for c in 0..w.ncols() {
+        w.column_mut(c).scale_mut(1.0 / dw[c]);
+        zs.column_mut(c).scale_mut(1.0 / dz[c]);
+    }
+    let y = least_squares(&(zs.transpose() * &w), &(zs.transpose() * &system.b));
+    DVector::from_fn(y.len(), |c, _| y[c] / dw[c])
+}
