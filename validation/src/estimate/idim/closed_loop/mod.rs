@@ -21,10 +21,17 @@
 //! classical Runge–Kutta (RK4) at a step that resolves the loop's fastest mode (half its time
 //! constant, at most the sample period).
 
-use nalgebra::{DMatrix, DVector, Vector3};
+use nalgebra::{DMatrix, DVector};
 use sim::drive::{Control, Signal};
-use sim::dynamics::{StandardParameters, rnea_standard};
 use sim::profile::Profile;
+
+mod arm;
+mod refine;
+
+pub use arm::BAND;
+pub use refine::Iteration;
+
+use arm::Arm;
 
 use super::Samples;
 use super::base::FullRegressor;
@@ -51,92 +58,6 @@ enum JointDrive {
 pub struct ClosedLoop {
     drives: Vec<JointDrive>,
 }
-
-/// The identified arm of one parameter vector.
-struct Arm<'a> {
-    regressor: &'a FullRegressor,
-    x: &'a DVector<f64>,
-    realization: Vec<StandardParameters>,
-}
-
-impl Arm<'_> {
-    /// The rigid-body inverse dynamics (with gravity where asked).
-    fn rigid(&self, q: &[f64], qd: &[f64], qdd: &[f64], gravity: bool) -> DVector<f64> {
-        let g = if gravity {
-            sim::gravity_vector()
-        } else {
-            Vector3::zeros()
-        };
-        let geometry = self.regressor.geometry();
-        DVector::from_vec(rnea_standard(geometry, &self.realization, q, qd, qdd, &g))
-    }
-
-    /// `M̂(q)`: the rigid body's and the drive columns' (armature) response to unit `q̈`.
-    fn mass(&self, q: &[f64]) -> DMatrix<f64> {
-        let n = q.len();
-        let zero = vec![0.0; n];
-        let at_rest = self.regressor.friction_torque(q, &zero, &zero, self.x);
-        let mut m = DMatrix::zeros(n, n);
-        let mut unit = vec![0.0; n];
-        for i in 0..n {
-            unit[i] = 1.0;
-            let column = self.rigid(q, &zero, &unit, false)
-                + self.regressor.friction_torque(q, &zero, &unit, self.x)
-                - &at_rest;
-            m.set_column(i, &column);
-            unit[i] = 0.0;
-        }
-        m
-    }
-
-    /// `ĥ(q, q̇)`: Coriolis, centrifugal, gravity and friction torques at `q̈ = 0`.
-    fn bias(&self, q: &[f64], qd: &[f64]) -> DVector<f64> {
-        let zero = vec![0.0; q.len()];
-        self.rigid(q, qd, &zero, true) + self.friction(q, qd)
-    }
-
-    /// The identified friction at `(q, q̇)`, each joint's interpolated linearly across
-    /// `|q̇_j| < BAND` between its values at `±BAND` (see [`BAND`]).
-    fn friction(&self, q: &[f64], qd: &[f64]) -> DVector<f64> {
-        let zero = vec![0.0; q.len()];
-        let mut f = self.regressor.friction_torque(q, qd, &zero, self.x);
-        let mut v = qd.to_vec();
-        for j in 0..q.len() {
-            if qd[j].abs() < BAND {
-                let (below, above) = self.band_ends(q, &mut v, j);
-                f[j] = below + (above - below) * (qd[j] + BAND) / (2.0 * BAND);
-            }
-        }
-        f
-    }
-
-    /// Joint `j`'s friction at `q̇_j = −BAND` and `+BAND`, the other rates as in `v`.
-    fn band_ends(&self, q: &[f64], v: &mut [f64], j: usize) -> (f64, f64) {
-        let zero = vec![0.0; q.len()];
-        let keep = v[j];
-        v[j] = -BAND;
-        let below = self.regressor.friction_torque(q, v, &zero, self.x)[j];
-        v[j] = BAND;
-        let above = self.regressor.friction_torque(q, v, &zero, self.x)[j];
-        v[j] = keep;
-        (below, above)
-    }
-
-    /// Joint `j`'s friction slope across the band (N·m·s/rad): a damping the integrator must
-    /// resolve.
-    fn band_slope(&self, q: &[f64], j: usize) -> f64 {
-        let mut v = vec![0.0; q.len()];
-        let (below, above) = self.band_ends(q, &mut v, j);
-        ((above - below) / (2.0 * BAND)).abs()
-    }
-}
-
-/// Half-width of the rate band (rad/s) in which the simulated friction passes linearly through
-/// zero: the identified Coulomb term `F_c sgn(q̇)` is undefined at rest (a real drive sticks,
-/// the simulator smooths its sign) and IDIM has no equations below [`super::MIN_SPEED`], so
-/// the identification says nothing there; a discontinuous sign would make the integrated loop
-/// chatter at every reversal (`F_c / M̂` of acceleration each step on a light wrist).
-pub const BAND: f64 = super::MIN_SPEED;
 
 /// The state of the simulated loop at one instant.
 struct Derivative {
@@ -405,59 +326,5 @@ impl ClosedLoop {
                 }
             })
             .collect()
-    }
-}
-
-/// How an output-error identifier iterates on the simulated loop ([`super::iv`],
-/// [`super::didim`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Iteration {
-    /// Most simulations.
-    pub iterations: usize,
-    /// Stop when the parameters move less than this, relative to their norm.
-    pub tolerance: f64,
-}
-
-impl Default for Iteration {
-    fn default() -> Self {
-        Iteration {
-            iterations: 10,
-            tolerance: 1e-3,
-        }
-    }
-}
-
-impl ClosedLoop {
-    /// Refines `x` (the OLS estimate to start) by simulating the loop of the current estimate
-    /// and solving `update(W_s, τ_s)` for the next, `W_s` the simulated run's regressor row for
-    /// row beside the measured system and `τ_s` its torques, until the parameters settle.
-    pub fn refine(
-        &self,
-        system: &super::base::System,
-        experiment: &super::Prepared,
-        min_speed: f64,
-        iteration: Iteration,
-        update: impl Fn(&DMatrix<f64>, &DVector<f64>) -> DVector<f64>,
-        name: &str,
-    ) -> Result<DVector<f64>, crate::estimate::EstimateError> {
-        let samples = &system.samples;
-        let mut x = crate::lsq::least_squares(&system.a, &system.b);
-        for _ in 0..iteration.iterations {
-            let simulated = self
-                .simulate(&system.full, &x, &samples.t, samples.period)
-                .map_err(|message| crate::estimate::EstimateError {
-                    estimator: name.into(),
-                    message,
-                })?;
-            let (w_s, tau_s) =
-                (system.full).system_beside(&simulated, samples, min_speed, experiment.filter);
-            let next = update(&w_s, &tau_s);
-            let moved = (&next - &x).norm() / next.norm().max(f64::MIN_POSITIVE);
-            x = next;
-            if moved < iteration.tolerance {
-                break;
-            }
-        }
-        Ok(x)
     }
 }
