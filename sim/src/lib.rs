@@ -48,6 +48,7 @@ pub mod convert;
 pub mod dataset;
 pub mod drive;
 pub mod dynamics;
+pub mod elastic;
 pub mod error;
 pub mod friction;
 pub mod invalid;

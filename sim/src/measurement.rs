@@ -420,6 +420,7 @@ mod tests {
             measured: vec![],
             measured_bodies: vec![],
             friction_state: false,
+            elastic: false,
         }
     }
 

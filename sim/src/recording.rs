@@ -52,6 +52,11 @@ pub struct JointRecord {
     /// The friction's bristle deflection `z` (rad or m; [`crate::friction::Lugre`]; 0 for
     /// stateless friction).
     pub bristle_z: f64,
+    /// An elastic joint's motor angle in joint units `θ` (rad or m; [`crate::elastic`]; 0 for
+    /// rigid joints).
+    pub q_motor: f64,
+    /// Its rate `θ̇`.
+    pub qd_motor: f64,
 }
 
 /// Everything a run records.
@@ -80,6 +85,9 @@ pub struct Recording {
     /// Whether some joint's friction has a state: `joints.parquet` then has the column
     /// `bristle_z` ([`JointRecord::bristle_z`]).
     pub friction_state: bool,
+    /// Whether some joint is elastic: `joints.parquet` then has the columns `q_motor` and
+    /// `qd_motor` ([`JointRecord::q_motor`]).
+    pub elastic: bool,
 }
 
 /// A 3-vector quantity of `bodies.parquet`, named by its group (`f` for `f_x, f_y, f_z`). Its

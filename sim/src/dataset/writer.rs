@@ -100,6 +100,10 @@ fn joints_table(rec: &Recording) -> Table {
     t.f64("tau", j.iter().map(|r| r.tau).collect());
     t.f64("tau_friction", j.iter().map(|r| r.tau_friction).collect());
     t.f64("i", j.iter().map(|r| r.current).collect());
+    if rec.elastic {
+        t.f64("q_motor", j.iter().map(|r| r.q_motor).collect());
+        t.f64("qd_motor", j.iter().map(|r| r.qd_motor).collect());
+    }
     if rec.friction_state {
         t.f64("bristle_z", j.iter().map(|r| r.bristle_z).collect());
     }

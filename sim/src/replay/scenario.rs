@@ -46,6 +46,7 @@ pub fn scenario(
             }),
             rotor: None,
             motor: None,
+            spring: None,
         })
         .collect();
     let file = ScenarioFile {

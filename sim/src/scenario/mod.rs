@@ -172,6 +172,10 @@ pub struct JointSection {
     /// (the current is its command, the stated gain is true).
     #[serde(default)]
     pub motor: Option<crate::motor::Motor>,
+    /// A torsional spring and damper between the rotor and the link (`sim::elastic::Spring`;
+    /// needs `rotor`); default none (a rigid gear).
+    #[serde(default)]
+    pub spring: Option<crate::elastic::Spring>,
 }
 
 /// A checked scenario, ready to simulate.
@@ -210,8 +214,12 @@ pub struct JointDrive {
     pub friction: Option<crate::friction::Friction>,
     /// Drive gain `K` (`tau = K · i`).
     pub gain: f64,
-    /// The rotor's inertia reflected to the joint, `J_m G²` (kg·m²; 0: none; `sim::rotor`).
+    /// The rotor's inertia reflected to the joint and added to the link's, `J_m G²` (kg·m²;
+    /// 0: none or elastic; `sim::rotor`).
     pub armature: f64,
+    /// An elastic gear: the spring and the rotor's reflected inertia `J_m G²` behind it
+    /// (`sim::elastic`), if stated.
+    pub elastic: Option<(crate::elastic::Spring, f64)>,
     /// The motor's current loop and true torque constant (`sim::motor`), if stated.
     pub motor: Option<crate::motor::Motor>,
 }
@@ -593,6 +601,23 @@ impl Scenario {
                 r.validate()
                     .map_err(|(name, e)| invalid(&field(&format!("rotor.{name}")), e))?;
             }
+            if let Some(spring) = &j.spring {
+                if !matches!(drive, Drive::Torque(_) | Drive::Servo(_)) || id == 0 {
+                    return Err(invalid(
+                        &field("spring"),
+                        "expected a spring only on a torque-driven or servo joint (not prescribed, free or the rail)".into(),
+                    ));
+                }
+                if j.rotor.is_none() {
+                    return Err(invalid(
+                        &field("spring"),
+                        "expected a `rotor = { inertia, gear_ratio }` beside it: the spring joins the rotor to the link".into(),
+                    ));
+                }
+                spring
+                    .validate()
+                    .map_err(|(name, e)| invalid(&field(&format!("spring.{name}")), e))?;
+            }
             if let Some(m) = &j.motor {
                 if !matches!(drive, Drive::Torque(_) | Drive::Servo(_) | Drive::Motion(_))
                     || id == 0
@@ -614,7 +639,11 @@ impl Scenario {
                 damping,
                 friction: j.friction.clone().or(model_friction),
                 gain: j.gain,
-                armature: j.rotor.map_or(0.0, |r| r.reflected()),
+                armature: match j.spring {
+                    Some(_) => 0.0,
+                    None => j.rotor.map_or(0.0, |r| r.reflected()),
+                },
+                elastic: j.spring.zip(j.rotor.map(|r| r.reflected())),
                 motor: j.motor,
             });
         }

@@ -88,9 +88,27 @@ impl<'a> Simulation<'a> {
                 .drives
                 .iter()
                 .any(|d| d.friction.as_ref().is_some_and(|f| f.has_state())),
+            motor_side: vec![Default::default(); nj],
+            elastic: scenario.drives.iter().any(|d| d.elastic.is_some()),
         };
         sim.set_state(&q, &qd);
+        sim.preload_springs(&q, &qd);
         sim
+    }
+
+    /// Starts every elastic joint's rotor where its spring holds the link's static load at
+    /// `(q, q̇)`: `RNEA(q, q̇, 0)` (`sim::elastic`).
+    fn preload_springs(&mut self, q: &[f64], qd: &[f64]) {
+        if !self.elastic {
+            return;
+        }
+        let zero = vec![0.0; q.len()];
+        let load = dynamics::rnea(self.chain(), q, qd, &zero, &crate::gravity_vector()).tau;
+        for (j, d) in self.scenario.drives.iter().enumerate() {
+            if let Some((spring, _)) = d.elastic {
+                self.motor_side[j] = spring.preloaded(q[j], qd[j], load[j]);
+            }
+        }
     }
 
     /// Puts the multibody and its bodies at the joint state `(q, q̇)` (dataset order), with

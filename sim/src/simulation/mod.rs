@@ -129,6 +129,10 @@ pub struct Simulation<'a> {
     /// Each joint's friction state now (the bristle deflection `z` of LuGre friction; 0 for
     /// stateless friction).
     bristle: Vec<f64>,
+    /// Each elastic joint's motor side now (`sim::elastic`; default for rigid joints).
+    motor_side: Vec<crate::elastic::MotorSide>,
+    /// Whether some joint is elastic.
+    elastic: bool,
 }
 
 /// A scenario simulated to completion.
@@ -234,6 +238,7 @@ impl Simulation<'_> {
             measured: Vec::new(),
             measured_bodies: Vec::new(),
             friction_state: self.friction_state,
+            elastic: self.elastic,
         }
     }
 

@@ -27,7 +27,16 @@ impl Simulation<'_> {
         let before = self.states();
         let (q, rapier_qd) = self.joint_state();
         let bristle = self.bristle.clone();
+        let motor_side = self.motor_side.clone();
         self.advance();
+        // What reached each link over the step just taken: the spring's torque at the step's
+        // start on elastic joints, the motor's delivered torque elsewhere.
+        let link_torque: Vec<f64> = (self.scenario.drives.iter().enumerate())
+            .map(|(j, d)| match d.elastic {
+                Some((spring, _)) => spring.torque(motor_side[j], q[j], rapier_qd[j]),
+                None => self.delivered[j],
+            })
+            .collect();
         let (q_after, qd_after) = self.joint_state();
 
         // A kinematic joint's rate in Rapier is the secant of the step just taken, not a state:
@@ -43,7 +52,7 @@ impl Simulation<'_> {
         let friction: Vec<f64> = (self.scenario.drives.iter().enumerate())
             .map(|(j, d)| joint_friction(d, q[j], qd[j], bristle[j]))
             .collect();
-        let known = self.known(t, &friction);
+        let known = self.known(t, &friction, &link_torque);
         let readout = readout::evaluate(
             self.chain(),
             &q,
@@ -87,10 +96,13 @@ impl Simulation<'_> {
                 // rotor records exactly what it did before rotors existed).
                 let tau = match &d.drive {
                     Drive::Motion(_) => readout.dynamics.tau[j] - friction[j],
-                    Drive::Torque(_) | Drive::Servo(_) => self.delivered[j],
+                    Drive::Torque(_) | Drive::Servo(_) => link_torque[j],
                     Drive::Free => 0.0,
                 };
-                let (tau, motor) = if d.armature == 0.0 {
+                let (tau, motor) = if d.elastic.is_some() {
+                    // The spring passes `tau` to the link; the motor gives its own torque.
+                    (tau, self.delivered[j])
+                } else if d.armature == 0.0 {
                     (tau, tau)
                 } else {
                     let rotor = d.armature * readout.qdd[j];
@@ -111,6 +123,8 @@ impl Simulation<'_> {
                         (_, Some(_)) => self.step_current[j],
                     },
                     bristle_z: bristle[j],
+                    q_motor: motor_side[j].position,
+                    qd_motor: motor_side[j].velocity,
                 }
             })
             .collect();
@@ -119,14 +133,15 @@ impl Simulation<'_> {
 
     /// What is known of every joint over the step that starts at `t`: the profile's
     /// acceleration of prescribed joints (the rail carriage, when it has no profile, stays put),
-    /// the applied actuator plus friction force of the others.
-    fn known(&self, t: f64, friction: &[f64]) -> Vec<Known> {
+    /// the applied actuator (`link_torque`: what reaches each link) plus friction force of the
+    /// others.
+    fn known(&self, t: f64, friction: &[f64], link_torque: &[f64]) -> Vec<Known> {
         let rail = self.chain().rail_axis().is_some();
         (self.scenario.drives.iter().enumerate())
             .map(|(j, d)| match &d.drive {
                 Drive::Motion(p) => Known::Acceleration(p.eval(t).qdd),
                 _ if rail && j == 0 => Known::Acceleration(0.0),
-                Drive::Torque(_) | Drive::Servo(_) => Known::Force(self.delivered[j] + friction[j]),
+                Drive::Torque(_) | Drive::Servo(_) => Known::Force(link_torque[j] + friction[j]),
                 Drive::Free => Known::Force(friction[j]),
             })
             .collect()

@@ -21,7 +21,8 @@ impl Simulation<'_> {
             rb.reset_forces(false);
             rb.reset_torques(false);
         }
-        self.applied = self.servo_torques(t, &q, &qd);
+        let (q_servo, qd_servo) = self.servo_state(&q, &qd);
+        self.applied = self.servo_torques(t, &q_servo, &qd_servo);
         self.set_motor_torques();
         let rate_change = self.drive_kinematic(t_next, &q, &qd);
         let coupling = self.kinematic_coupling(&q, &rate_change);
@@ -30,7 +31,7 @@ impl Simulation<'_> {
                 continue;
             }
             let friction = joint_friction(d, q[j], qd[j], self.bristle[j]);
-            let load = friction + self.delivered[j] + coupling[j];
+            let load = friction + self.link_torque(j, q[j], qd[j]) + coupling[j];
             if load != 0.0 {
                 self.apply_joint_load(j - self.offset, load, &states);
             }
@@ -40,8 +41,45 @@ impl Simulation<'_> {
             let (_, qd_after) = self.joint_state();
             self.advance_friction_state(t, &qd, &qd_after);
         }
+        if self.elastic {
+            self.advance_rotors();
+        }
         self.advance_currents();
         self.step += 1;
+    }
+
+    /// The state the servos read: the motor side of elastic joints (their motor encoders),
+    /// the link's elsewhere.
+    fn servo_state(&self, q: &[f64], qd: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        let (mut q, mut qd) = (q.to_vec(), qd.to_vec());
+        for (j, d) in self.scenario.drives.iter().enumerate() {
+            if d.elastic.is_some() {
+                (q[j], qd[j]) = (self.motor_side[j].position, self.motor_side[j].velocity);
+            }
+        }
+        (q, qd)
+    }
+
+    /// The actuator's torque on joint `j`'s link over the step that starts at `(q, q̇)`: the
+    /// spring's on an elastic joint, the motor's delivered torque elsewhere.
+    pub(super) fn link_torque(&self, j: usize, q: f64, qd: f64) -> f64 {
+        match self.scenario.drives[j].elastic {
+            Some((spring, _)) => spring.torque(self.motor_side[j], q, qd),
+            None => self.delivered[j],
+        }
+    }
+
+    /// Advances every elastic joint's rotor over the step just taken under its motor's torque,
+    /// against the link's state at the step's end (`sim::elastic`).
+    fn advance_rotors(&mut self) {
+        let dt = self.scenario.dt();
+        let (q, qd) = self.joint_state();
+        for (j, d) in self.scenario.drives.iter().enumerate() {
+            if let Some((spring, inertia)) = d.elastic {
+                let m = self.motor_side[j];
+                self.motor_side[j] = spring.advance(m, inertia, self.delivered[j], q[j], qd[j], dt);
+            }
+        }
     }
 
     /// Sets the torque each actuated joint's motor delivers over the step that starts now: the

@@ -47,6 +47,8 @@ pub(super) fn non_finite(rec: &Recording) -> Result<(), Invalid> {
                 ("tau_friction", j.tau_friction),
                 ("i", j.current),
                 ("bristle_z", j.bristle_z),
+                ("q_motor", j.q_motor),
+                ("qd_motor", j.qd_motor),
             ];
             if let Some((name, v)) = columns.iter().find(|(_, v)| !v.is_finite()) {
                 let place = format!("{} column {name}", joint_name(rec, k));

@@ -9,6 +9,7 @@ mod mutate;
 
 mod book;
 mod cli;
+mod elastic;
 mod faults;
 mod fuzz;
 mod layers;
