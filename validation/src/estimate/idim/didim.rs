@@ -11,10 +11,7 @@
 //! settle. Neither `q̇` nor `q̈` is differentiated from measured angles, so their noise does not
 //! bias it.
 
-use nalgebra::{DMatrix, DVector};
-
-use super::base::Idim;
-use super::closed_loop::{ClosedLoop, Iteration};
+use super::closed_loop::{self, Iteration};
 use super::{Identified, Prepared};
 use crate::estimate::EstimateError;
 use crate::lsq::least_squares;
@@ -34,19 +31,8 @@ impl Didim {
 
     /// Identifies the arm from the experiment.
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
-        let name = self.name();
-        let idim = Idim::ols();
-        let system = idim.system(experiment, &name)?;
-        let design = ClosedLoop::of_run(experiment.excitation).map_err(|e| e.into_error(&name))?;
-        let update = |w_s: &DMatrix<f64>, _: &DVector<f64>| least_squares(w_s, &system.b);
-        let x = design.refine(
-            &system,
-            experiment,
-            idim.min_speed,
-            self.iteration,
-            update,
-            &name,
-        )?;
-        Ok(system.full.identified(&x))
+        closed_loop::identify(experiment, self.iteration, &self.name(), |system, w_s| {
+            least_squares(w_s, &system.b)
+        })
     }
 }

@@ -13,8 +13,8 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::base::{Idim, System};
-use super::closed_loop::{ClosedLoop, Iteration};
+use super::base::System;
+use super::closed_loop::{self, Iteration};
 use super::{Identified, Prepared};
 use crate::estimate::EstimateError;
 use crate::lsq::least_squares;
@@ -34,20 +34,9 @@ impl Iv {
 
     /// Identifies the arm from the experiment.
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
-        let name = self.name();
-        let idim = Idim::ols();
-        let system = idim.system(experiment, &name)?;
-        let design = ClosedLoop::of_run(experiment.excitation).map_err(|e| e.into_error(&name))?;
-        let update = |z: &DMatrix<f64>, _: &DVector<f64>| instrumental(z, &system);
-        let x = design.refine(
-            &system,
-            experiment,
-            idim.min_speed,
-            self.iteration,
-            update,
-            &name,
-        )?;
-        Ok(system.full.identified(&x))
+        closed_loop::identify(experiment, self.iteration, &self.name(), |system, z| {
+            instrumental(z, system)
+        })
     }
 }
 

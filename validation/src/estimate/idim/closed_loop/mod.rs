@@ -29,7 +29,7 @@ mod arm;
 mod refine;
 
 pub use arm::BAND;
-pub use refine::Iteration;
+pub use refine::{Iteration, identify};
 
 use arm::Arm;
 

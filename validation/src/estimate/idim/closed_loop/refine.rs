@@ -57,3 +57,26 @@ impl ClosedLoop {
         Ok(x)
     }
 }
+
+/// Identifies the arm of the experiment by an output-error method: IDIM's system of the
+/// excitation run (OLS settings), the run's design as the loop, and `update(system, W_s)` for the
+/// next estimate from the simulated regressor, from the OLS estimate until it settles.
+pub fn identify(
+    experiment: &crate::estimate::idim::Prepared,
+    iteration: Iteration,
+    name: &str,
+    update: impl Fn(&crate::estimate::idim::base::System, &DMatrix<f64>) -> DVector<f64>,
+) -> Result<crate::estimate::idim::Identified, crate::estimate::EstimateError> {
+    let idim = crate::estimate::idim::base::Idim::ols();
+    let system = idim.system(experiment, name)?;
+    let design = ClosedLoop::of_run(experiment.excitation).map_err(|e| e.into_error(name))?;
+    let x = design.refine(
+        &system,
+        experiment,
+        idim.min_speed,
+        iteration,
+        |w_s, _| update(&system, w_s),
+        name,
+    )?;
+    Ok(system.full.identified(&x))
+}
