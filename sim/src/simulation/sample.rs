@@ -31,11 +31,8 @@ impl Simulation<'_> {
         self.advance();
         // What reached each link over the step just taken: the spring's torque at the step's
         // start on elastic joints, the motor's delivered torque elsewhere.
-        let link_torque: Vec<f64> = (self.scenario.drives.iter().enumerate())
-            .map(|(j, d)| match d.elastic {
-                Some((spring, _)) => spring.torque(motor_side[j], q[j], rapier_qd[j]),
-                None => self.delivered[j],
-            })
+        let link_torque: Vec<f64> = (0..q.len())
+            .map(|j| self.link_torque(j, motor_side[j], q[j], rapier_qd[j]))
             .collect();
         let (q_after, qd_after) = self.joint_state();
 

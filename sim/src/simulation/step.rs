@@ -7,6 +7,7 @@ use super::{Simulation, State, joint_friction};
 use crate::convert::vec_to;
 use crate::drive::{Control, Drive, Servo};
 use crate::dynamics;
+use crate::elastic::MotorSide;
 use crate::model::JointKind;
 
 impl Simulation<'_> {
@@ -21,8 +22,12 @@ impl Simulation<'_> {
             rb.reset_forces(false);
             rb.reset_torques(false);
         }
-        let (q_servo, qd_servo) = self.servo_state(&q, &qd);
-        self.applied = self.servo_torques(t, &q_servo, &qd_servo);
+        self.applied = if self.elastic {
+            let (q_servo, qd_servo) = self.servo_state(&q, &qd);
+            self.servo_torques(t, &q_servo, &qd_servo)
+        } else {
+            self.servo_torques(t, &q, &qd)
+        };
         self.set_motor_torques();
         let rate_change = self.drive_kinematic(t_next, &q, &qd);
         let coupling = self.kinematic_coupling(&q, &rate_change);
@@ -31,7 +36,8 @@ impl Simulation<'_> {
                 continue;
             }
             let friction = joint_friction(d, q[j], qd[j], self.bristle[j]);
-            let load = friction + self.link_torque(j, q[j], qd[j]) + coupling[j];
+            let load =
+                friction + self.link_torque(j, self.motor_side[j], q[j], qd[j]) + coupling[j];
             if load != 0.0 {
                 self.apply_joint_load(j - self.offset, load, &states);
             }
@@ -60,11 +66,11 @@ impl Simulation<'_> {
         (q, qd)
     }
 
-    /// The actuator's torque on joint `j`'s link over the step that starts at `(q, q̇)`: the
-    /// spring's on an elastic joint, the motor's delivered torque elsewhere.
-    pub(super) fn link_torque(&self, j: usize, q: f64, qd: f64) -> f64 {
+    /// The actuator's torque on joint `j`'s link over the step that starts at `(q, q̇)` with its
+    /// rotor at `motor`: the spring's on an elastic joint, the motor's delivered torque elsewhere.
+    pub(super) fn link_torque(&self, j: usize, motor: MotorSide, q: f64, qd: f64) -> f64 {
         match self.scenario.drives[j].elastic {
-            Some((spring, _)) => spring.torque(self.motor_side[j], q, qd),
+            Some((spring, _)) => spring.torque(motor, q, qd),
             None => self.delivered[j],
         }
     }

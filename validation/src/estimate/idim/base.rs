@@ -338,8 +338,8 @@ impl FullRegressor {
         (a, b, keep.iter().map(|&(_, j)| j).collect())
     }
 
-    /// The system of `simulated` samples (same times as `measured`), filtered alike, with the
-    /// equations [`FullRegressor::system`] keeps on `measured`: row for row beside the
+    /// The regressor of `simulated` samples (same times as `measured`), filtered alike, with
+    /// the equations [`FullRegressor::system`] keeps on `measured`: row for row beside the
     /// measured system, as instruments or as the simulated model's regressor.
     pub fn system_beside(
         &self,
@@ -347,9 +347,9 @@ impl FullRegressor {
         measured: &Samples,
         min_speed: f64,
         filter: Option<usize>,
-    ) -> (DMatrix<f64>, DVector<f64>) {
+    ) -> DMatrix<f64> {
         let (w, tau) = self.per_joint(simulated, filter);
-        stack(&w, &tau, &kept_equations(measured, min_speed))
+        stack(&w, &tau, &kept_equations(measured, min_speed)).0
     }
 
     /// Per joint, `W_j` (samples × unknowns) and `τ_j`, parallel-filtered where asked.
@@ -542,13 +542,7 @@ impl Idim {
             Weighting::Weighted => {
                 let x0 = least_squares(&a, &b);
                 let sigma = super::robust::joint_rms(&(&a * &x0 - &b), &joint);
-                let mut aw = a.clone();
-                let mut bw = b.clone();
-                for (row, j) in joint.iter().enumerate() {
-                    aw.row_mut(row).scale_mut(1.0 / sigma[*j]);
-                    bw[row] /= sigma[*j];
-                }
-                least_squares(&aw, &bw)
+                super::robust::rows_divided(&a, &b, |row| sigma[joint[row]])
             }
             Weighting::Robust => super::robust::Huber::default().solve(&a, &b, &joint),
         };

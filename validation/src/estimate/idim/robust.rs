@@ -41,16 +41,13 @@ impl Huber {
         for _ in 0..self.iterations {
             let r = a * &x - b;
             let scale = joint_mad(&r, joint);
-            let mut aw = a.clone();
-            let mut bw = b.clone();
-            for (row, &j) in joint.iter().enumerate() {
-                let u = (r[row] / scale[j]).abs();
+            // Equation `row` divided by `s_j / √weight`.
+            let next = rows_divided(a, b, |row| {
+                let s = scale[joint[row]];
+                let u = (r[row] / s).abs();
                 let weight = if u <= self.k { 1.0 } else { self.k / u };
-                let s = weight.sqrt() / scale[j];
-                aw.row_mut(row).scale_mut(s);
-                bw[row] *= s;
-            }
-            let next = least_squares(&aw, &bw);
+                s / weight.sqrt()
+            });
             let moved = (&next - &x).norm() / next.norm().max(f64::MIN_POSITIVE);
             x = next;
             if moved < self.tolerance {
@@ -59,6 +56,23 @@ impl Huber {
         }
         x
     }
+}
+
+/// Least squares of `A x ≈ b` with row `r` of both divided by `divisor(r)` (a standard
+/// deviation: weighted least squares).
+pub fn rows_divided(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    divisor: impl Fn(usize) -> f64,
+) -> DVector<f64> {
+    let mut aw = a.clone();
+    let mut bw = b.clone();
+    for row in 0..a.nrows() {
+        let d = divisor(row);
+        aw.row_mut(row).scale_mut(1.0 / d);
+        bw[row] /= d;
+    }
+    least_squares(&aw, &bw)
 }
 
 /// Per joint, the RMS of its residuals (WLS's weights, Gautier's two-pass scheme).

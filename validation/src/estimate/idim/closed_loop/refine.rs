@@ -3,6 +3,10 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::ClosedLoop;
+use crate::estimate::EstimateError;
+use crate::estimate::idim::base::{Idim, System};
+use crate::estimate::idim::{Identified, Prepared};
+use crate::lsq::least_squares;
 
 /// How an output-error identifier iterates on the simulated loop ([`crate::estimate::idim::iv`],
 /// [`crate::estimate::idim::didim`]).
@@ -23,60 +27,37 @@ impl Default for Iteration {
     }
 }
 
-impl ClosedLoop {
-    /// Refines `x` (the OLS estimate to start) by simulating the loop of the current estimate
-    /// and solving `update(W_s, τ_s)` for the next, `W_s` the simulated run's regressor row for
-    /// row beside the measured system and `τ_s` its torques, until the parameters settle.
-    pub fn refine(
-        &self,
-        system: &crate::estimate::idim::base::System,
-        experiment: &crate::estimate::idim::Prepared,
-        min_speed: f64,
-        iteration: Iteration,
-        update: impl Fn(&DMatrix<f64>, &DVector<f64>) -> DVector<f64>,
-        name: &str,
-    ) -> Result<DVector<f64>, crate::estimate::EstimateError> {
-        let samples = &system.samples;
-        let mut x = crate::lsq::least_squares(&system.a, &system.b);
-        for _ in 0..iteration.iterations {
-            let simulated = self
-                .simulate(&system.full, &x, &samples.t, samples.period)
-                .map_err(|message| crate::estimate::EstimateError {
-                    estimator: name.into(),
-                    message,
-                })?;
-            let (w_s, tau_s) =
-                (system.full).system_beside(&simulated, samples, min_speed, experiment.filter);
-            let next = update(&w_s, &tau_s);
-            let moved = (&next - &x).norm() / next.norm().max(f64::MIN_POSITIVE);
-            x = next;
-            if moved < iteration.tolerance {
-                break;
-            }
-        }
-        Ok(x)
-    }
-}
-
 /// Identifies the arm of the experiment by an output-error method: IDIM's system of the
 /// excitation run (OLS settings), the run's design as the loop, and `update(system, W_s)` for the
-/// next estimate from the simulated regressor, from the OLS estimate until it settles.
+/// next estimate from `W_s`, the regressor of the current estimate's simulated run row for row
+/// beside the measured system; from the OLS estimate until the parameters settle.
 pub fn identify(
-    experiment: &crate::estimate::idim::Prepared,
+    experiment: &Prepared,
     iteration: Iteration,
     name: &str,
-    update: impl Fn(&crate::estimate::idim::base::System, &DMatrix<f64>) -> DVector<f64>,
-) -> Result<crate::estimate::idim::Identified, crate::estimate::EstimateError> {
-    let idim = crate::estimate::idim::base::Idim::ols();
+    update: impl Fn(&System, &DMatrix<f64>) -> DVector<f64>,
+) -> Result<Identified, EstimateError> {
+    let idim = Idim::ols();
     let system = idim.system(experiment, name)?;
     let design = ClosedLoop::of_run(experiment.excitation).map_err(|e| e.into_error(name))?;
-    let x = design.refine(
-        &system,
-        experiment,
-        idim.min_speed,
-        iteration,
-        |w_s, _| update(&system, w_s),
-        name,
-    )?;
+    let samples = &system.samples;
+    let mut x = least_squares(&system.a, &system.b);
+    for _ in 0..iteration.iterations {
+        let simulated =
+            (design.simulate(&system.full, &x, &samples.t, samples.period)).map_err(|message| {
+                EstimateError {
+                    estimator: name.into(),
+                    message,
+                }
+            })?;
+        let w_s =
+            (system.full).system_beside(&simulated, samples, idim.min_speed, experiment.filter);
+        let next = update(&system, &w_s);
+        let moved = (&next - &x).norm() / next.norm().max(f64::MIN_POSITIVE);
+        x = next;
+        if moved < iteration.tolerance {
+            break;
+        }
+    }
     Ok(system.full.identified(&x))
 }
