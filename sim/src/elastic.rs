@@ -19,6 +19,16 @@
 //! RNEA(q, q̇, 0)_j / k`, `θ̇(0) = q̇(0)`. Recorded: `tau` is the spring's torque (what reaches the
 //! link: the contract `RNEA = tau + tau_friction` holds), the current measures the motor
 //! (`K i = u = τ_s + J θ̈`), and `joints.parquet` gains `q_motor`, `qd_motor` (`θ, θ̇`).
+//!
+//! **Backlash** (`spring = { …, backlash = b }`, rad or m, default 0): the gear's teeth have a
+//! play of total width `b`, the dead-zone model of backlash (Nordin & Gutman, "Controlling
+//! mechanical systems with backlash — a survey", Automatica 38, 2002): with the deflection
+//! `δ = θ − q` and `β = b/2`, the gear passes nothing while `|δ| ≤ β` and, in contact,
+//! `τ_s = k (δ ∓ β) + d (θ̇ − q̇)` (the damper acts only in contact). The motor side's implicit
+//! step is solved piecewise: the free rotor's step if it ends inside the play, else the
+//! contact step on the side it ended on. The run starts in contact on the side the static
+//! load presses (`θ(0) = q(0) + sign(load) β + load / k`). A stiff spring with backlash is a
+//! rigid gear with play.
 
 use serde::{Deserialize, Serialize};
 
@@ -30,9 +40,12 @@ use crate::param::{ParamError, non_negative, positive};
 pub struct Spring {
     /// Stiffness `k` (N·m/rad; N/m on a prismatic joint).
     pub stiffness: f64,
-    /// Damping `d` (N·m·s/rad; N·s/m), default 0.
+    /// Damping `d` (N·m·s/rad; N·s/m), default 0; it acts while the teeth are in contact.
     #[serde(default)]
     pub damping: f64,
+    /// Backlash: the total width `b` of the gear's play (rad; m), default 0 (none).
+    #[serde(default)]
+    pub backlash: f64,
 }
 
 /// The motor side of an elastic joint: its state `(θ, θ̇)` in joint units.
@@ -48,13 +61,37 @@ impl Spring {
     /// Checks the parameters; `Err` names the offending field and what was expected.
     pub fn validate(&self) -> Result<(), ParamError> {
         positive("stiffness", self.stiffness, "spring stiffness in N·m/rad")?;
-        non_negative("damping", self.damping)
+        non_negative("damping", self.damping)?;
+        non_negative("backlash", self.backlash)
+    }
+
+    /// Half the play, `β = b/2`.
+    fn half_play(&self) -> f64 {
+        0.5 * self.backlash
+    }
+
+    /// Which flank is in contact at the deflection `δ = θ − q`: `+1` (the motor leads), `−1`
+    /// (it trails), `0` inside the play.
+    pub fn contact(&self, deflection: f64) -> f64 {
+        let beta = self.half_play();
+        if deflection > beta {
+            1.0
+        } else if deflection < -beta {
+            -1.0
+        } else {
+            0.0
+        }
     }
 
     /// The torque `τ_s` the spring passes to the link at the motor state `m` and the link state
-    /// `(q, q̇)`.
+    /// `(q, q̇)`: zero inside the play.
     pub fn torque(&self, m: MotorSide, q: f64, qd: f64) -> f64 {
-        self.stiffness * (m.position - q) + self.damping * (m.velocity - qd)
+        let deflection = m.position - q;
+        let side = self.contact(deflection);
+        if side == 0.0 {
+            return 0.0;
+        }
+        self.stiffness * (deflection - side * self.half_play()) + self.damping * (m.velocity - qd)
     }
 
     /// The motor side after a step `h` under the motor torque `u` held over it, against the
@@ -68,19 +105,27 @@ impl Spring {
         qd: f64,
         h: f64,
     ) -> MotorSide {
-        let (k, d) = (self.stiffness, self.damping);
-        let velocity = (inertia * m.velocity / h + u - k * (m.position - q) + d * qd)
-            / (inertia / h + d + k * h);
+        let free = m.velocity + h * u / inertia;
+        let side = self.contact(m.position + h * free - q);
+        let velocity = if side == 0.0 {
+            free
+        } else {
+            let (k, d) = (self.stiffness, self.damping);
+            let gap = m.position - q - side * self.half_play();
+            (inertia * m.velocity / h + u - k * gap + d * qd) / (inertia / h + d + k * h)
+        };
         MotorSide {
             position: m.position + h * velocity,
             velocity,
         }
     }
 
-    /// The motor side that holds a link at `(q, q̇)` against the static load `load` (N·m).
+    /// The motor side that holds a link at `(q, q̇)` against the static load `load` (N·m), in
+    /// contact on the flank the load presses (the leading one if there is no load).
     pub fn preloaded(&self, q: f64, qd: f64, load: f64) -> MotorSide {
+        let side = if load < 0.0 { -1.0 } else { 1.0 };
         MotorSide {
-            position: q + load / self.stiffness,
+            position: q + side * self.half_play() + load / self.stiffness,
             velocity: qd,
         }
     }
@@ -97,6 +142,7 @@ mod tests {
         let s = Spring {
             stiffness: 1e6,
             damping: 10.0,
+            backlash: 0.0,
         };
         let mut m = MotorSide::default();
         for _ in 0..20_000 {

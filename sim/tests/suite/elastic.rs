@@ -12,9 +12,14 @@ use sim::scenario::Scenario;
 /// A torque-driven `link2` over 1 s at 100 Hz, its rotors behind springs of stiffness `k`
 /// (N·m/rad, damping 0.5 N·m·s/rad), integrator step `dt`; `k = None`: rigid gears.
 fn link2(k: Option<f64>, dt: f64) -> Scenario {
+    link2_with_play(k, 0.0, dt)
+}
+
+/// [`link2`] with gears of backlash `play` (rad).
+fn link2_with_play(k: Option<f64>, play: f64, dt: f64) -> Scenario {
     let spring = |k: Option<f64>| {
         k.map_or(String::new(), |k| {
-            format!("spring = {{ stiffness = {k:e}, damping = 0.5 }}\n")
+            format!("spring = {{ stiffness = {k:e}, damping = 0.5, backlash = {play:e} }}\n")
         })
     };
     let text = format!(
@@ -46,6 +51,13 @@ const REFLECTED: [f64; 2] = [2e-4 * 100.0 * 100.0, 5e-5 * 50.0 * 50.0];
 /// RK4 of `(q, q̇, θ, θ̇)` from the simulator's initial state (rotors preloaded with the static
 /// load), sampled at the scenario's sample times: `q` per sample.
 fn reference(s: &Scenario, k: f64, d: f64, h: f64) -> Vec<Vec<f64>> {
+    reference_with_play(s, k, d, 0.0, h)
+}
+
+/// [`reference`] for gears with a play of total width `play` (rad): the dead zone written out
+/// here, the spring and damper acting only while `|θ − q| > play / 2`.
+fn reference_with_play(s: &Scenario, k: f64, d: f64, play: f64, h: f64) -> Vec<Vec<f64>> {
+    let beta = play / 2.0;
     let u = |j: usize, t: f64| match &s.drives[j].drive {
         Drive::Torque(sig) => sig.eval(t),
         _ => unreachable!("torque-driven"),
@@ -54,7 +66,16 @@ fn reference(s: &Scenario, k: f64, d: f64, h: f64) -> Vec<Vec<f64>> {
     let derivative = |t: f64, x: &[f64]| -> Vec<f64> {
         let (q, qd, th, thd) = (&x[0..2], &x[2..4], &x[4..6], &x[6..8]);
         let spring: Vec<f64> = (0..2)
-            .map(|j| k * (th[j] - q[j]) + d * (thd[j] - qd[j]))
+            .map(|j| {
+                let delta = th[j] - q[j];
+                if delta > beta {
+                    k * (delta - beta) + d * (thd[j] - qd[j])
+                } else if delta < -beta {
+                    k * (delta + beta) + d * (thd[j] - qd[j])
+                } else {
+                    0.0
+                }
+            })
             .collect();
         let bias = rnea(&s.chain, q, qd, &[0.0; 2], &sim::gravity_vector()).tau;
         let m = DMatrix::from_fn(2, 2, |r, c| {
@@ -79,7 +100,17 @@ fn reference(s: &Scenario, k: f64, d: f64, h: f64) -> Vec<Vec<f64>> {
         &sim::gravity_vector(),
     )
     .tau;
-    let mut x = vec![0.0, 0.0, 0.0, 0.0, load[0] / k, load[1] / k, 0.0, 0.0];
+    let preload = |l: f64| l / k + if l < 0.0 { -beta } else { beta };
+    let mut x = vec![
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        preload(load[0]),
+        preload(load[1]),
+        0.0,
+        0.0,
+    ];
     let steps = (s.file.time.sample_period / h).round() as usize;
     let (mut t, mut out) = (0.0, vec![x[0..2].to_vec()]);
     for _ in 1..s.samples {
@@ -168,6 +199,56 @@ fn a_stiff_spring_converges_to_the_rigid_gear_and_the_records_say_what_reaches_t
     assert!(gaps[2] < 5e-4, "{gaps:?}");
 }
 
+/// Backlash (`spring = { …, backlash }`): the arm follows an RK4 of the dead-zone model at
+/// first order, and the play is visible in the records at its stated width — no torque reaches
+/// the link while `|q_motor − q| ≤ b/2`, and the motors cross the whole play as loads reverse.
+#[test]
+fn backlash_is_a_dead_zone_of_the_stated_width() {
+    let (k, play) = (2e3, 0.02);
+    let reference = reference_with_play(&link2_with_play(Some(k), play, 5e-4), k, 0.5, play, 1e-4);
+    let deviation = |dt: f64| {
+        let run = sim::simulate(&link2_with_play(Some(k), play, dt), None);
+        assert!(run.manifest.invalid.is_none(), "{:?}", run.manifest.invalid);
+        let gap = apart(&run.recording, &reference);
+        (run.recording, gap)
+    };
+    let ((_, coarse), (rec, fine)) = (deviation(2.5e-4), deviation(1.25e-4));
+    let tight = apart(
+        &sim::simulate(&link2(Some(k), 1.25e-4), None).recording,
+        &reference,
+    );
+    eprintln!(
+        "backlash {play} rad: |q − q_RK4| {coarse:.2e} rad at 2.5e-4 s, {fine:.2e} at 1.25e-4 s; \
+         without the play {tight:.2e}"
+    );
+    let order = (coarse / fine).log2();
+    assert!((0.7..1.4).contains(&order), "order {order}");
+    assert!(fine < 2.5e-3 && tight > 3.0 * fine, "{fine} {tight}");
+    let beta = play / 2.0;
+    let (mut lowest, mut highest, mut free) = (0.0f64, 0.0f64, 0);
+    for s in 0..rec.samples() {
+        for j in 0..2 {
+            let r = rec.joint(s, j);
+            let delta = r.q_motor - r.q;
+            if delta.abs() <= beta {
+                assert_eq!(
+                    r.tau, 0.0,
+                    "sample {s}, joint {j}: δ = {delta} inside the play"
+                );
+                (lowest, highest, free) = (lowest.min(delta), highest.max(delta), free + 1);
+            } else {
+                let spring = k * (delta - delta.signum() * beta) + 0.5 * (r.qd_motor - r.qd);
+                assert!((r.tau - spring).abs() <= 1e-9 * (1.0 + spring.abs()));
+            }
+        }
+    }
+    eprintln!("inside the play: {free} samples, δ from {lowest:.4} to {highest:.4} rad");
+    assert!(
+        free > 0 && lowest < -0.8 * beta && highest > 0.8 * beta,
+        "{free} {lowest} {highest}"
+    );
+}
+
 #[test]
 fn a_spring_needs_a_rotor_and_an_actuated_joint() {
     let base =
@@ -196,4 +277,7 @@ fn a_spring_needs_a_rotor_and_an_actuated_joint() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("spring.stiffness"), "{e}");
+    let play = negative.replace("stiffness = -1.0", "stiffness = 1.0, backlash = -0.1");
+    let e = Scenario::from_toml(&play, "play").unwrap_err().to_string();
+    assert!(e.contains("spring.backlash"), "{e}");
 }
