@@ -116,7 +116,9 @@ impl Simulation<'_> {
                     tau_friction: friction[j],
                     current: match (&d.drive, d.motor) {
                         (_, None) => motor / d.gain,
-                        (Drive::Motion(_), Some(m)) => motor / m.torque_constant(d.gain),
+                        (Drive::Motion(_), Some(m)) => {
+                            m.behind_gear(motor, qd[j]) / m.torque_constant(d.gain)
+                        }
                         (_, Some(_)) => self.step_current[j],
                     },
                     bristle_z: bristle[j],

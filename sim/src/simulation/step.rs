@@ -28,7 +28,7 @@ impl Simulation<'_> {
         } else {
             self.servo_torques(t, &q, &qd)
         };
-        self.set_motor_torques();
+        self.set_motor_torques(&qd);
         let rate_change = self.drive_kinematic(t_next, &q, &qd);
         let coupling = self.kinematic_coupling(&q, &rate_change);
         for (j, d) in self.scenario.drives.iter().enumerate() {
@@ -88,20 +88,25 @@ impl Simulation<'_> {
         }
     }
 
-    /// Sets the torque each actuated joint's motor delivers over the step that starts now: the
-    /// commanded `applied` where no motor is stated, else `K_true` times the current at the
-    /// step's start (the loop starts settled on the first command).
-    fn set_motor_torques(&mut self) {
+    /// Sets the torque each actuated joint's motor delivers over the step that starts at the
+    /// link rates `qd`: the commanded `applied` where no motor is stated, else `K_true` times
+    /// the current at the step's start (the loop starts settled on the first command; without
+    /// a loop the current is the command) through the gear.
+    fn set_motor_torques(&mut self, qd: &[f64]) {
         self.delivered.clone_from(&self.applied);
         for (j, d) in self.scenario.drives.iter().enumerate() {
             let Some(m) = d.motor.filter(|_| !self.kinematic[j]) else {
                 continue;
             };
-            if self.step == 0 {
+            if self.step == 0 || m.current_bandwidth.is_none() {
                 self.current[j] = self.applied[j] / d.gain;
             }
             self.step_current[j] = self.current[j];
-            self.delivered[j] = m.torque_constant(d.gain) * self.current[j];
+            let rate = match d.elastic {
+                Some(_) => self.motor_side[j].velocity,
+                None => qd[j],
+            };
+            self.delivered[j] = m.through_gear(m.torque_constant(d.gain) * self.current[j], rate);
         }
     }
 

@@ -331,10 +331,71 @@ free = true
             "free = true\nmotor = {}\n",
             "joint[1].motor",
         ),
+        (
+            "torque_constant_error = -0.1",
+            "gear_efficiency = 1.2",
+            "motor.gear_efficiency",
+        ),
     ] {
         let err = Scenario::from_toml(&text.replace(from, to), "bad")
             .unwrap_err()
             .to_string();
         assert!(err.contains(field), "{err}");
     }
+}
+
+/// A lossy gear (`motor = { gear_efficiency = η }`): a torque-driven joint whose motor has no
+/// current loop records its command as its current at the same sample (no delay), and the link
+/// receives `η K_true i` while the motor drives it and `K_true i / η` while the load back-drives
+/// the motor; a prescribed joint's motor gives `tau / η` driving and `η tau` back-driven (the
+/// run's physics gates hold the arm to `RNEA = tau + tau_friction` with that `tau`). Both
+/// directions of the power flow occur in the run.
+#[test]
+fn a_lossy_gear_passes_eta_of_the_motor_forward_and_asks_more_back_driven() {
+    let (eta, k, eps) = (0.8, 0.5, 0.05);
+    let joints = format!(
+        r#"
+[[joint]]
+id = 1
+torque = {{ type = "multisine", base_frequency = 1.0, harmonics = [1, 3], amplitudes = [20.0, 5.0] }}
+gain = {k}
+motor = {{ torque_constant_error = {eps}, gear_efficiency = {eta} }}
+[[joint]]
+id = 2
+motion = {{ type = "fourier", base_frequency = 1.0, a = [0.8, -0.3], b = [0.2, 0.4] }}
+motor = {{ gear_efficiency = 0.7 }}
+"#
+    );
+    let text = link2(&joints).replace("STEP", "5e-4");
+    let s = Scenario::from_toml(&text, "lossy gear").unwrap();
+    let run = sim::simulate(&s, None);
+    assert!(run.manifest.invalid.is_none(), "{:?}", run.manifest.invalid);
+    let rec = &run.recording;
+    let command = |t: f64| match &s.drives[0].drive {
+        sim::drive::Drive::Torque(sig) => sig.eval(t),
+        _ => unreachable!(),
+    };
+    let mut flows = [[0usize; 2]; 2];
+    for (n, t) in rec.t.iter().enumerate() {
+        let r = rec.joint(n, 0);
+        assert!(
+            (r.current - command(*t) / k).abs() <= 1e-12 * 40.0,
+            "i at {t}"
+        );
+        let motor = (1.0 + eps) * k * r.current;
+        let driving = motor * r.qd >= 0.0;
+        let through = if driving { eta * motor } else { motor / eta };
+        assert!((r.tau - through).abs() <= 1e-12 * 40.0, "tau at {t}");
+        flows[0][usize::from(driving)] += 1;
+        let r = rec.joint(n, 1);
+        let driving = r.tau * r.qd >= 0.0;
+        let motor = if driving { r.tau / 0.7 } else { r.tau * 0.7 };
+        assert!(
+            (r.current - motor).abs() <= 1e-12 * (1.0 + motor.abs()),
+            "i2 at {t}"
+        );
+        flows[1][usize::from(driving)] += 1;
+    }
+    eprintln!("lossy gear: samples [back-driven, driving] per joint {flows:?}");
+    assert!(flows.iter().flatten().all(|n| *n > 5), "{flows:?}");
 }
