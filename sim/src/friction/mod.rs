@@ -7,11 +7,18 @@
 //! the recorded generalized force is `tau_friction = −τ_f`. [`Lugre`] friction has a state, the
 //! bristle deflection `z` (rad or m), integrated with the arm and recorded (`bristle_z`); the
 //! stateless models ignore it.
+//!
+//! Beside the model, a joint may have Coulomb friction proportional to its constraint load
+//! ([`LoadFriction`]) and a drift of its friction as it warms ([`Drift`]).
 
+mod drift;
+mod load;
 mod lugre;
 
 use serde::{Deserialize, Serialize};
 
+pub use drift::Drift;
+pub use load::{LoadFriction, constraint_load};
 pub use lugre::Lugre;
 
 use crate::param::{ParamError, finite, positive};

@@ -47,6 +47,8 @@ pub fn scenario(
             rotor: None,
             motor: None,
             spring: None,
+            load_friction: None,
+            friction_drift: None,
         })
         .collect();
     let file = ScenarioFile {

@@ -176,6 +176,13 @@ pub struct JointSection {
     /// needs `rotor`); default none (a rigid gear).
     #[serde(default)]
     pub spring: Option<crate::elastic::Spring>,
+    /// Coulomb friction proportional to the joint's constraint load
+    /// (`sim::friction::LoadFriction`); default none.
+    #[serde(default)]
+    pub load_friction: Option<crate::friction::LoadFriction>,
+    /// The friction's drift as the joint warms (`sim::friction::Drift`); default none.
+    #[serde(default)]
+    pub friction_drift: Option<crate::friction::Drift>,
 }
 
 /// A checked scenario, ready to simulate.
@@ -222,6 +229,10 @@ pub struct JointDrive {
     pub elastic: Option<(crate::elastic::Spring, f64)>,
     /// The motor's current loop and true torque constant (`sim::motor`), if stated.
     pub motor: Option<crate::motor::Motor>,
+    /// Load-proportional Coulomb friction (`sim::friction::LoadFriction`), if stated.
+    pub load_friction: Option<crate::friction::LoadFriction>,
+    /// The friction's thermal drift (`sim::friction::Drift`), if stated.
+    pub drift: Option<crate::friction::Drift>,
 }
 
 /// A scenario that cannot be used, with where and why.
@@ -591,6 +602,20 @@ impl Scenario {
                 f.validate()
                     .map_err(|(name, e)| invalid(&field(&format!("friction.{name}")), e))?;
             }
+            if let Some(l) = &j.load_friction {
+                if id == 0 {
+                    return Err(invalid(
+                        &field("load_friction"),
+                        "expected none for the kinematic rail".into(),
+                    ));
+                }
+                l.validate()
+                    .map_err(|(name, e)| invalid(&field(&format!("load_friction.{name}")), e))?;
+            }
+            if let Some(d) = &j.friction_drift {
+                d.validate()
+                    .map_err(|(name, e)| invalid(&field(&format!("friction_drift.{name}")), e))?;
+            }
             if let Some(r) = &j.rotor {
                 if id == 0 {
                     return Err(invalid(
@@ -645,6 +670,8 @@ impl Scenario {
                 },
                 elastic: j.spring.zip(j.rotor.map(|r| r.reflected())),
                 motor: j.motor,
+                load_friction: j.load_friction,
+                drift: j.friction_drift,
             });
         }
         let mut chain = chain;

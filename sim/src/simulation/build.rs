@@ -90,9 +90,12 @@ impl<'a> Simulation<'a> {
                 .any(|d| d.friction.as_ref().is_some_and(|f| f.has_state())),
             motor_side: vec![Default::default(); nj],
             elastic: scenario.drives.iter().any(|d| d.elastic.is_some()),
+            constraint_load: vec![0.0; nj],
+            load_friction: scenario.drives.iter().any(|d| d.load_friction.is_some()),
         };
         sim.set_state(&q, &qd);
         sim.preload_springs(&q, &qd);
+        sim.update_constraint_loads(None);
         sim
     }
 

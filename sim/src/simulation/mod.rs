@@ -133,6 +133,11 @@ pub struct Simulation<'a> {
     motor_side: Vec<crate::elastic::MotorSide>,
     /// Whether some joint is elastic.
     elastic: bool,
+    /// Each joint's constraint load at the start of the current step (N; computed only where
+    /// some joint has load-proportional friction, `sim::friction::LoadFriction`).
+    constraint_load: Vec<f64>,
+    /// Whether some joint has load-proportional friction.
+    load_friction: bool,
 }
 
 /// A scenario simulated to completion.
@@ -271,12 +276,19 @@ impl Simulation<'_> {
     }
 }
 
-/// The generalized friction force on a joint (`tau_friction`): viscous damping plus the joint's
-/// friction model at its state `z`, opposing the motion.
-fn joint_friction(drive: &JointDrive, q: f64, qd: f64, z: f64) -> f64 {
-    -drive.damping * qd
-        - drive
-            .friction
-            .as_ref()
-            .map_or(0.0, |f| f.with_state(q, qd, z))
+/// The generalized friction force on a joint (`tau_friction`) at time `t`: viscous damping
+/// plus the joint's friction model at its state `z` and its load-proportional Coulomb friction
+/// at the constraint load `load` (N), both scaled by the thermal drift, opposing the motion.
+fn joint_friction(drive: &JointDrive, t: f64, q: f64, qd: f64, z: f64, load: f64) -> f64 {
+    let mut model = drive
+        .friction
+        .as_ref()
+        .map_or(0.0, |f| f.with_state(q, qd, z));
+    if let Some(l) = drive.load_friction {
+        model += l.magnitude(load, qd);
+    }
+    if let Some(d) = drive.drift {
+        model *= d.factor(t);
+    }
+    -drive.damping * qd - model
 }

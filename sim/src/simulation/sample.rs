@@ -27,6 +27,7 @@ impl Simulation<'_> {
         let before = self.states();
         let (q, rapier_qd) = self.joint_state();
         let bristle = self.bristle.clone();
+        let load = self.constraint_load.clone();
         let motor_side = self.motor_side.clone();
         self.advance();
         // What reached each link over the step just taken: the spring's torque at the step's
@@ -47,7 +48,7 @@ impl Simulation<'_> {
             })
             .collect();
         let friction: Vec<f64> = (self.scenario.drives.iter().enumerate())
-            .map(|(j, d)| joint_friction(d, q[j], qd[j], bristle[j]))
+            .map(|(j, d)| joint_friction(d, t, q[j], qd[j], bristle[j], load[j]))
             .collect();
         let known = self.known(t, &friction, &link_torque);
         let readout = readout::evaluate(

@@ -35,7 +35,8 @@ impl Simulation<'_> {
             if self.kinematic[j] {
                 continue;
             }
-            let friction = joint_friction(d, q[j], qd[j], self.bristle[j]);
+            let friction =
+                joint_friction(d, t, q[j], qd[j], self.bristle[j], self.constraint_load[j]);
             let load =
                 friction + self.link_torque(j, self.motor_side[j], q[j], qd[j]) + coupling[j];
             if load != 0.0 {
@@ -52,6 +53,41 @@ impl Simulation<'_> {
         }
         self.advance_currents();
         self.step += 1;
+        if self.load_friction {
+            self.update_constraint_loads(Some(&qd));
+        }
+    }
+
+    /// Sets every joint's constraint load for the step that starts now, from the inverse
+    /// dynamics at the joint state now with the accelerations of the step just taken from the
+    /// rates `qd_before` at its start (`None`: before the first step, accelerations 0), a
+    /// prescribed joint's its profile's (`sim::friction::LoadFriction`).
+    pub(super) fn update_constraint_loads(&mut self, qd_before: Option<&[f64]>) {
+        if !self.load_friction {
+            return;
+        }
+        let (dt, t) = (self.scenario.dt(), self.time(self.step));
+        let (q, mut qd) = self.joint_state();
+        let mut qdd = vec![0.0; q.len()];
+        for (j, d) in self.scenario.drives.iter().enumerate() {
+            match (&d.drive, qd_before) {
+                (Drive::Motion(p), _) => (qd[j], qdd[j]) = (p.eval(t).qd, p.eval(t).qdd),
+                _ if self.kinematic[j] => qd[j] = 0.0,
+                (_, Some(before)) => qdd[j] = (qd[j] - before[j]) / dt,
+                (_, None) => {}
+            }
+        }
+        let id = dynamics::rnea(self.chain(), &q, &qd, &qdd, &crate::gravity_vector());
+        let kinds = self.chain().joint_kinds();
+        for (j, d) in self.scenario.drives.iter().enumerate() {
+            if d.load_friction.is_some() {
+                let k = j - self.offset;
+                let sliding =
+                    (kinds[j] == JointKind::Prismatic).then_some(&id.bodies[k].joint_axis);
+                self.constraint_load[j] =
+                    crate::friction::constraint_load(&id.wrenches[k].force, sliding);
+            }
+        }
     }
 
     /// The state the servos read: the motor side of elastic joints (their motor encoders),

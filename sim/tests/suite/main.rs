@@ -11,6 +11,7 @@ mod book;
 mod cli;
 mod elastic;
 mod faults;
+mod friction_load;
 mod fuzz;
 mod layers;
 mod lugre;
