@@ -9,6 +9,7 @@ pub mod nim;
 pub mod nim_motion;
 pub(crate) mod plot;
 pub mod recorded;
+pub mod survival;
 pub mod sweep;
 pub mod teaching;
 

@@ -384,11 +384,15 @@ pub fn write(result: &SweepResult, dir: &Path) -> crate::Result<()> {
     write_as(result, dir, "sweep")
 }
 
-/// Writes `<stem>.csv`, `<stem>.md`, `<stem>.png` into `dir`.
+/// Writes `<stem>.csv`, `<stem>.md`, `<stem>.png` into `dir` (the plot where there are sensor
+/// sweeps), and the effects' files ([`super::survival::write`]) where there are effects.
 pub fn write_as(result: &SweepResult, dir: &Path, stem: &str) -> crate::Result<()> {
     let csv_path = dir.join(format!("{stem}.csv"));
     std::fs::write(&csv_path, csv(result)).map_err(crate::Error::io(&csv_path))?;
     let md_path = dir.join(format!("{stem}.md"));
     std::fs::write(&md_path, markdown(result)).map_err(crate::Error::io(&md_path))?;
-    plot(result, &dir.join(format!("{stem}.png")))
+    if !result.rows.is_empty() {
+        plot(result, &dir.join(format!("{stem}.png")))?;
+    }
+    super::survival::write(result, dir)
 }

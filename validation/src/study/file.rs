@@ -12,6 +12,11 @@
 //! sensor = "force_torque"                         # force_torque | imu | encoder | joint_torque | joint_angle
 //! levels = { from = 1e-4, to = 1e-1, count = 7 }  # log-spaced (or a list: [1e-4, 1e-3, …])
 //! estimators = ["mim_gls"]                        # optional: this sweep's own list
+//!
+//! [[effect]]                                      # a generator effect (study::effect)
+//! kind = "gear_efficiency"                        # gear_efficiency | torque_constant_error | current_bandwidth | lugre | load_friction | friction_drift
+//! levels = [1.0, 0.95, 0.9, 0.8]                  # its severities (at least 4)
+//! estimators = ["idim_ols", "didim"]              # optional: this effect's own list
 //! ```
 //!
 //! A level is a relative standard deviation: at level `L`, every channel of the swept sensor
@@ -42,7 +47,19 @@ struct StudyFile {
     estimators: Vec<String>,
     #[serde(default)]
     nim_models: Option<PathBuf>,
+    #[serde(default)]
     sweep: Vec<SweepSection>,
+    #[serde(default)]
+    effect: Vec<EffectSection>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EffectSection {
+    kind: super::effect::EffectKind,
+    levels: Vec<f64>,
+    #[serde(default)]
+    estimators: Option<Vec<String>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -107,8 +124,10 @@ pub struct Study {
     pub estimators: Vec<String>,
     /// NIM models' directory (resolved), if given.
     pub nim_models: Option<PathBuf>,
-    /// The sweeps.
+    /// The sweeps of sensor noise.
     pub sweeps: Vec<Sweep>,
+    /// The sweeps of the generator's effects.
+    pub effects: Vec<super::effect::Effect>,
 }
 
 /// One sweep of a study.
@@ -157,6 +176,8 @@ pub enum StudyError {
 pub const MAX_SEEDS: usize = 100_000;
 /// Most levels per sweep a study may ask for.
 pub const MAX_LEVELS: usize = 1_000;
+/// Fewest severities per effect a study may ask for.
+pub const MIN_SEVERITIES: usize = 4;
 
 impl Study {
     /// Reads and checks a study file; `known` are the registry's estimator names.
@@ -257,8 +278,36 @@ impl Study {
                 estimators,
             });
         }
-        if sweeps.is_empty() {
-            return Err(invalid("sweep", "expected at least one [[sweep]]".into()));
+        let mut effects = Vec::new();
+        for (k, e) in file.effect.iter().enumerate() {
+            if e.levels.len() < MIN_SEVERITIES
+                || e.levels.len() > MAX_LEVELS
+                || !e.levels.iter().all(|l| l.is_finite())
+            {
+                return Err(invalid(
+                    &format!("effect[{k}].levels"),
+                    format!(
+                        "expected {MIN_SEVERITIES} to {MAX_LEVELS} finite severities, got {:?}",
+                        &e.levels[..e.levels.len().min(8)]
+                    ),
+                ));
+            }
+            let estimators = e
+                .estimators
+                .clone()
+                .unwrap_or_else(|| file.estimators.clone());
+            check(&format!("effect[{k}].estimators"), &estimators)?;
+            effects.push(super::effect::Effect {
+                kind: e.kind,
+                levels: e.levels.clone(),
+                estimators,
+            });
+        }
+        if sweeps.is_empty() && effects.is_empty() {
+            return Err(invalid(
+                "sweep",
+                "expected at least one [[sweep]] or [[effect]]".into(),
+            ));
         }
         Ok(Study {
             name: file.name,
@@ -267,6 +316,7 @@ impl Study {
             estimators: file.estimators,
             nim_models: file.nim_models.map(|m| dir.join(m)),
             sweeps,
+            effects,
         })
     }
 }

@@ -1,6 +1,8 @@
 //! Studies: estimators run over experiments and noise levels, with their statistics. Reports
 //! render study results; they compute nothing themselves.
 
+pub mod effect;
+pub mod effect_sweep;
 pub mod estimate;
 pub mod file;
 pub mod industrial;
@@ -12,6 +14,7 @@ pub mod nim_motion;
 pub mod plan;
 pub mod recorded;
 pub mod stats;
+pub mod survival;
 pub mod sweep;
 pub mod teaching;
 
@@ -27,6 +30,25 @@ pub const IDIM_FAMILY: [&str; 5] = [
     "idim_prior",
     "idim_consistent",
 ];
+
+/// One scenario's part of a study: its sensor sweeps and its effect sweeps.
+fn scenario_block(
+    study: &file::Study,
+    scenario: &Path,
+    tick: &(dyn Fn() + Sync),
+) -> crate::Result<sweep::SweepResult> {
+    let mut block = if study.sweeps.is_empty() {
+        sweep::SweepResult::default()
+    } else {
+        sweep::scenario_block(study, scenario, tick)?
+    };
+    if !study.effects.is_empty() {
+        let (rows, skipped) = effect_sweep::scenario_block(study, scenario, tick)?;
+        block.effects = rows;
+        block.skipped.extend(skipped);
+    }
+    Ok(block)
+}
 
 /// Runs a study into the directory `out`: every scenario's block is computed (or, after an
 /// interruption, read back from the work directory `.<out>.partial`), then the whole result is
@@ -71,8 +93,9 @@ pub fn run_into(
         let block_path = work.join(format!("block-{k}.json"));
         let block: sweep::SweepResult = match std::fs::read_to_string(&block_path) {
             Ok(text) => {
-                let per_block: usize =
-                    study.sweeps.iter().map(|s| s.levels.len()).sum::<usize>() * study.seeds;
+                let levels = study.sweeps.iter().map(|s| s.levels.len());
+                let severities = study.effects.iter().map(|e| e.levels.len());
+                let per_block: usize = levels.chain(severities).sum::<usize>() * study.seeds;
                 if let Some(pb) = progress {
                     pb.inc(per_block as u64);
                 }
@@ -82,7 +105,7 @@ pub fn run_into(
                 })?
             }
             Err(_) => {
-                let block = sweep::scenario_block(study, scenario, &tick)?;
+                let block = scenario_block(study, scenario, &tick)?;
                 let tmp = block_path.with_extension("tmp");
                 std::fs::write(&tmp, serde_json::to_string(&block).expect("serializes"))
                     .map_err(crate::Error::io(&tmp))?;
@@ -91,7 +114,11 @@ pub fn run_into(
             }
         };
         result.rows.extend(block.rows);
+        result.effects.extend(block.effects);
         result.skipped.extend(block.skipped);
+    }
+    if !study.effects.is_empty() {
+        result.survival = survival::table(&result);
     }
     let json = work.join("sweep.json");
     std::fs::write(

@@ -52,6 +52,12 @@ pub struct SweepResult {
     /// Statements about how the result was made (models used, seeds of merged parts).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// Every (scenario, method, effect, severity, parameter) of the effect sweeps.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<super::effect_sweep::EffectRow>,
+    /// Which estimator survives what, over sweeps and effects (studies with effects).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub survival: Vec<super::survival::SurvivalRow>,
 }
 
 /// RMS over the run and the three axes of a body's group series.

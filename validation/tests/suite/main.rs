@@ -8,6 +8,7 @@ mod files;
 mod mutate;
 
 mod cyl2;
+mod effects;
 mod estimate;
 mod fuzz;
 mod import;

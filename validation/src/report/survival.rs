@@ -1,0 +1,115 @@
+//! The survival report of a study with effects: pure functions from a [`SweepResult`] (as
+//! serialized in `sweep.json`) to `effects.csv` (every effect row) and `survival.md` (the
+//! survival table the study computed, [`crate::study::survival`]).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::study::survival::SurvivalRow;
+use crate::study::sweep::SweepResult;
+
+/// `scenario,method,effect,level,parameter,truth,mean,bias,std,rmse,runs`.
+pub fn effects_csv(result: &SweepResult) -> String {
+    let mut out =
+        String::from("scenario,method,effect,level,parameter,truth,mean,bias,std,rmse,runs\n");
+    for r in &result.effects {
+        let s = &r.summary;
+        let _ = writeln!(
+            out,
+            "{},{},{},{:e},{},{:e},{:e},{:e},{:e},{:e},{}",
+            r.scenario,
+            r.method,
+            r.effect.name(),
+            r.level,
+            r.parameter,
+            s.truth,
+            s.mean,
+            s.bias,
+            s.std,
+            s.rmse,
+            s.runs
+        );
+    }
+    out
+}
+
+/// A percentage with two significant digits, `–` where not finite.
+fn percent(v: f64) -> String {
+    if !v.is_finite() {
+        "–".into()
+    } else if v >= 0.1 {
+        format!("{:.0} %", 100.0 * v)
+    } else {
+        format!("{:.2} %", 100.0 * v)
+    }
+}
+
+/// The Markdown survival table: per scenario, a line per (factor, level) and a column per
+/// estimator.
+pub fn markdown(result: &SweepResult) -> String {
+    let mut md = format!(
+        "# Which estimator survives what: `{}`\n\n{} Monte-Carlo seeds per level. Each cell: the median over \
+         parameters of RMSE/|truth|, the median of |bias|/|truth|, and the parameters biased beyond their \
+         spread over the seeds (|bias| > std) of those counted (|truth| ≥ 1e-9). A sensor factor's level is \
+         its noise (`joint_angle`: σ in rad on every q); an effect's level is its severity in the units of \
+         `validation::study::effect` (`gear_efficiency` η, `torque_constant_error` ε, `current_bandwidth` \
+         rad/s, `lugre` F_s/F_c, `load_friction` m, `friction_drift` relative change), on every actuated \
+         joint, the scenario's own sensors measuring.\n",
+        result.study, result.seeds
+    );
+    let mut scenarios: BTreeMap<&str, Vec<&SurvivalRow>> = BTreeMap::new();
+    for r in &result.survival {
+        scenarios.entry(&r.scenario).or_default().push(r);
+    }
+    for (scenario, rows) in scenarios {
+        let mut methods: Vec<&str> = Vec::new();
+        let mut lines: Vec<(&str, f64)> = Vec::new();
+        for r in &rows {
+            if !methods.contains(&r.method.as_str()) {
+                methods.push(&r.method);
+            }
+            if !lines.contains(&(r.factor.as_str(), r.level)) {
+                lines.push((&r.factor, r.level));
+            }
+        }
+        let _ = write!(md, "\n## `{scenario}`\n\n| factor | level |");
+        for m in &methods {
+            let _ = write!(md, " {m} |");
+        }
+        let _ = write!(md, "\n|---|---:|");
+        md.push_str(&"---:|".repeat(methods.len()));
+        md.push('\n');
+        for (factor, level) in lines {
+            let _ = write!(md, "| {factor} | {level:.3e} |");
+            for m in &methods {
+                let cell = rows
+                    .iter()
+                    .find(|r| r.factor == factor && r.level == level && r.method == *m)
+                    .map_or("–".into(), |r| {
+                        format!(
+                            "{} · {} · {}/{}",
+                            percent(r.rel_rmse),
+                            percent(r.rel_bias),
+                            r.biased,
+                            r.parameters
+                        )
+                    });
+                let _ = write!(md, " {cell} |");
+            }
+            md.push('\n');
+        }
+    }
+    md
+}
+
+/// Writes `effects.csv` and `survival.md` into `dir` where the study swept effects.
+pub fn write(result: &SweepResult, dir: &Path) -> crate::Result<()> {
+    if result.effects.is_empty() {
+        return Ok(());
+    }
+    let csv = dir.join("effects.csv");
+    std::fs::write(&csv, effects_csv(result)).map_err(crate::Error::io(&csv))?;
+    let md = dir.join("survival.md");
+    std::fs::write(&md, markdown(result)).map_err(crate::Error::io(&md))
+}

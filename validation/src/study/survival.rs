@@ -1,0 +1,131 @@
+//! Which estimator survives what: per scenario, factor (a swept sensor's noise or a generator
+//! effect), severity and estimator, the parameters' errors in three numbers a user compares
+//! across estimators — the median relative RMSE, the median relative bias, and how many
+//! parameters are biased beyond their spread over the seeds (`|bias| > std`: an error more
+//! seeds would not average out).
+
+use serde::{Deserialize, Serialize};
+
+use super::stats::Summary;
+use super::sweep::SweepResult;
+
+/// One line of the survival table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SurvivalRow {
+    /// Scenario (run id).
+    pub scenario: String,
+    /// The factor: a sensor family's or an effect's name.
+    pub factor: String,
+    /// Its level or severity.
+    pub level: f64,
+    /// Estimator.
+    pub method: String,
+    /// Median over parameters of `RMSE / |truth|` (parameters with `|truth| ≥ score::ZERO`).
+    pub rel_rmse: f64,
+    /// Median over those parameters of `|bias| / |truth|`.
+    pub rel_bias: f64,
+    /// Parameters with `|bias| > std` over the seeds.
+    pub biased: usize,
+    /// Parameters counted.
+    pub parameters: usize,
+}
+
+/// `(scenario, factor, level, method)`.
+type Key = (String, String, f64, String);
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => 0.5 * (v[n / 2 - 1] + v[n / 2]),
+    }
+}
+
+/// The survival line of one (scenario, factor, level, method) from its parameters' summaries.
+fn line(key: Key, summaries: &[Summary]) -> SurvivalRow {
+    let counted: Vec<&Summary> = summaries
+        .iter()
+        .filter(|s| s.truth.abs() >= crate::score::ZERO)
+        .collect();
+    let (scenario, factor, level, method) = key;
+    SurvivalRow {
+        scenario,
+        factor,
+        level,
+        method,
+        rel_rmse: median(counted.iter().map(|s| s.rmse / s.truth.abs()).collect()),
+        rel_bias: median(
+            counted
+                .iter()
+                .map(|s| s.bias.abs() / s.truth.abs())
+                .collect(),
+        ),
+        biased: counted.iter().filter(|s| s.bias.abs() > s.std).count(),
+        parameters: counted.len(),
+    }
+}
+
+/// The survival table of a study's rows, sensor sweeps and effects alike, in the order the
+/// rows first name each (scenario, factor, level, method).
+pub fn table(result: &SweepResult) -> Vec<SurvivalRow> {
+    let sweeps = result.rows.iter().map(|r| {
+        let key = (
+            r.scenario.clone(),
+            r.sensor.name().to_string(),
+            r.level,
+            r.method.clone(),
+        );
+        (key, r.summary)
+    });
+    let effects = result.effects.iter().map(|r| {
+        let key = (
+            r.scenario.clone(),
+            r.effect.name().to_string(),
+            r.level,
+            r.method.clone(),
+        );
+        (key, r.summary)
+    });
+    let mut groups: Vec<(Key, Vec<Summary>)> = Vec::new();
+    for (key, summary) in sweeps.chain(effects) {
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => v.push(summary),
+            None => groups.push((key, vec![summary])),
+        }
+    }
+    groups.into_iter().map(|(k, s)| line(k, &s)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(truth: f64, bias: f64, std: f64) -> Summary {
+        Summary {
+            truth,
+            mean: truth + bias,
+            bias,
+            std,
+            rmse: (bias * bias + std * std).sqrt(),
+            runs: 10,
+        }
+    }
+
+    /// Medians and counts by hand; parameters with a zero truth are left out.
+    #[test]
+    fn a_line_counts_biased_parameters_and_takes_medians() {
+        let s = [
+            summary(2.0, 0.2, 0.1),
+            summary(1.0, 0.0, 0.3),
+            summary(4.0, -0.4, 0.5),
+            summary(0.0, 1.0, 0.0),
+        ];
+        let l = line(("a".into(), "lugre".into(), 2.0, "didim".into()), &s);
+        assert_eq!((l.biased, l.parameters), (1, 3));
+        // |bias|/|truth|: 0.1, 0, 0.1 → median 0.1.
+        assert!((l.rel_bias - 0.1).abs() < 1e-15);
+        // rmse/|truth|: √0.05/2, 0.3, √0.41/4 → median √0.05/2.
+        assert!((l.rel_rmse - 0.05f64.sqrt() / 2.0).abs() < 1e-15);
+    }
+}

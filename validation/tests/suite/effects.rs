@@ -1,0 +1,114 @@
+//! Effect sweeps of study files (`[[effect]]`, `validation::study::effect`): the severities are
+//! written on every actuated joint and checked like any scenario; a study of them reports, per
+//! severity and estimator, how the estimates degrade (the survival table).
+
+use std::path::{Path, PathBuf};
+
+use sim::friction::Friction;
+use sim::scenario::Scenario;
+use validation::estimate::{Options, registry};
+use validation::study::effect::{EffectKind, scenario_at};
+use validation::study::file::Study;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The Panda's excitation over `end` seconds (its sensors kept), as a file in `dir`.
+fn panda_file(dir: &Path, end: f64) -> PathBuf {
+    let text = std::fs::read_to_string(root().join("scenarios/panda_excitation.toml"))
+        .unwrap()
+        .replace("end = 40.0", &format!("end = {end:?}"))
+        .replace(
+            "\"../models/panda.urdf\"",
+            &format!("{:?}", root().join("models/panda.urdf")),
+        );
+    let path = dir.join("panda.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("validation-effects-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn an_effect_is_written_on_every_actuated_joint_and_checked_like_any_scenario() {
+    let d = dir("write");
+    let base = Scenario::from_path(&panda_file(&d, 1.0)).unwrap();
+    let lossy = scenario_at(&base, EffectKind::GearEfficiency, 0.9).unwrap();
+    assert!(
+        lossy
+            .drives
+            .iter()
+            .all(|j| j.motor.and_then(|m| m.gear_efficiency) == Some(0.9))
+    );
+    let lugre = scenario_at(&base, EffectKind::Lugre, 2.0).unwrap();
+    for (before, after) in base.drives.iter().zip(&lugre.drives) {
+        let Some(Friction::CoulombViscous { coulomb, .. }) = before.friction else {
+            panic!("the Panda's joints have Coulomb friction");
+        };
+        match after.friction {
+            Some(Friction::Lugre(l)) => {
+                assert_eq!((l.coulomb, l.static_friction), (coulomb, 2.0 * coulomb));
+            }
+            ref other => panic!("expected LuGre, got {other:?}"),
+        }
+    }
+    // The edited file is what the manifest records and reads back to the same scenario.
+    let again = Scenario::from_toml_in(&lugre.source, "again", &d).unwrap();
+    assert_eq!(again.drives[3].friction, lugre.drives[3].friction);
+    // A severity the simulator refuses names the field; an effect that needs what a joint
+    // lacks names the joint.
+    let e = scenario_at(&base, EffectKind::GearEfficiency, 1.2).unwrap_err();
+    assert!(e.contains("motor.gear_efficiency"), "{e}");
+    let viscous = base.edited(|f| f.joint[2].friction = None).unwrap();
+    let e = scenario_at(&viscous, EffectKind::Lugre, 2.0).unwrap_err();
+    assert!(
+        e.contains("joint[2]") && e.contains("coulomb_viscous"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_study_of_an_effect_reports_how_each_estimate_degrades_with_its_severity() {
+    let d = dir("study");
+    panda_file(&d, 20.0);
+    let names: Vec<&str> = registry(&Options::default())
+        .iter()
+        .map(|e| e.name())
+        .collect();
+    let text = "name = \"efficiency\"\nscenarios = [\"panda.toml\"]\nseeds = 3\nestimators = [\"idim_ols\"]\n\n[[effect]]\nkind = \"gear_efficiency\"\nlevels = [1.0, 0.98, 0.95, 0.9]\n";
+    let path = d.join("study.toml");
+    std::fs::write(&path, text).unwrap();
+    let study = Study::from_path(&path, &names).unwrap();
+    let render = |r: &validation::study::sweep::SweepResult, dir: &Path| {
+        validation::report::sweep::write(r, dir)
+    };
+    let out = d.join("out");
+    let result = validation::study::run_into(&study, &out, None, &render).unwrap();
+    let lines: Vec<_> = result
+        .survival
+        .iter()
+        .map(|r| (r.level, r.rel_bias, r.biased))
+        .collect();
+    eprintln!("gear efficiency, IDIM-OLS (level, median |bias|/|truth|, biased): {lines:?}");
+    assert_eq!(lines.len(), 4);
+    // Exact efficiency: the scenario's own sensor noise only; losses bias the current-based
+    // torques more the larger they are.
+    assert!(lines[0].1 < 0.02, "{lines:?}");
+    assert!(lines.windows(2).all(|w| w[1].1 > w[0].1), "{lines:?}");
+    assert!(lines[3].1 > 0.1 && lines[3].2 > lines[0].2, "{lines:?}");
+    let md = std::fs::read_to_string(out.join("survival.md")).unwrap();
+    assert!(md.contains("| gear_efficiency | 9.000e-1 |"), "{md}");
+    let csv = std::fs::read_to_string(out.join("effects.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + result.effects.len());
+    // Too few severities is refused naming the field.
+    let few = text.replace("[1.0, 0.98, 0.95, 0.9]", "[1.0, 0.9]");
+    std::fs::write(&path, few).unwrap();
+    let e = Study::from_path(&path, &names).unwrap_err().to_string();
+    assert!(e.contains("effect[0].levels"), "{e}");
+}
