@@ -42,6 +42,7 @@
 //!   `checks.rapier` states how far the engine's discrete world is from the readings).
 
 pub mod batch;
+pub mod butterworth;
 pub mod checks;
 pub mod cli;
 pub mod convert;

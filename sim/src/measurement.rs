@@ -38,6 +38,8 @@ pub struct MeasurementModel<'a> {
     pub sensors: &'a [Sensor],
     /// Seed of every stream.
     pub seed: u64,
+    /// The recording's sample period (s): the rate of the sensor chain's filters.
+    pub period: f64,
 }
 
 impl MeasurementModel<'_> {
@@ -193,7 +195,7 @@ pub fn measure_joint(x: &[f64], column: JointColumn, id: u8, model: &Measurement
             } = *s
             {
                 let law = [Noise::Gaussian { sigma }, Noise::Quantize { resolution }];
-                x = noise::noisy(&x, &law, model.seed, "encoder", id);
+                x = noise::noisy(&x, &law, model.seed, "encoder", id, model.period);
             }
         }
     }
@@ -205,7 +207,7 @@ pub fn measure_joint(x: &[f64], column: JointColumn, id: u8, model: &Measurement
         })
         .flat_map(|s| s.model.iter().cloned())
         .collect();
-    noise::noisy(&x, &laws, model.seed, column.name(), id)
+    noise::noisy(&x, &laws, model.seed, column.name(), id, model.period)
 }
 
 fn measure_joint_column(
@@ -365,12 +367,24 @@ fn apply_laws(
         return x;
     }
     let mut rng = stream(model.seed, &format!("body/{}", group.name()), b);
-    for v in &mut x {
-        for i in 0..3 {
-            v[i] = noise::apply(&laws, v[i], &mut rng);
+    let per_sample = |laws: &[Noise], mut x: Vec<Vector3<f64>>| {
+        for v in &mut x {
+            for i in 0..3 {
+                v[i] = noise::apply(laws, v[i], &mut rng);
+            }
         }
-    }
-    x
+        x
+    };
+    // A series law acts on each component's series.
+    let whole = |law: &Noise, x: Vec<Vector3<f64>>| {
+        let axes: [Vec<f64>; 3] = std::array::from_fn(|i| {
+            law.apply_series(&x.iter().map(|v| v[i]).collect::<Vec<_>>(), model.period)
+        });
+        (0..x.len())
+            .map(|k| Vector3::new(axes[0][k], axes[1][k], axes[2][k]))
+            .collect()
+    };
+    noise::series(&laws, std::mem::take(&mut x), per_sample, whole)
 }
 
 #[cfg(test)]
@@ -477,6 +491,7 @@ mod tests {
                 noise: &[],
                 sensors: &sensors,
                 seed: 4,
+                period: 0.01,
             },
         );
         let f = group(&m, BodyGroup::F);
@@ -531,6 +546,7 @@ mod tests {
                 noise: &[],
                 sensors: &sensors,
                 seed: 9,
+                period: 0.01,
             },
         );
         let (gyro, sf, acc) = (
@@ -593,6 +609,7 @@ mod tests {
                 noise: &[],
                 sensors: &encoder,
                 seed: 1,
+                period: 0.01,
             },
         );
         let q = column(&m.joints, "q_meas");
@@ -618,6 +635,7 @@ mod tests {
                 noise: &laws,
                 sensors: &clock,
                 seed: 1,
+                period: 0.01,
             },
         );
         for (k, v) in column(&m.joints, "q_meas").iter().enumerate() {
@@ -638,6 +656,7 @@ mod tests {
             noise: &laws,
             sensors: &[],
             seed,
+            period: 0.01,
         };
         let (a, b, c) = (
             measure(&rec, &model(5)),

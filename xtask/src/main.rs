@@ -259,6 +259,50 @@ fn mim_noise(root: &Path, out: &Path, with_nim: bool) -> Result<(), Box<dyn std:
     Ok(())
 }
 
+/// The realism study (`studies/realism.toml`: which whole-arm identifier survives which effect
+/// of the generator) into generated/studies/realism, its result and survival table as
+/// generated/report/realism.json, .md (and the effects' rows as realism_effects.csv).
+fn realism(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    use validation::study::{file::Study, run_into, sweep::SweepResult};
+    let t0 = Instant::now();
+    let names: Vec<&'static str> = validation::estimate::registry(&Default::default())
+        .iter()
+        .map(|e| e.name())
+        .collect();
+    let study = Study::from_path(&root.join("studies/realism.toml"), &names)?;
+    let total: usize = (study.sweeps.iter().map(|s| s.levels.len()))
+        .chain(study.effects.iter().map(|e| e.levels.len()))
+        .sum::<usize>()
+        * study.seeds
+        * study.scenarios.len();
+    println!(
+        "realism: {total} measured runs, each identified by {} estimators (about half an hour on 2 cores)",
+        study.estimators.len()
+    );
+    let render = |r: &SweepResult, dir: &Path| validation::report::sweep::write(r, dir);
+    let result = run_into(&study, &out.join("studies/realism"), None, &render)?;
+    let report = out.join("report");
+    std::fs::create_dir_all(&report)?;
+    std::fs::write(
+        report.join("realism.json"),
+        serde_json::to_string_pretty(&result)?,
+    )?;
+    std::fs::write(
+        report.join("realism.md"),
+        validation::report::survival::markdown(&result),
+    )?;
+    std::fs::write(
+        report.join("realism_effects.csv"),
+        validation::report::survival::effects_csv(&result),
+    )?;
+    println!(
+        "wrote {}/realism.md, .json in {:.1} s",
+        report.display(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 /// Renders the guide's results chapters of `chapters` from the results in `report`.
 fn render_chapters(
     root: &Path,
@@ -273,7 +317,7 @@ fn render_chapters(
 }
 
 /// The parts of `reproduce`, and whether the default run (without `--full`) includes them.
-const PARTS: [(&str, bool); 7] = [
+const PARTS: [(&str, bool); 8] = [
     ("mim", true),
     ("nim", false),
     ("multisine", true),
@@ -281,6 +325,7 @@ const PARTS: [(&str, bool); 7] = [
     ("industrial", true),
     ("mim_noise", true),
     ("real", false),
+    ("realism", false),
 ];
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
@@ -345,6 +390,9 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             }
             if part("mim_noise") {
                 mim_noise(&root, &out, with_nim)?;
+            }
+            if part("realism") {
+                realism(&root, &out)?;
             }
             if part("real") {
                 if only.is_none() && !root.join("../shared/data/tx40").is_dir() {

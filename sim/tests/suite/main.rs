@@ -18,6 +18,7 @@ mod lugre;
 mod population;
 mod public_robots;
 mod replay;
+mod sensor_chain;
 mod simulation;
 mod trajectory;
 mod truth;

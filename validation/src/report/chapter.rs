@@ -29,16 +29,19 @@ pub enum Chapter {
     Industrial,
     /// The MIM noise study, with NIM where `--full` ran it (`mim_noise.json`, [`SweepResult`]).
     MimNoise,
+    /// Which whole-arm identifier survives what (`realism.json`, [`SweepResult`] with effects).
+    Realism,
 }
 
 impl Chapter {
     /// Every chapter, in the guide's order.
-    pub const ALL: [Chapter; 5] = [
+    pub const ALL: [Chapter; 6] = [
         Chapter::Mim,
         Chapter::Multisine,
         Chapter::Teaching,
         Chapter::Industrial,
         Chapter::MimNoise,
+        Chapter::Realism,
     ];
 
     /// The file stem of its result (`<stem>.json`) and of its chapter (`results-<stem>.md`).
@@ -49,6 +52,7 @@ impl Chapter {
             Chapter::Teaching => "teaching",
             Chapter::Industrial => "industrial",
             Chapter::MimNoise => "mim_noise",
+            Chapter::Realism => "realism",
         }
     }
 
@@ -73,6 +77,7 @@ impl Chapter {
                 super::industrial::markdown(&parse::<IndustrialStudy>(json, source)?)
             }
             Chapter::MimNoise => super::sweep::markdown(&parse::<SweepResult>(json, source)?),
+            Chapter::Realism => super::survival::markdown(&parse::<SweepResult>(json, source)?),
         };
         Ok(format!(
             "<!-- Rendered by `cargo xtask reproduce` (or `cargo xtask book`) from \

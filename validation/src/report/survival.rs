@@ -80,7 +80,7 @@ pub fn markdown(result: &SweepResult) -> String {
         let _ = write!(md, "\n|---|---:|");
         md.push_str(&"---:|".repeat(methods.len()));
         md.push('\n');
-        for (factor, level) in lines {
+        for (factor, level) in lines.clone() {
             let _ = write!(md, "| {factor} | {level:.3e} |");
             for m in &methods {
                 let cell = rows
@@ -99,8 +99,40 @@ pub fn markdown(result: &SweepResult) -> String {
             }
             md.push('\n');
         }
+        md.push_str(&strongest(&rows, &lines));
     }
     md
+}
+
+/// Per factor, at its last (most severe) level: the estimator with the smallest median relative
+/// bias, and the one with the fewest parameters biased beyond their spread.
+fn strongest(rows: &[&SurvivalRow], lines: &[(&str, f64)]) -> String {
+    let mut out = String::from("\nAt each factor's most severe level:\n\n");
+    let mut factors: Vec<&str> = lines.iter().map(|l| l.0).collect();
+    factors.dedup();
+    for factor in factors {
+        let Some(&(_, level)) = lines.iter().rev().find(|l| l.0 == factor) else {
+            continue;
+        };
+        let at: Vec<&&SurvivalRow> = rows
+            .iter()
+            .filter(|r| r.factor == factor && r.level == level && r.rel_bias.is_finite())
+            .collect();
+        let least_bias = at.iter().min_by(|a, b| a.rel_bias.total_cmp(&b.rel_bias));
+        let fewest = at.iter().min_by_key(|r| r.biased);
+        if let (Some(b), Some(f)) = (least_bias, fewest) {
+            let _ = writeln!(
+                out,
+                "- `{factor}` = {level:.3e}: smallest median |bias| `{}` ({}); fewest biased parameters `{}` ({}/{})",
+                b.method,
+                percent(b.rel_bias),
+                f.method,
+                f.biased,
+                f.parameters
+            );
+        }
+    }
+    out
 }
 
 /// Writes `effects.csv` and `survival.md` into `dir` where the study swept effects.

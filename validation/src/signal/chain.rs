@@ -131,7 +131,9 @@ pub fn process(t: &[f64], joints: &[Readings], lowpass: &Lowpass) -> crate::Resu
         }
     };
     let design = filter
-        .map(|(order, cutoff)| Butterworth::new(order, cutoff, rate))
+        .map(|(order, cutoff)| {
+            Butterworth::new(order, cutoff, rate).map_err(|(_, e)| crate::Error::Data(e))
+        })
         .transpose()?;
     let smooth = |x: &[f64]| match &design {
         Some(f) => f.filtfilt(x),

@@ -74,10 +74,15 @@ pub fn remeasure(
             format!("joint encoders and joint-column laws only (a run held as columns), got {s:?}"),
         ));
     }
+    let period = match clean.t.as_slice() {
+        [a, b, ..] => b - a,
+        _ => 1.0,
+    };
     let model = MeasurementModel {
         noise: &stated.noise,
         sensors: &stated.sensors,
         seed,
+        period,
     };
     for j in &mut m.joints {
         let mut columns: Vec<JointColumn> = Vec::new();
@@ -116,6 +121,7 @@ pub fn remeasure_simulated(clean: &sim::Run, stated: &Stated, seed: u64) -> crat
         noise: &stated.noise,
         sensors: &stated.sensors,
         seed,
+        period: clean.manifest.sample_period,
     };
     let m = measure(&clean.recording, &model);
     let mut recording = clean.recording.clone();

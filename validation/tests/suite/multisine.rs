@@ -188,6 +188,7 @@ fn measured_angles_carry_the_scenarios_noise_reproducibly() {
             1,
             "q",
             j.id,
+            0.01,
         );
         assert_eq!(&again, noisy);
     }

@@ -46,7 +46,9 @@ pub struct WrenchNoise {
     joints: Vec<JointNoise>,
 }
 
-/// The variance a sequence of noise laws adds (biases are not noise: 0).
+/// The variance a sequence of noise laws adds (biases are not noise: 0; nor are the sensor
+/// chain's deterministic laws, a filter, a delay, the converter's range, which bias a reading
+/// without adding variance to it).
 pub(crate) fn law_variance(laws: &[Noise]) -> f64 {
     laws.iter()
         .map(|l| match *l {
@@ -54,7 +56,10 @@ pub(crate) fn law_variance(laws: &[Noise]) -> f64 {
             Noise::Uniform { amplitude } => amplitude * amplitude / 3.0,
             Noise::PaperUniform { amplitude } => amplitude * amplitude / 12.0,
             Noise::Quantize { resolution } => resolution * resolution / 12.0,
-            Noise::Bias { .. } => 0.0,
+            Noise::Bias { .. }
+            | Noise::Saturate { .. }
+            | Noise::Delay { .. }
+            | Noise::AntiAliasing { .. } => 0.0,
         })
         .sum()
 }

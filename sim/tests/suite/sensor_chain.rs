@@ -1,0 +1,85 @@
+//! The sensor chain's laws in a run (`[[noise]]` `anti_aliasing`, `delay`, `saturate`): a
+//! joint column filtered then delayed, a body group clipped to its converter's range, and the
+//! errors that name the field. (The filter against its analog prototype: `sim::noise`'s tests.)
+
+use sim::butterworth::Butterworth;
+use sim::recording::JointColumn;
+use sim::scenario::Scenario;
+
+fn link2(noise: &str) -> String {
+    format!(
+        r#"name = "chain"
+model = "link2"
+[time]
+end = 2.0
+step = 5e-4
+sample_period = 0.01
+[[joint]]
+id = 1
+torque = {{ type = "multisine", base_frequency = 1.0, harmonics = [1, 3], amplitudes = [20.0, 5.0] }}
+[[joint]]
+id = 2
+free = true
+{noise}"#
+    )
+}
+
+#[test]
+fn a_filtered_delayed_and_clipped_chain_reads_what_its_laws_say() {
+    let text = link2(
+        r#"[[noise]]
+column = "q"
+model = [{ type = "anti_aliasing", order = 2, cutoff = 10.0 }, { type = "delay", samples = 3 }]
+[[noise]]
+column = "f"
+model = [{ type = "saturate", min = -5.0, max = 5.0 }]
+"#,
+    );
+    let run = sim::simulate(&Scenario::from_toml(&text, "chain").unwrap(), None);
+    let rec = &run.recording;
+    let column = |name: &str| &rec.measured.iter().find(|(n, _)| n == name).expect(name).1;
+    let q_meas = column("q_meas");
+    let filter = Butterworth::new(2, 10.0, 100.0).unwrap();
+    let nj = rec.joint_ids.len();
+    for k in 0..nj {
+        let q = rec.joint_series(JointColumn::Q, k);
+        let filtered = filter.filter(&q);
+        for s in 0..rec.samples() {
+            let expected = filtered[s.saturating_sub(3)];
+            assert_eq!(q_meas[s * nj + k], expected, "joint {k}, sample {s}");
+        }
+    }
+    let f_meas = &rec
+        .measured_bodies
+        .iter()
+        .find(|(n, _)| n == "f_z_meas")
+        .expect("f_z")
+        .1;
+    let clipped = f_meas.iter().filter(|v| v.abs() == 5.0).count();
+    assert!(
+        f_meas.iter().all(|v| v.abs() <= 5.0) && clipped > 0,
+        "{clipped}"
+    );
+}
+
+#[test]
+fn a_bad_chain_is_refused_naming_the_field() {
+    for (law, field) in [
+        (
+            r#"{ type = "anti_aliasing", order = 2, cutoff = 80.0 }"#,
+            "noise[0].model[0].cutoff",
+        ),
+        (
+            r#"{ type = "anti_aliasing", order = 0, cutoff = 10.0 }"#,
+            "noise[0].model[0].order",
+        ),
+        (
+            r#"{ type = "saturate", min = 1.0, max = -1.0 }"#,
+            "noise[0].model[0].max",
+        ),
+    ] {
+        let text = link2(&format!("[[noise]]\ncolumn = \"q\"\nmodel = [{law}]\n"));
+        let e = Scenario::from_toml(&text, "bad").unwrap_err().to_string();
+        assert!(e.contains(field), "{field}: {e}");
+    }
+}
