@@ -298,14 +298,30 @@ fn read_sensors(
     let id = b as u8;
     for sensor in model.sensors.iter().filter(|s| s.covers_body(id)) {
         match (sensor, group) {
-            (Sensor::ForceTorque { force, torque, .. }, BodyGroup::F | BodyGroup::N) => {
-                let (errors, name) = match group {
-                    BodyGroup::F => (force, "ft/f"),
-                    _ => (torque, "ft/n"),
+            (
+                Sensor::ForceTorque {
+                    force,
+                    torque,
+                    cross_talk,
+                    ..
+                },
+                BodyGroup::F | BodyGroup::N,
+            ) => {
+                let (errors, name, other) = match group {
+                    BodyGroup::F => (force, "ft/f", BodyGroup::N),
+                    _ => (torque, "ft/n", BodyGroup::F),
                 };
+                // The other channel's clean series, for the cross-talk.
+                let other = cross_talk
+                    .as_deref()
+                    .map(|c| (c, clock.sample_vectors(&rec.body_series(other, b))));
                 let mut rng = stream(model.seed, name, id);
-                for (v, r) in x.iter_mut().zip(&orientations(rec, b)) {
-                    *v = r * errors.read(r.inverse() * *v, || StandardNormal.sample(&mut rng));
+                for (k, (v, r)) in x.iter_mut().zip(&orientations(rec, b)).enumerate() {
+                    let mut local = r.inverse() * *v;
+                    if let Some((c, other)) = &other {
+                        local = mixed(c, group == BodyGroup::F, local, r.inverse() * other[k]);
+                    }
+                    *v = r * errors.read(local, || StandardNormal.sample(&mut rng));
                 }
             }
             (Sensor::Imu { gyro, .. }, BodyGroup::Omega) => {
@@ -331,6 +347,19 @@ fn read_sensors(
         }
     }
     x
+}
+
+/// A force/torque channel's sensor-frame value after the cross-talk `C`: `own + C_oo own +
+/// C_ox other`, the blocks of `C` for the force rows (`force`) or the moment rows.
+fn mixed(c: &[[f64; 6]; 6], force: bool, own: Vector3<f64>, other: Vector3<f64>) -> Vector3<f64> {
+    let (rows, own_cols, other_cols) = if force { (0, 0, 3) } else { (3, 3, 0) };
+    Vector3::from_fn(|i, _| {
+        let row = &c[rows + i];
+        own[i]
+            + (0..3)
+                .map(|j| row[own_cols + j] * own[j] + row[other_cols + j] * other[j])
+                .sum::<f64>()
+    })
 }
 
 /// The readings of the accelerometer of an IMU on body `b`, mounted at `mount`: its specific
@@ -484,6 +513,7 @@ mod tests {
                 scale: Triple::PerAxis(scale),
             },
             torque: AxisErrors::white([0.05; 3]),
+            cross_talk: None,
         }];
         let m = measure(
             &rec,

@@ -14,6 +14,7 @@
 //! bodies = [2, 3]            # optional: default every body
 //! force = { sigma = 0.05, bias = [0.0, 0.0, 0.1], scale = 0.001 }   # N
 //! torque = { sigma = 0.005 }                                        # N·m, about O_i
+//! cross_talk = [[0.0, 0.01, 0, 0, 0, 0], …]   # optional 6×6 calibration error C (rows: fx…nz)
 //!
 //! [[sensor]]                 # link IMU: gyroscope and accelerometer, body frame
 //! type = "imu"
@@ -133,6 +134,11 @@ pub enum Sensor {
     /// A 6-axis force/torque sensor in joint `O_i` of each listed body, measuring the parent's
     /// force on the body and its moment about `O_i` in the body's frame (the child's), then
     /// rotated into the world frame of the `f`, `n` columns: `f_meas = A⁽⁰ⁱ⁾ read(A⁽ⁱ⁰⁾ f)`.
+    /// With a calibration error `C` (`cross_talk`, 6×6, rows and columns `f_x, f_y, f_z, n_x,
+    /// n_y, n_z` in the sensor frame), each channel reads the wrench mixed first,
+    /// `(f', n') = (I + C)(f, n)`: its force–force and moment–moment blocks are dimensionless,
+    /// the force-from-moment block in 1/m, the moment-from-force block in m (a strain-gauge
+    /// sensor's calibration matrix off by `C`).
     ForceTorque {
         /// Bodies whose inner joint carries a sensor (default: all).
         #[serde(default)]
@@ -143,6 +149,9 @@ pub enum Sensor {
         /// Torque channel (N·m).
         #[serde(default)]
         torque: AxisErrors,
+        /// Calibration error `C` (6×6, row-major); default none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cross_talk: Option<Box<[[f64; 6]; 6]>>,
     },
     /// A link IMU on each listed body: a gyroscope reading `ω` (body frame, written to
     /// `omega_*_meas`) and an accelerometer reading the specific force `r̈_p − g` at the mounting
@@ -194,9 +203,20 @@ impl Sensor {
         let nested =
             |name: &str, e: &AxisErrors| e.validate().map_err(|(f, m)| (format!("{name}.{f}"), m));
         match self {
-            Sensor::ForceTorque { force, torque, .. } => {
+            Sensor::ForceTorque {
+                force,
+                torque,
+                cross_talk,
+                ..
+            } => {
                 nested("force", force)?;
-                nested("torque", torque)
+                nested("torque", torque)?;
+                for (r, row) in cross_talk.iter().flat_map(|c| c.iter()).enumerate() {
+                    for (c, v) in row.iter().enumerate() {
+                        finite(&format!("cross_talk[{r}][{c}]"), *v)?;
+                    }
+                }
+                Ok(())
             }
             Sensor::Imu {
                 mount, gyro, accel, ..

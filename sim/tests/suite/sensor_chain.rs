@@ -83,3 +83,59 @@ fn a_bad_chain_is_refused_naming_the_field() {
         assert!(e.contains(field), "{field}: {e}");
     }
 }
+
+/// An F/T sensor's cross-talk (`cross_talk`, a 6×6 calibration error `C` in the sensor frame):
+/// with no other error, its readings are `(I + C)` times the body-frame wrench, written here
+/// apart from the simulator from the clean columns and the body's orientation.
+#[test]
+fn force_torque_cross_talk_mixes_the_wrench_in_the_sensor_frame() {
+    let c = [
+        [0.01, 0.02, 0.0, 0.0, 0.5, 0.0],
+        [0.0, -0.01, 0.0, 0.0, 0.0, 0.3],
+        [0.03, 0.0, 0.02, 0.1, 0.0, 0.0],
+        [0.0, 0.0, 0.004, 0.01, 0.0, 0.0],
+        [0.002, 0.0, 0.0, 0.0, -0.02, 0.05],
+        [0.0, 0.001, 0.0, 0.0, 0.0, 0.03],
+    ];
+    let rows: Vec<String> = c.iter().map(|r| format!("{r:?}")).collect();
+    let text = link2(&format!(
+        "[[sensor]]\ntype = \"force_torque\"\nbodies = [2]\ncross_talk = [{}]\n",
+        rows.join(", ")
+    ));
+    let run = sim::simulate(&Scenario::from_toml(&text, "cross talk").unwrap(), None);
+    let rec = &run.recording;
+    let meas = |name: &str| {
+        &rec.measured_bodies
+            .iter()
+            .find(|(n, _)| n == name)
+            .expect(name)
+            .1
+    };
+    let [fx, fy, fz, nx, ny, nz] = [
+        "f_x_meas", "f_y_meas", "f_z_meas", "n_x_meas", "n_y_meas", "n_z_meas",
+    ]
+    .map(meas);
+    let mut worst = 0.0f64;
+    for s in 0..rec.samples() {
+        let body = rec.body(s, 2);
+        let local = body.quat.inverse();
+        let w: Vec<f64> = (local * body.force)
+            .iter()
+            .chain((local * body.moment).iter())
+            .copied()
+            .collect();
+        let mixed: Vec<f64> = (0..6)
+            .map(|i| w[i] + (0..6).map(|j| c[i][j] * w[j]).sum::<f64>())
+            .collect();
+        let f = body.quat * nalgebra::Vector3::new(mixed[0], mixed[1], mixed[2]);
+        let n = body.quat * nalgebra::Vector3::new(mixed[3], mixed[4], mixed[5]);
+        let row = s * rec.n_bodies + 1;
+        for (got, want) in [fx[row], fy[row], fz[row], nx[row], ny[row], nz[row]]
+            .iter()
+            .zip(f.iter().chain(n.iter()))
+        {
+            worst = worst.max((got - want).abs() / (1.0 + want.abs()));
+        }
+    }
+    assert!(worst < 1e-12, "{worst:e}");
+}
