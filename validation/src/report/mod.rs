@@ -23,6 +23,14 @@ pub(crate) fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
     }
 }
 
+/// A summary's `truth,mean,bias,std,rmse` as CSV fields.
+pub(crate) fn csv_summary(s: &crate::study::stats::Summary) -> String {
+    format!(
+        "{:e},{:e},{:e},{:e},{:e}",
+        s.truth, s.mean, s.bias, s.std, s.rmse
+    )
+}
+
 /// Formats an optional number for CSV (empty where absent).
 pub(crate) fn csv_num(v: Option<f64>) -> String {
     match v {

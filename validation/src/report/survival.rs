@@ -14,21 +14,16 @@ pub fn effects_csv(result: &SweepResult) -> String {
     let mut out =
         String::from("scenario,method,effect,level,parameter,truth,mean,bias,std,rmse,runs\n");
     for r in &result.effects {
-        let s = &r.summary;
         let _ = writeln!(
             out,
-            "{},{},{},{:e},{},{:e},{:e},{:e},{:e},{:e},{}",
+            "{},{},{},{:e},{},{},{}",
             r.scenario,
             r.method,
             r.effect.name(),
             r.level,
             r.parameter,
-            s.truth,
-            s.mean,
-            s.bias,
-            s.std,
-            s.rmse,
-            s.runs
+            super::csv_summary(&r.summary),
+            r.summary.runs
         );
     }
     out

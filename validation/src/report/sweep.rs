@@ -8,7 +8,7 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::plot::{Curve, log_chart};
-use super::{csv_num, register_font};
+use super::{csv_num, csv_summary, register_font};
 use crate::study::file::SensorFamily;
 use crate::study::sweep::{SweepResult, SweepRow};
 
@@ -17,22 +17,17 @@ pub fn csv(result: &SweepResult) -> String {
     let mut out =
         String::from("scenario,method,sensor,level,parameter,truth,mean,bias,std,rmse,crb,runs\n");
     for r in &result.rows {
-        let s = &r.summary;
         let _ = writeln!(
             out,
-            "{},{},{},{:e},{},{:e},{:e},{:e},{:e},{:e},{},{}",
+            "{},{},{},{:e},{},{},{},{}",
             r.scenario,
             r.method,
             r.sensor.name(),
             r.level,
             r.parameter,
-            s.truth,
-            s.mean,
-            s.bias,
-            s.std,
-            s.rmse,
+            csv_summary(&r.summary),
             csv_num(r.crb),
-            s.runs
+            r.summary.runs
         );
     }
     out

@@ -12,13 +12,24 @@
 //! | `load_friction` | `c` (m) | `load_friction = { coefficient = c, smoothing }`, the smoothing of the joint's friction (0.01 rad/s without one) |
 //! | `friction_drift` | `Δ` | `friction_drift = { change = Δ, time_constant }`, a quarter of the run (`sim::friction::Drift`) |
 //!
+//! Model mismatch is in what the estimators are told, not in the arm (the scenario runs as
+//! written; the truth they are scored against is the simulated arm's):
+//!
+//! | effect | level | what the estimators read |
+//! |---|---|---|
+//! | `link_length_error` | `ε` | kinematics whose every link (joint point to joint point, from the first joint on) is `1 + ε` times as long |
+//! | `joint_offset_error` | `δ` (rad or m) | every joint's measured coordinate offset by `±δ`, alternating in sign along the chain (encoders zeroed wrong) |
+//!
 //! The edited scenario is checked like any other ([`sim::scenario::Scenario::edited`]), so a
 //! severity the simulator refuses (an efficiency above 1) is an error naming the field.
 
+use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
 use sim::friction::{Drift, Friction, LoadFriction, Lugre};
 use sim::motor::Motor;
 use sim::scenario::{JointSection, Scenario};
+
+use crate::dataset::{JointColumn, Measurements};
 
 /// An effect of the generator a study can sweep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -36,6 +47,10 @@ pub enum EffectKind {
     LoadFriction,
     /// The friction's thermal drift, relative change `level`.
     FrictionDrift,
+    /// The kinematics told: link lengths scaled by `1 + level`.
+    LinkLengthError,
+    /// The joint coordinates told: offset by `±level`, alternating along the chain.
+    JointOffsetError,
 }
 
 /// Bristle deflection (rad) at which LuGre's bristles carry the Coulomb level.
@@ -55,6 +70,36 @@ impl EffectKind {
             EffectKind::Lugre => "lugre",
             EffectKind::LoadFriction => "load_friction",
             EffectKind::FrictionDrift => "friction_drift",
+            EffectKind::LinkLengthError => "link_length_error",
+            EffectKind::JointOffsetError => "joint_offset_error",
+        }
+    }
+
+    /// Changes what the estimators are told of a measured run at `level` (the mismatch
+    /// effects; the others are in the arm and leave it as measured).
+    pub fn tell(self, m: &mut Measurements, level: f64) {
+        match self {
+            EffectKind::LinkLengthError => {
+                let anchors: Vec<Vector3<f64>> = (m.geometry.links.iter())
+                    .map(|l| Vector3::from(l.joint.anchor))
+                    .collect();
+                for k in 1..anchors.len() {
+                    let before = Vector3::from(m.geometry.links[k - 1].joint.anchor);
+                    let anchor = before + (1.0 + level) * (anchors[k] - anchors[k - 1]);
+                    let link = &mut m.geometry.links[k];
+                    link.joint.anchor = anchor.into();
+                    link.body.centroid = anchor.into();
+                }
+            }
+            EffectKind::JointOffsetError => {
+                for (j, joint) in m.joints.iter_mut().enumerate() {
+                    let offset = if j % 2 == 0 { level } else { -level };
+                    let q: Vec<f64> = joint.q.iter().map(|q| q + offset).collect();
+                    joint.measured.insert(JointColumn::Q, q.clone());
+                    joint.q = q;
+                }
+            }
+            _ => {}
         }
     }
 
@@ -110,6 +155,7 @@ impl EffectKind {
                     time_constant: end / 4.0,
                 });
             }
+            EffectKind::LinkLengthError | EffectKind::JointOffsetError => {}
         }
         Ok(())
     }

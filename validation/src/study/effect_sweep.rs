@@ -103,7 +103,9 @@ pub fn scenario_block(
         &jobs,
         |_| study.seeds,
         |(c, stated), seed| {
-            monte_carlo::remeasure_simulated(&clean[*c], stated, seed).map(|run| {
+            monte_carlo::remeasure_simulated(&clean[*c], stated, seed).map(|mut run| {
+                let (kind, level, ..) = &cases[*c];
+                kind.tell(&mut run.measurements, *level);
                 let m = &run.measurements;
                 let experiment = Experiment::new(vec![(Role::Single, m), (Role::Excitation, m)]);
                 score_all(&cases[*c].2, &experiment, &truth)

@@ -112,3 +112,51 @@ fn a_study_of_an_effect_reports_how_each_estimate_degrades_with_its_severity() {
     let e = Study::from_path(&path, &names).unwrap_err().to_string();
     assert!(e.contains("effect[0].levels"), "{e}");
 }
+
+/// The mismatch effects change what the estimators are told, not the arm: link lengths scaled
+/// from the first joint on, joint coordinates offset with alternating signs.
+#[test]
+fn a_mismatch_tells_the_estimators_other_kinematics_and_offset_angles() {
+    let d = dir("tell");
+    let base = Scenario::from_path(&panda_file(&d, 0.2)).unwrap();
+    let sim_run = sim::simulate(&base, None);
+    let run = validation::dataset::from_simulated(&sim_run, Path::new(".")).unwrap();
+    let anchors = |m: &validation::dataset::Measurements| -> Vec<nalgebra::Vector3<f64>> {
+        m.geometry
+            .links
+            .iter()
+            .map(|l| nalgebra::Vector3::from(l.joint.anchor))
+            .collect()
+    };
+    let mut told = run.measurements.clone();
+    EffectKind::LinkLengthError.tell(&mut told, 0.05);
+    let (before, after) = (anchors(&run.measurements), anchors(&told));
+    assert_eq!(before[0], after[0]);
+    for k in 1..before.len() {
+        let (a, b) = (
+            (before[k] - before[k - 1]).norm(),
+            (after[k] - after[k - 1]).norm(),
+        );
+        assert!(
+            (b - 1.05 * a).abs() <= 1e-12 * (1.0 + a),
+            "link {k}: {a} → {b}"
+        );
+    }
+    let mut told = run.measurements.clone();
+    EffectKind::JointOffsetError.tell(&mut told, 0.01);
+    for (j, (a, b)) in run.measurements.joints.iter().zip(&told.joints).enumerate() {
+        let sign = if j % 2 == 0 { 1.0 } else { -1.0 };
+        assert!(
+            a.q.iter()
+                .zip(&b.q)
+                .all(|(x, y)| (y - x - sign * 0.01).abs() < 1e-15)
+        );
+        assert_eq!(
+            b.measured_or_clean(validation::dataset::JointColumn::Q),
+            b.q.as_slice()
+        );
+    }
+    // The arm is untouched: the scenario at any severity is the scenario.
+    let same = scenario_at(&base, EffectKind::LinkLengthError, 0.05).unwrap();
+    assert_eq!(same.file.joint.len(), base.file.joint.len());
+}
