@@ -36,6 +36,8 @@ use serde::{Deserialize, Serialize};
 
 mod build;
 mod consistency;
+mod drive_train;
+mod friction_state;
 mod sample;
 mod step;
 

@@ -7,7 +7,6 @@ use super::{Simulation, State, joint_friction};
 use crate::convert::vec_to;
 use crate::drive::{Control, Drive, Servo};
 use crate::dynamics;
-use crate::elastic::MotorSide;
 use crate::model::JointKind;
 
 impl Simulation<'_> {
@@ -58,38 +57,6 @@ impl Simulation<'_> {
         }
     }
 
-    /// Sets every joint's constraint load for the step that starts now, from the inverse
-    /// dynamics at the joint state now with the accelerations of the step just taken from the
-    /// rates `qd_before` at its start (`None`: before the first step, accelerations 0), a
-    /// prescribed joint's its profile's (`sim::friction::LoadFriction`).
-    pub(super) fn update_constraint_loads(&mut self, qd_before: Option<&[f64]>) {
-        if !self.load_friction {
-            return;
-        }
-        let (dt, t) = (self.scenario.dt(), self.time(self.step));
-        let (q, mut qd) = self.joint_state();
-        let mut qdd = vec![0.0; q.len()];
-        for (j, d) in self.scenario.drives.iter().enumerate() {
-            match (&d.drive, qd_before) {
-                (Drive::Motion(p), _) => (qd[j], qdd[j]) = (p.eval(t).qd, p.eval(t).qdd),
-                _ if self.kinematic[j] => qd[j] = 0.0,
-                (_, Some(before)) => qdd[j] = (qd[j] - before[j]) / dt,
-                (_, None) => {}
-            }
-        }
-        let id = dynamics::rnea(self.chain(), &q, &qd, &qdd, &crate::gravity_vector());
-        let kinds = self.chain().joint_kinds();
-        for (j, d) in self.scenario.drives.iter().enumerate() {
-            if d.load_friction.is_some() {
-                let k = j - self.offset;
-                let sliding =
-                    (kinds[j] == JointKind::Prismatic).then_some(&id.bodies[k].joint_axis);
-                self.constraint_load[j] =
-                    crate::friction::constraint_load(&id.wrenches[k].force, sliding);
-            }
-        }
-    }
-
     /// The state the servos read: the motor side of elastic joints (their motor encoders),
     /// the link's elsewhere.
     fn servo_state(&self, q: &[f64], qd: &[f64]) -> (Vec<f64>, Vec<f64>) {
@@ -100,77 +67,6 @@ impl Simulation<'_> {
             }
         }
         (q, qd)
-    }
-
-    /// The actuator's torque on joint `j`'s link over the step that starts at `(q, q̇)` with its
-    /// rotor at `motor`: the spring's on an elastic joint, the motor's delivered torque elsewhere.
-    pub(super) fn link_torque(&self, j: usize, motor: MotorSide, q: f64, qd: f64) -> f64 {
-        match self.scenario.drives[j].elastic {
-            Some((spring, _)) => spring.torque(motor, q, qd),
-            None => self.delivered[j],
-        }
-    }
-
-    /// Advances every elastic joint's rotor over the step just taken under its motor's torque,
-    /// against the link's state at the step's end (`sim::elastic`).
-    fn advance_rotors(&mut self) {
-        let dt = self.scenario.dt();
-        let (q, qd) = self.joint_state();
-        for (j, d) in self.scenario.drives.iter().enumerate() {
-            if let Some((spring, inertia)) = d.elastic {
-                let m = self.motor_side[j];
-                self.motor_side[j] = spring.advance(m, inertia, self.delivered[j], q[j], qd[j], dt);
-            }
-        }
-    }
-
-    /// Sets the torque each actuated joint's motor delivers over the step that starts at the
-    /// link rates `qd`: the commanded `applied` where no motor is stated, else `K_true` times
-    /// the current at the step's start (the loop starts settled on the first command; without
-    /// a loop the current is the command) through the gear.
-    fn set_motor_torques(&mut self, qd: &[f64]) {
-        self.delivered.clone_from(&self.applied);
-        for (j, d) in self.scenario.drives.iter().enumerate() {
-            let Some(m) = d.motor.filter(|_| !self.kinematic[j]) else {
-                continue;
-            };
-            if self.step == 0 || m.current_bandwidth.is_none() {
-                self.current[j] = self.applied[j] / d.gain;
-            }
-            self.step_current[j] = self.current[j];
-            let rate = match d.elastic {
-                Some(_) => self.motor_side[j].velocity,
-                None => qd[j],
-            };
-            self.delivered[j] = m.through_gear(m.torque_constant(d.gain) * self.current[j], rate);
-        }
-    }
-
-    /// Advances each motor's current over the step just taken toward its held command.
-    fn advance_currents(&mut self) {
-        let dt = self.scenario.dt();
-        for (j, d) in self.scenario.drives.iter().enumerate() {
-            if let Some(m) = d.motor.filter(|_| !self.kinematic[j]) {
-                self.current[j] = m.advance(self.current[j], self.applied[j] / d.gain, dt);
-            }
-        }
-    }
-
-    /// Advances every joint's friction state over the step from `t` that has just been taken,
-    /// at the step's mean rate: the mean of its start and end rates `qd`, `qd_after` (a
-    /// prescribed joint's: its profile's at the step's midpoint).
-    fn advance_friction_state(&mut self, t: f64, qd: &[f64], qd_after: &[f64]) {
-        let dt = self.scenario.dt();
-        for (j, d) in self.scenario.drives.iter().enumerate() {
-            let Some(f) = d.friction.as_ref().filter(|f| f.has_state()) else {
-                continue;
-            };
-            let rate = match &d.drive {
-                Drive::Motion(p) => p.eval(t + 0.5 * dt).qd,
-                _ => 0.5 * (qd[j] + qd_after[j]),
-            };
-            self.bristle[j] = f.advance(self.bristle[j], rate, dt);
-        }
     }
 
     /// Sets every kinematic joint's rate so that it lands on its profile at `t_next`

@@ -1,0 +1,59 @@
+//! The state friction carries from step to step: LuGre's bristle deflection (`sim::friction::
+//! Lugre`) and each joint's constraint load for load-proportional friction
+//! (`sim::friction::LoadFriction`).
+
+use super::Simulation;
+use crate::drive::Drive;
+use crate::dynamics;
+use crate::model::JointKind;
+
+impl Simulation<'_> {
+    /// Sets every joint's constraint load for the step that starts now, from the inverse
+    /// dynamics at the joint state now with the accelerations of the step just taken from the
+    /// rates `qd_before` at its start (`None`: before the first step, accelerations 0), a
+    /// prescribed joint's its profile's (`sim::friction::LoadFriction`).
+    pub(super) fn update_constraint_loads(&mut self, qd_before: Option<&[f64]>) {
+        if !self.load_friction {
+            return;
+        }
+        let (dt, t) = (self.scenario.dt(), self.time(self.step));
+        let (q, mut qd) = self.joint_state();
+        let mut qdd = vec![0.0; q.len()];
+        for (j, d) in self.scenario.drives.iter().enumerate() {
+            match (&d.drive, qd_before) {
+                (Drive::Motion(p), _) => (qd[j], qdd[j]) = (p.eval(t).qd, p.eval(t).qdd),
+                _ if self.kinematic[j] => qd[j] = 0.0,
+                (_, Some(before)) => qdd[j] = (qd[j] - before[j]) / dt,
+                (_, None) => {}
+            }
+        }
+        let id = dynamics::rnea(self.chain(), &q, &qd, &qdd, &crate::gravity_vector());
+        let kinds = self.chain().joint_kinds();
+        for (j, d) in self.scenario.drives.iter().enumerate() {
+            if d.load_friction.is_some() {
+                let k = j - self.offset;
+                let sliding =
+                    (kinds[j] == JointKind::Prismatic).then_some(&id.bodies[k].joint_axis);
+                self.constraint_load[j] =
+                    crate::friction::constraint_load(&id.wrenches[k].force, sliding);
+            }
+        }
+    }
+
+    /// Advances every joint's friction state over the step from `t` that has just been taken,
+    /// at the step's mean rate: the mean of its start and end rates `qd`, `qd_after` (a
+    /// prescribed joint's: its profile's at the step's midpoint).
+    pub(super) fn advance_friction_state(&mut self, t: f64, qd: &[f64], qd_after: &[f64]) {
+        let dt = self.scenario.dt();
+        for (j, d) in self.scenario.drives.iter().enumerate() {
+            let Some(f) = d.friction.as_ref().filter(|f| f.has_state()) else {
+                continue;
+            };
+            let rate = match &d.drive {
+                Drive::Motion(p) => p.eval(t + 0.5 * dt).qd,
+                _ => 0.5 * (qd[j] + qd_after[j]),
+            };
+            self.bristle[j] = f.advance(self.bristle[j], rate, dt);
+        }
+    }
+}
