@@ -9,7 +9,7 @@
 //! nim_models = "../generated/models/nim"          # optional: NIM models, if nim is listed
 //!
 //! [[sweep]]
-//! sensor = "force_torque"                         # force_torque | imu | encoder | joint_torque | joint_angle
+//! sensor = "force_torque"                         # force_torque | imu | encoder | joint_torque | motor_current | joint_angle
 //! levels = { from = 1e-4, to = 1e-1, count = 7 }  # log-spaced (or a list: [1e-4, 1e-3, …])
 //! estimators = ["mim_gls"]                        # optional: this sweep's own list
 //!
@@ -23,7 +23,7 @@
 //! on body `i` has white noise of `σ = L · RMS` of that body's clean signal over the run
 //! (force and moment for `force_torque`; angular velocity and the specific force at the
 //! centroid for `imu`), its three axes alike; for `joint_torque`, Gaussian noise on every joint's
-//! `tau` of `σ = L · RMS` of that joint's torque. For `encoder` a level is the resolution of every
+//! `tau` of `σ = L · RMS` of that joint's torque (`motor_current`: on `i`, of its current's RMS). For `encoder` a level is the resolution of every
 //! joint's encoder in rad (m on the rail), absolute: a held joint has no RMS to scale by; for
 //! `joint_angle` the standard deviation of Gaussian noise on every joint's `q`, rad (m), absolute
 //! likewise. Every
@@ -83,8 +83,11 @@ pub enum SensorFamily {
     Imu,
     /// Joint encoders of a given resolution on every joint (quantization only).
     Encoder,
-    /// Gaussian noise on every joint's measured torque `tau`.
+    /// Gaussian noise on every joint's measured torque `tau` (a joint torque sensor).
     JointTorque,
+    /// Gaussian noise on every joint's motor current `i` (σ = level · RMS of the joint's
+    /// current): the reading the whole-arm identifiers take their torque from, `K i`.
+    MotorCurrent,
     /// Gaussian noise on every joint's measured angle `q` (σ = the level, rad; m on a rail):
     /// the noise that differentiation carries into `q̇, q̈` and so into a regressor (errors in
     /// variables).
@@ -99,6 +102,7 @@ impl SensorFamily {
             SensorFamily::Imu => "imu",
             SensorFamily::Encoder => "encoder",
             SensorFamily::JointTorque => "joint_torque",
+            SensorFamily::MotorCurrent => "motor_current",
             SensorFamily::JointAngle => "joint_angle",
         }
     }

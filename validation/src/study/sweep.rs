@@ -88,7 +88,9 @@ pub fn measurement(family: SensorFamily, level: f64, rec: &Recording) -> Stated 
             resolution: level,
             sigma: 0.0,
         }],
-        SensorFamily::JointTorque | SensorFamily::JointAngle => vec![],
+        SensorFamily::JointTorque | SensorFamily::MotorCurrent | SensorFamily::JointAngle => {
+            vec![]
+        }
         SensorFamily::ForceTorque => per_body(&|b| Sensor::ForceTorque {
             bodies: Some(vec![b as u8]),
             force: sigma(&rec.body_series(BodyGroup::F, b)),
@@ -102,19 +104,23 @@ pub fn measurement(family: SensorFamily, level: f64, rec: &Recording) -> Stated 
             accel: sigma(&specific_force(rec, b)),
         }),
     };
-    let noise = match family {
-        SensorFamily::JointTorque => (0..rec.joint_ids.len())
+    let relative = |column: sim::recording::JointColumn| {
+        (0..rec.joint_ids.len())
             .map(|k| {
-                let tau = rec.joint_series(sim::recording::JointColumn::Tau, k);
-                let rms = (tau.iter().map(|t| t * t).sum::<f64>() / tau.len().max(1) as f64).sqrt();
+                let x = rec.joint_series(column, k);
+                let rms = (x.iter().map(|t| t * t).sum::<f64>() / x.len().max(1) as f64).sqrt();
                 sim::noise::ColumnNoise {
-                    column: "tau".into(),
+                    column: column.name().into(),
                     joints: Some(vec![rec.joint_ids[k]]),
                     bodies: None,
                     model: vec![sim::noise::Noise::Gaussian { sigma: level * rms }],
                 }
             })
-            .collect(),
+            .collect()
+    };
+    let noise = match family {
+        SensorFamily::JointTorque => relative(sim::recording::JointColumn::Tau),
+        SensorFamily::MotorCurrent => relative(sim::recording::JointColumn::Current),
         SensorFamily::JointAngle => vec![sim::noise::ColumnNoise {
             column: "q".into(),
             joints: None,
@@ -162,7 +168,10 @@ fn bound(family: SensorFamily, clean: &Run, stated: &Stated) -> BTreeMap<ParamId
                 .filter_map(|(k, s)| s.map(|s| (ParamId::Base(k + 1), s)))
                 .collect()
         }
-        SensorFamily::Imu | SensorFamily::Encoder | SensorFamily::JointAngle => BTreeMap::new(),
+        SensorFamily::Imu
+        | SensorFamily::Encoder
+        | SensorFamily::JointAngle
+        | SensorFamily::MotorCurrent => BTreeMap::new(),
     }
 }
 

@@ -275,3 +275,35 @@ fn the_engine_refuses_body_sensors_on_a_run_held_as_columns() {
         "{err}"
     );
 }
+
+/// The `motor_current` family noises the drives' current `i` (what the whole-arm identifiers
+/// read as `K i`), σ = level × that joint's current RMS; `joint_torque` noises `tau`.
+#[test]
+fn the_current_family_noises_the_current_at_its_rms() {
+    use sim::recording::JointColumn;
+    use validation::study::file::SensorFamily;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = std::fs::read_to_string(root.join("scenarios/teaching_excitation.toml")).unwrap();
+    let s = sim::scenario::Scenario::from_toml_in(&text, "teaching", &root.join("scenarios"))
+        .unwrap()
+        .edited(|f| f.time.end = 1.0)
+        .unwrap();
+    let rec = sim::simulate(&s, None).recording;
+    for (family, column) in [
+        (SensorFamily::MotorCurrent, JointColumn::Current),
+        (SensorFamily::JointTorque, JointColumn::Tau),
+    ] {
+        let stated = validation::study::sweep::measurement(family, 0.01, &rec);
+        assert_eq!(stated.noise.len(), rec.joint_ids.len());
+        for (k, law) in stated.noise.iter().enumerate() {
+            let x = rec.joint_series(column, k);
+            let rms = (x.iter().map(|v| v * v).sum::<f64>() / x.len() as f64).sqrt();
+            assert_eq!(law.column, column.name());
+            assert_eq!(law.joints, Some(vec![rec.joint_ids[k]]));
+            assert_eq!(
+                law.model,
+                vec![sim::noise::Noise::Gaussian { sigma: 0.01 * rms }]
+            );
+        }
+    }
+}
