@@ -295,6 +295,7 @@ fn realism(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
         report.join("realism_effects.csv"),
         validation::report::survival::effects_csv(&result),
     )?;
+    validation::report::survival::plot(&result, &report.join("survival.png"))?;
     println!(
         "wrote {}/realism.md, .json in {:.1} s",
         report.display(),

@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
+use plotters::prelude::*;
+
 use crate::study::survival::SurvivalRow;
 use crate::study::sweep::SweepResult;
 
@@ -44,7 +46,7 @@ fn percent(v: f64) -> String {
 /// estimator.
 pub fn markdown(result: &SweepResult) -> String {
     let mut md = format!(
-        "# Which estimator survives what: `{}`\n\n{} Monte-Carlo seeds per level. Each cell: the median over \
+        "# Which estimator survives what: `{}`\n\n![median relative bias per factor and estimator](survival.png)\n\n{} Monte-Carlo seeds per level. Each cell: the median over \
          parameters of RMSE/|truth|, the median of |bias|/|truth|, and the parameters biased beyond their \
          spread over the seeds (|bias| > std) of those counted (|truth| ≥ 1e-9). A sensor factor's level is \
          its noise (`joint_angle`: σ in rad on every q); an effect's level is its severity in the units of \
@@ -130,7 +132,103 @@ fn strongest(rows: &[&SurvivalRow], lines: &[(&str, f64)]) -> String {
     out
 }
 
-/// Writes `effects.csv` and `survival.md` into `dir` where the study swept effects.
+/// An estimator's curve: its name, color and `(level index, median relative bias)` points.
+type Curve<'a> = (&'a str, RGBColor, Vec<(f64, f64)>);
+
+/// `survival.png`: per factor a panel, the median |bias|/|truth| of each estimator (log scale)
+/// over the factor's levels in the order listed (evenly spaced, labelled with their values).
+pub fn plot(result: &SweepResult, path: &Path) -> crate::Result<()> {
+    super::register_font();
+    let fail = |e: &dyn std::fmt::Display| crate::Error::plot(path)(e.to_string());
+    let mut factors: Vec<(&str, &str)> = Vec::new();
+    let mut methods: Vec<&str> = Vec::new();
+    for r in &result.survival {
+        if !factors.contains(&(r.scenario.as_str(), r.factor.as_str())) {
+            factors.push((&r.scenario, &r.factor));
+        }
+        if !methods.contains(&r.method.as_str()) {
+            methods.push(&r.method);
+        }
+    }
+    let cols = factors.len().clamp(1, 3);
+    let rows = factors.len().div_ceil(cols).max(1);
+    let root = BitMapBackend::new(path, (520 * cols as u32, 400 * rows as u32)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| fail(&e))?;
+    let palette = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
+    for (area, (scenario, factor)) in root.split_evenly((rows, cols)).iter().zip(&factors) {
+        let at: Vec<&SurvivalRow> = (result.survival.iter())
+            .filter(|r| r.scenario == *scenario && r.factor == *factor)
+            .collect();
+        let mut levels: Vec<f64> = Vec::new();
+        for r in &at {
+            if !levels.contains(&r.level) {
+                levels.push(r.level);
+            }
+        }
+        let curves: Vec<Curve> = (methods.iter().enumerate())
+            .map(|(i, m)| {
+                let points = (levels.iter().enumerate())
+                    .filter_map(|(k, l)| {
+                        let r = at.iter().find(|r| r.method == *m && r.level == *l)?;
+                        (r.rel_bias.is_finite()).then_some((k as f64, r.rel_bias.max(1e-5)))
+                    })
+                    .collect();
+                (*m, palette[i % palette.len()], points)
+            })
+            .collect();
+        panel(area, &format!("{scenario}: {factor}"), &levels, &curves).map_err(|e| fail(&e))?;
+    }
+    root.present().map_err(|e| fail(&e))
+}
+
+/// One panel of [`plot`].
+fn panel(
+    area: &super::plot::Area,
+    caption: &str,
+    levels: &[f64],
+    curves: &[Curve],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let last = levels.len().saturating_sub(1).max(1) as f64;
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.3..last + 0.3, (1e-5..10.0).log_scale())?;
+    chart
+        .configure_mesh()
+        .x_desc("level")
+        .y_desc("median |bias| / |truth|")
+        .x_labels(levels.len().max(2))
+        .x_label_formatter(&|x| {
+            let k = x.round();
+            match levels.get(k as usize) {
+                Some(l) if (x - k).abs() < 1e-9 => format!("{l:.3}"),
+                _ => String::new(),
+            }
+        })
+        .y_label_formatter(&|v| format!("{v:.0e}"))
+        .label_style(("sans-serif", 13))
+        .draw()?;
+    for (label, color, points) in curves {
+        let style = color.stroke_width(2);
+        chart
+            .draw_series(LineSeries::new(points.iter().copied(), style))?
+            .label(*label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 12))
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()?;
+    Ok(())
+}
+
+/// Writes `effects.csv`, `survival.md` and `survival.png` into `dir` where the study swept
+/// effects.
 pub fn write(result: &SweepResult, dir: &Path) -> crate::Result<()> {
     if result.effects.is_empty() {
         return Ok(());
@@ -138,5 +236,6 @@ pub fn write(result: &SweepResult, dir: &Path) -> crate::Result<()> {
     let csv = dir.join("effects.csv");
     std::fs::write(&csv, effects_csv(result)).map_err(crate::Error::io(&csv))?;
     let md = dir.join("survival.md");
-    std::fs::write(&md, markdown(result)).map_err(crate::Error::io(&md))
+    std::fs::write(&md, markdown(result)).map_err(crate::Error::io(&md))?;
+    plot(result, &dir.join("survival.png"))
 }
