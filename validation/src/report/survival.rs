@@ -51,8 +51,9 @@ pub fn markdown(result: &SweepResult) -> String {
          spread over the seeds (|bias| > std) of those counted (|truth| ≥ 1e-9). A sensor factor's level is \
          its noise (`joint_angle`: σ in rad on every q); an effect's level is its severity in the units of \
          `validation::study::effect` (`gear_efficiency` η, `torque_constant_error` ε, `current_bandwidth` \
-         rad/s, `lugre` F_s/F_c, `load_friction` m, `friction_drift` relative change), on every actuated \
-         joint, the scenario's own sensors measuring.\n",
+         rad/s, `lugre` F_s/F_c, `load_friction` m, `friction_drift` relative change) on every actuated \
+         joint, the scenario's own sensors measuring; the mismatch factors (`link_length_error` ε, \
+         `joint_offset_error` rad) change what the estimators are told, not the arm.\n",
         result.study, result.seeds
     );
     let mut scenarios: BTreeMap<&str, Vec<&SurvivalRow>> = BTreeMap::new();
@@ -98,7 +99,33 @@ pub fn markdown(result: &SweepResult) -> String {
         }
         md.push_str(&strongest(&rows, &lines));
     }
+    md.push_str(&failures(result));
     md
+}
+
+/// The estimators that did not apply or failed, counted per reason's head (`failed at … =
+/// level`) with one example of what went wrong: a dash in the table is explained here.
+fn failures(result: &SweepResult) -> String {
+    let mut counts: Vec<((&str, &str, &str), usize, &str)> = Vec::new();
+    for (scenario, method, reason) in &result.skipped {
+        let (head, detail) = reason.split_once(": ").unwrap_or((reason, ""));
+        let key = (scenario.as_str(), method.as_str(), head);
+        match counts.iter_mut().find(|c| c.0 == key) {
+            Some(c) => c.1 += 1,
+            None => counts.push((key, 1, detail)),
+        }
+    }
+    if counts.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\n## Not applicable, or failed\n\n");
+    for ((scenario, method, head), n, detail) in counts {
+        let _ = writeln!(
+            out,
+            "- `{method}` on `{scenario}`, {head}: {n} distinct failures (e.g. {detail})"
+        );
+    }
+    out
 }
 
 /// Per factor, at its last (most severe) level: the estimator with the smallest median relative
@@ -203,7 +230,10 @@ fn panel(
         .x_label_formatter(&|x| {
             let k = x.round();
             match levels.get(k as usize) {
-                Some(l) if (x - k).abs() < 1e-9 => format!("{l:.3}"),
+                Some(l) if (x - k).abs() < 1e-9 && *l != 0.0 && l.abs() < 1e-2 => {
+                    format!("{l:.0e}")
+                }
+                Some(l) if (x - k).abs() < 1e-9 => format!("{l}"),
                 _ => String::new(),
             }
         })
