@@ -127,11 +127,6 @@ impl Chapter {
             ),
         })?;
         let text = self.render(&json, &source)?;
-        if self == Chapter::Realism {
-            // Its figure is drawn from the result itself (a study's run directory has it too).
-            let result = parse::<SweepResult>(&json, &source)?;
-            super::survival::plot(&result, &report.join("survival.png"))?;
-        }
         for figure in figures(&text) {
             let (from, to) = (report.join(&figure), book_src.join(&figure));
             if from.exists() {

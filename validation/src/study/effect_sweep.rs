@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::effect::{EffectKind, scenario_at};
-use super::estimate::{Outcome, score_all, summarize};
+use super::estimate::{Outcome, note_reasons, score_all, summarize};
 use super::file::Study;
 use super::monte_carlo;
 use super::stats::Summary;
@@ -116,20 +116,8 @@ pub fn scenario_block(
     let mut block: EffectBlock = (Vec::new(), Vec::new());
     for ((kind, level, _, _), outcomes) in cases.iter().zip(outcomes) {
         let outcomes: Vec<Outcome> = outcomes.into_iter().collect::<Result<_, _>>()?;
-        for o in &outcomes {
-            let failed = o.failed.iter().map(|(m, e)| {
-                (
-                    m.clone(),
-                    format!("failed at {} = {level}: {e}", kind.name()),
-                )
-            });
-            for (method, reason) in o.skipped.iter().cloned().chain(failed) {
-                let entry = (name.clone(), method, reason);
-                if !block.1.contains(&entry) {
-                    block.1.push(entry);
-                }
-            }
-        }
+        let at = format!("{} = {level}", kind.name());
+        note_reasons(&mut block.1, &name, &outcomes, &at);
         let rows: Vec<crate::score::Row> = outcomes.into_iter().flat_map(|o| o.rows).collect();
         for ((method, parameter), summary) in summarize(&rows) {
             block.0.push(EffectRow {

@@ -269,6 +269,26 @@ fn score_with(
     out
 }
 
+/// Adds to `skipped` (once each) the `(scenario, method, reason)` of the estimators of
+/// `outcomes` that did not apply, and of those that failed, their error prefixed `failed at
+/// {at}`: a study reports them with the level, not silently thinned out of its statistics.
+pub fn note_reasons(
+    skipped: &mut Vec<(String, String, String)>,
+    scenario: &str,
+    outcomes: &[Outcome],
+    at: &str,
+) {
+    for o in outcomes {
+        let failed = (o.failed.iter()).map(|(m, e)| (m.clone(), format!("failed at {at}: {e}")));
+        for (method, reason) in o.skipped.iter().cloned().chain(failed) {
+            let entry = (scenario.to_string(), method, reason);
+            if !skipped.contains(&entry) {
+                skipped.push(entry);
+            }
+        }
+    }
+}
+
 /// Per `(method, parameter)` over the rows with a truth and an estimate.
 pub fn summarize(rows: &[Row]) -> BTreeMap<(String, String), Summary> {
     let mut pairs: BTreeMap<(String, String), Vec<(f64, f64)>> = BTreeMap::new();

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use sim::recording::{BodyGroup, Recording};
 use sim::sensor::{AxisErrors, Sensor};
 
-use super::estimate::{Outcome, score_all, summarize};
+use super::estimate::{Outcome, note_reasons, score_all, summarize};
 use super::file::{SensorFamily, Study};
 use super::monte_carlo;
 use super::stats::Summary;
@@ -230,22 +230,12 @@ pub fn scenario_block(
     for ((sweep, level, _, stated), outcomes) in cases.iter().zip(outcomes) {
         let outcomes: Vec<Outcome> = outcomes.into_iter().collect::<Result<_, _>>()?;
         let bound = bound(sweep.sensor, &clean_run, stated);
-        // Estimators that do not apply are listed once; those that fail on a draw are
-        // reported with the level, not silently thinned out of the statistics.
-        let reasons = outcomes.iter().flat_map(|o| {
-            let skipped = o.skipped.iter().map(|(m, r)| (m.clone(), r.clone()));
-            let failed = o
-                .failed
-                .iter()
-                .map(|(m, e)| (m.clone(), format!("failed at level {level:e}: {e}")));
-            skipped.chain(failed)
-        });
-        for (method, reason) in reasons {
-            let entry = (name.clone(), method, reason);
-            if !result.skipped.contains(&entry) {
-                result.skipped.push(entry);
-            }
-        }
+        note_reasons(
+            &mut result.skipped,
+            &name,
+            &outcomes,
+            &format!("level {level:e}"),
+        );
         let rows: Vec<crate::score::Row> = outcomes.into_iter().flat_map(|o| o.rows).collect();
         for ((method, parameter), summary) in summarize(&rows) {
             let id: Option<ParamId> = parameter.parse().ok();
