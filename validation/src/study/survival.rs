@@ -125,7 +125,7 @@ mod tests {
         assert_eq!((l.biased, l.parameters), (1, 3));
         // |bias|/|truth|: 0.1, 0, 0.1 → median 0.1.
         assert!((l.rel_bias - 0.1).abs() < 1e-15);
-        // rmse/|truth|: √0.05/2, 0.3, √0.41/4 → median √0.05/2.
-        assert!((l.rel_rmse - 0.05f64.sqrt() / 2.0).abs() < 1e-15);
+        // rmse/|truth|: √0.05/2 = 0.112, 0.3, √0.41/4 = 0.160 → median √0.41/4.
+        assert!((l.rel_rmse - 0.41f64.sqrt() / 4.0).abs() < 1e-15);
     }
 }
