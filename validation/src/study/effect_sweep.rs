@@ -66,18 +66,31 @@ pub fn scenario_block(
             cases.push((effect.kind, level, estimators.clone(), scenario));
         }
     }
-    // Each severity simulated once (the engine's jobs, one seed each), then measured per seed.
-    let clean: Vec<sim::Run> = monte_carlo::run(
-        &cases,
+    // Each distinct arm simulated once (the engine's jobs, one seed each; the mismatch effects
+    // and the levels that turn an effect off share theirs), then measured per seed.
+    let mut distinct: Vec<&sim::scenario::Scenario> = Vec::new();
+    let arm: Vec<usize> = (cases.iter())
+        .map(
+            |(_, _, _, s)| match distinct.iter().position(|d| d.source == s.source) {
+                Some(i) => i,
+                None => {
+                    distinct.push(s);
+                    distinct.len() - 1
+                }
+            },
+        )
+        .collect();
+    let simulated: Vec<sim::Run> = monte_carlo::run(
+        &distinct,
         |_| 1,
-        |(_, _, _, scenario), _| sim::simulate(scenario, None),
+        |scenario, _| sim::simulate(scenario, None),
         &monte_carlo::quiet,
     )
     .into_iter()
     .map(|mut runs| runs.remove(0))
     .collect();
-    for (run, (kind, level, _, _)) in clean.iter().zip(&cases) {
-        if let Some(invalid) = &run.manifest.invalid {
+    for (&a, (kind, level, _, _)) in arm.iter().zip(&cases) {
+        if let Some(invalid) = &simulated[a].manifest.invalid {
             return Err(crate::Error::Format {
                 path: path.to_owned(),
                 message: format!(
@@ -103,7 +116,7 @@ pub fn scenario_block(
         &jobs,
         |_| study.seeds,
         |(c, stated), seed| {
-            monte_carlo::remeasure_simulated(&clean[*c], stated, seed).map(|mut run| {
+            monte_carlo::remeasure_simulated(&simulated[arm[*c]], stated, seed).map(|mut run| {
                 let (kind, level, ..) = &cases[*c];
                 kind.tell(&mut run.measurements, *level);
                 let m = &run.measurements;
