@@ -52,9 +52,7 @@ impl Simulation<'_> {
         }
         self.advance_currents();
         self.step += 1;
-        if self.load_friction {
-            self.update_constraint_loads(Some(&qd));
-        }
+        self.update_constraint_loads(Some(&qd));
     }
 
     /// The state the servos read: the motor side of elastic joints (their motor encoders),
