@@ -106,6 +106,32 @@ pub fn least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
     svd.solve(b, tol).expect("SVD with U and Vᵀ")
 }
 
+/// A step `δ` of `min ‖A δ − b‖` restricted to the directions the data determine: columns
+/// scaled to unit norm (those at rounding level, [`NUMERICAL_ZERO`], left at 0), singular values
+/// below `tolerance · σ_max` treated as zero, the minimum-norm solution in the scaled unknowns.
+/// An iteration that takes such steps moves only what its data see and leaves the rest where
+/// it started.
+pub fn truncated_step(a: &DMatrix<f64>, b: &DVector<f64>, tolerance: f64) -> DVector<f64> {
+    let p = a.ncols();
+    let total = a.norm();
+    let scale: Vec<f64> = a
+        .column_iter()
+        .map(|c| {
+            let n = c.norm();
+            if n > NUMERICAL_ZERO * total { n } else { 0.0 }
+        })
+        .collect();
+    let mut scaled = a.clone();
+    for (c, s) in scale.iter().enumerate() {
+        let factor = if *s > 0.0 { 1.0 / s } else { 0.0 };
+        scaled.column_mut(c).scale_mut(factor);
+    }
+    let svd = scaled.svd(true, true);
+    let tol = tolerance * svd.singular_values.max();
+    let y = svd.solve(b, tol).expect("SVD with U and Vᵀ");
+    DVector::from_fn(p, |c, _| if scale[c] > 0.0 { y[c] / scale[c] } else { 0.0 })
+}
+
 /// Total least squares of `A x ≈ b` with unit-norm column scaling.
 pub fn total_least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
     let p = a.ncols();

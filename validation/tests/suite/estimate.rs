@@ -47,6 +47,7 @@ fn registry_lists_every_estimator_of_the_project() {
             "idim_irls",
             "idim_iv",
             "didim",
+            "cloe",
             "two_step",
             "adaptive",
             "idim_prior",

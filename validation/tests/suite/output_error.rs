@@ -128,11 +128,130 @@ fn output_error_identifiers_refuse_runs_without_a_design() {
     data.joints[3].reference = None;
     data.joints[3].control = None;
     let experiment = Experiment::new(vec![(Role::Excitation, &data)]);
-    for name in ["idim_iv", "didim"] {
+    for name in ["idim_iv", "didim", "cloe"] {
         let reason = by_name(&Options::default(), name)
             .unwrap()
             .applies(&experiment)
             .unwrap_err();
         assert!(reason.0.contains("joint 4 has none"), "{name}: {reason}");
     }
+}
+
+#[test]
+fn loop_sensitivities_match_finite_differences_of_the_simulated_loop() {
+    let (sim, run) = panda_run();
+    let arm = &sim.manifest.model;
+    let geometry = arm.kinematics_only();
+    let full = FullRegressor::with_columns(
+        &geometry,
+        vec![Some(FrictionColumns::CoulombViscous); geometry.joint_ids().len()],
+    );
+    let beta = full.base.map(&standard_vector(arm));
+    let mut x: Vec<f64> = beta.iter().copied().collect();
+    for _ in geometry.joint_ids() {
+        x.extend([0.0, 0.05]);
+    }
+    let x = DVector::from_vec(x);
+    let data = &run.clean;
+    let times = &data.t[..501];
+    let design = ClosedLoop::of_run(data).unwrap();
+    let simulated = design.simulate(&full, &x, times, 10.0).unwrap();
+    let s = design.sensitivities(&full, &x, &simulated);
+    for c in (0..x.len()).step_by(5) {
+        let h = 1e-4 * x[c].abs().max(1e-2);
+        let moved = |sign: f64| {
+            let mut y = x.clone();
+            y[c] += sign * h;
+            design.simulate(&full, &y, times, 10.0).unwrap()
+        };
+        let (up, down) = (moved(1.0), moved(-1.0));
+        let (mut err, mut size) = (0.0f64, 0.0f64);
+        for ((u, d), sk) in up.q.iter().zip(&down.q).zip(&s) {
+            for j in 0..7 {
+                let fd = (u[j] - d[j]) / (2.0 * h);
+                err = err.max((fd - sk[(j, c)]).abs());
+                size = size.max(fd.abs());
+            }
+        }
+        // The trapezoidal rule resolves the loop to 1e-3 of S; the friction band's columns
+        // (joint 7's Coulomb, column 55) to 1.2e-2; their sign columns would be 35 % off.
+        assert!(
+            err < 2e-2 * size,
+            "column {c}: largest |S| {size:.3e}, largest |S − FD| {err:.3e}"
+        );
+    }
+}
+
+/// link2 under PD servos (a loop whose angles carry gravity and inertia), viscous friction,
+/// two periods (20 s), ideal sensors, Rapier's step `step` (s).
+fn link2_pd_run(step: f64) -> (sim::Run, validation::dataset::Run) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = std::fs::read_to_string(root.join("scenarios/teaching_excitation.toml")).unwrap();
+    let text = text[..text.find("# Sensors:").unwrap()]
+        .replace("end = 50.0", "end = 20.0")
+        .replace("step = 5e-4", &format!("step = {step:e}"))
+        .replace(
+            "type = \"computed_torque\", kp = 400.0, kd = 40.0",
+            "type = \"pd\", kp = 400.0, kd = 40.0",
+        );
+    let text = viscous_friction(&text);
+    let scenario = Scenario::from_toml(&text, "teaching_excitation (PD, viscous, 20 s)").unwrap();
+    let sim = sim::simulate(&scenario, None);
+    let run = validation::dataset::from_simulated(&sim, Path::new(".")).unwrap();
+    (sim, run)
+}
+
+/// CLOE's largest base-parameter error (relative to the largest truth) on link2's PD run at
+/// Rapier's step `step`, from the exact OLS estimate 20 % off.
+fn cloe_error(step: f64) -> f64 {
+    use validation::estimate::idim::base::Idim;
+    use validation::estimate::idim::cloe::Cloe;
+    use validation::estimate::idim::closed_loop::Iteration;
+    use validation::estimate::idim::{Derivatives, Prepared};
+    let (sim, run) = link2_pd_run(step);
+    let truth = validation::param::truth_table(&sim.manifest.model);
+    let prepared = Prepared::new(vec![], &run.measurements, Derivatives::Recorded, None);
+    let system = Idim::ols().system(&prepared, "cloe").unwrap();
+    let exact = validation::lsq::least_squares(&system.a, &system.b);
+    let start = DVector::from_fn(exact.len(), |c, _| {
+        exact[c] * if c % 2 == 0 { 1.2 } else { 0.8 }
+    });
+    let cloe = Cloe {
+        iteration: Iteration {
+            iterations: 30,
+            tolerance: 1e-8,
+        },
+    };
+    let identified = (cloe.identify_from(&prepared, &system.full, &system.samples, start)).unwrap();
+    let base = |(id, _): &(&ParamId, &f64)| matches!(id, ParamId::Base(_));
+    let scale = truth
+        .iter()
+        .filter(base)
+        .map(|(_, v)| v.abs())
+        .fold(0.0, f64::max);
+    let found: BTreeMap<ParamId, f64> = identified.parameters.into_iter().collect();
+    assert_eq!(
+        found
+            .keys()
+            .filter(|id| matches!(id, ParamId::Base(_)))
+            .count(),
+        6
+    );
+    (truth.iter().filter(base))
+        .map(|(id, v)| (found[id] - v).abs() / scale)
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn cloe_recovers_link2_from_a_start_twenty_percent_off() {
+    // CLOE fits the angles of its continuous loop to Rapier's, which integrates the servo at
+    // first order: the error is that integration's (6e-5 rad at 5e-4 s), and halves with it.
+    let coarse = cloe_error(5e-4);
+    let fine = cloe_error(2.5e-4);
+    println!("cloe: largest error {coarse:.2e} at 5e-4 s, {fine:.2e} at 2.5e-4 s");
+    assert!(coarse < 3e-3, "cloe at 5e-4 s: largest error {coarse:.2e}");
+    assert!(
+        fine < 0.6 * coarse,
+        "cloe: largest error {coarse:.2e} at 5e-4 s, {fine:.2e} at 2.5e-4 s"
+    );
 }

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use crate::dataset::{JointColumn, Measurements};
 use crate::estimate::idim::{
-    self as id, Derivatives, Method, adaptive, base, consistent, didim, friction_sweep, iv,
+    self as id, Derivatives, Method, adaptive, base, cloe, consistent, didim, friction_sweep, iv,
     two_step,
 };
 use crate::estimate::{
@@ -123,6 +123,11 @@ impl Teaching {
     /// DIDIM, closed-loop output error (Gautier et al. 2013).
     pub fn didim() -> Self {
         Self::idim("didim", Method::Didim(didim::Didim::default()))
+    }
+
+    /// CLOE, closed-loop output error on the measured angles (Landau and Karimi 1997).
+    pub fn cloe() -> Self {
+        Self::idim("cloe", Method::Cloe(cloe::Cloe::default()))
     }
 
     /// IDIM, total least squares.

@@ -17,6 +17,7 @@
 
 pub mod adaptive;
 pub mod base;
+pub mod cloe;
 pub mod closed_loop;
 pub mod consistent;
 pub mod didim;
@@ -155,6 +156,8 @@ pub enum Method {
     Iv(iv::Iv),
     /// [`didim::Didim`].
     Didim(didim::Didim),
+    /// [`cloe::Cloe`].
+    Cloe(cloe::Cloe),
 }
 
 impl Method {
@@ -168,6 +171,7 @@ impl Method {
             Method::Standard(m) => m.name(),
             Method::Iv(m) => m.name(),
             Method::Didim(m) => m.name(),
+            Method::Cloe(m) => m.name(),
         }
     }
 
@@ -181,6 +185,7 @@ impl Method {
             Method::Standard(m) => m.identify(experiment),
             Method::Iv(m) => m.identify(experiment),
             Method::Didim(m) => m.identify(experiment),
+            Method::Cloe(m) => m.identify(experiment),
         }
     }
 
@@ -193,6 +198,17 @@ impl Method {
         match self {
             Method::Iv(_) | Method::Didim(_) => {
                 closed_loop::ClosedLoop::of_run(excitation).map(|_| ())
+            }
+            Method::Cloe(_) => {
+                let design = closed_loop::ClosedLoop::of_run(excitation)?;
+                if design.free_joints().is_empty() {
+                    return Err(crate::estimate::NotApplicable::new(
+                        "needs a joint whose motion depends on the arm (servoed or torque-driven): \
+                         every joint follows a prescribed profile, so the simulated angles do not \
+                         depend on the parameters",
+                    ));
+                }
+                Ok(())
             }
             _ => Ok(()),
         }

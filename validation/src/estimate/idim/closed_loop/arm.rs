@@ -49,6 +49,15 @@ impl Arm<'_> {
         self.rigid(q, qd, &zero, true) + self.friction(q, qd)
     }
 
+    /// The torques the simulated model needs at `(q, q̇, q̈)`: `M̂(q) q̈ + ĥ(q, q̇)`, the
+    /// friction band-smoothed as in the simulation.
+    pub(super) fn inverse(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> DVector<f64> {
+        let zero = vec![0.0; q.len()];
+        self.rigid(q, qd, qdd, true) + self.regressor.friction_torque(q, &zero, qdd, self.x)
+            - self.regressor.friction_torque(q, &zero, &zero, self.x)
+            + self.friction(q, qd)
+    }
+
     /// The identified friction at `(q, q̇)`, each joint's interpolated linearly across
     /// `|q̇_j| < BAND` between its values at `±BAND` (see [`BAND`]).
     fn friction(&self, q: &[f64], qd: &[f64]) -> DVector<f64> {

@@ -27,6 +27,7 @@ use sim::profile::Profile;
 
 mod arm;
 mod refine;
+mod sensitivity;
 
 pub use arm::BAND;
 pub use refine::{Iteration, identify};
@@ -242,9 +243,7 @@ impl ClosedLoop {
         let m = arm.mass(q);
         let h = arm.bias(q, qd);
         let commanded = self.commands(arm, t, q, qd);
-        let free: Vec<usize> = (0..n)
-            .filter(|&j| !matches!(self.drives[j], JointDrive::Prescribed(_)))
-            .collect();
+        let free = self.free_joints();
         let mut qdd = vec![0.0; n];
         for (j, d) in self.drives.iter().enumerate() {
             if let JointDrive::Prescribed(p) = d {
@@ -276,12 +275,10 @@ impl ClosedLoop {
         Derivative { qdd, tau }
     }
 
-    /// The drives' torques at `(t, q, q̇)` (0 on prescribed joints).
-    fn commands(&self, arm: &Arm, t: f64, q: &[f64], qd: &[f64]) -> Vec<f64> {
-        let error = |p: &Profile, j: usize| {
-            let r = p.eval(t);
-            (r, r.q - q[j], r.qd - qd[j])
-        };
+    /// The acceleration a computed-torque law asks of the model at `(t, q, q̇)`
+    /// (`q̈_r + k_p e + k_d ė` on its joints, the profile's `q̈` on prescribed joints, 0
+    /// elsewhere); `None` if no joint is under computed torque.
+    fn computed_acceleration(&self, t: f64, q: &[f64], qd: &[f64]) -> Option<Vec<f64>> {
         let computed = self.drives.iter().any(|d| {
             matches!(
                 d,
@@ -291,8 +288,8 @@ impl ClosedLoop {
                 }
             )
         });
-        let model = computed.then(|| {
-            let a: Vec<f64> = (self.drives.iter().enumerate())
+        computed.then(|| {
+            (self.drives.iter().enumerate())
                 .map(|(j, d)| match d {
                     JointDrive::Prescribed(p) => p.eval(t).qdd,
                     JointDrive::Servo {
@@ -300,14 +297,34 @@ impl ClosedLoop {
                         control: Control::ComputedTorque { kp, kd },
                         ..
                     } => {
-                        let (r, e, ed) = error(reference, j);
-                        r.qdd + kp * e + kd * ed
+                        let r = reference.eval(t);
+                        r.qdd + kp * (r.q - q[j]) + kd * (r.qd - qd[j])
                     }
                     _ => 0.0,
                 })
-                .collect();
-            arm.rigid(q, qd, &a, true)
-        });
+                .collect()
+        })
+    }
+
+    /// The joints whose motion depends on the model (servoed or torque-driven, not prescribed).
+    pub fn free_joints(&self) -> Vec<usize> {
+        (0..self.drives.len())
+            .filter(|&j| !self.is_prescribed(j))
+            .collect()
+    }
+
+    /// Whether joint `j` follows its profile whatever the model (a prescribed joint).
+    fn is_prescribed(&self, j: usize) -> bool {
+        matches!(self.drives[j], JointDrive::Prescribed(_))
+    }
+
+    /// The drives' torques at `(t, q, q̇)` (0 on prescribed joints).
+    fn commands(&self, arm: &Arm, t: f64, q: &[f64], qd: &[f64]) -> Vec<f64> {
+        let error = |p: &Profile, j: usize| {
+            let r = p.eval(t);
+            (r.q - q[j], r.qd - qd[j])
+        };
+        let model = (self.computed_acceleration(t, q, qd)).map(|a| arm.rigid(q, qd, &a, true));
         (self.drives.iter().enumerate())
             .map(|(j, d)| match d {
                 JointDrive::Prescribed(_) => 0.0,
@@ -317,7 +334,7 @@ impl ClosedLoop {
                     control,
                     gain,
                 } => {
-                    let (_, e, ed) = error(reference, j);
+                    let (e, ed) = error(reference, j);
                     match *control {
                         Control::Pd { kp, kd } => kp * e + kd * ed,
                         Control::ComputedTorque { .. } => model.as_ref().expect("computed")[j],
