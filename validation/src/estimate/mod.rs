@@ -147,6 +147,8 @@ pub fn registry(options: &Options) -> Vec<Box<dyn Estimator>> {
         Box::new(idim::Teaching::idim_iv()),
         Box::new(idim::Teaching::didim()),
         Box::new(idim::Teaching::cloe()),
+        Box::new(idim::Teaching::ekf()),
+        Box::new(idim::Teaching::ukf()),
         Box::new(idim::Teaching::two_step()),
         Box::new(idim::Teaching::adaptive()),
         Box::new(idim::Teaching::idim_prior(options.prior.clone())),

@@ -48,6 +48,8 @@ fn registry_lists_every_estimator_of_the_project() {
             "idim_iv",
             "didim",
             "cloe",
+            "ekf",
+            "ukf",
             "two_step",
             "adaptive",
             "idim_prior",

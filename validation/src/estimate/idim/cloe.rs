@@ -22,8 +22,8 @@ use nalgebra::{DMatrix, DVector};
 
 use super::base::{FullRegressor, Idim};
 use super::closed_loop::{ClosedLoop, Iteration};
-use super::{Identified, Prepared, Samples};
-use crate::dataset::{JointColumn, Measurements};
+use super::{Identified, Prepared, Samples, raw_angles};
+use crate::dataset::Measurements;
 use crate::estimate::EstimateError;
 use crate::lsq::{least_squares, truncated_step};
 
@@ -112,19 +112,11 @@ impl Output {
     /// The measured angles (`q_meas`, else the clean `q`) of the free joints at `samples`'
     /// times.
     fn of_run(data: &Measurements, samples: &Samples, design: &ClosedLoop) -> Self {
-        let first = data
-            .t
-            .iter()
-            .position(|&t| t >= samples.t[0] - 1e-9)
-            .unwrap_or(0);
+        let (first, angles) = raw_angles(data, samples);
         let last = first + samples.t.len();
         let free = design.free_joints();
-        let measured = (first..last)
-            .map(|k| {
-                (free.iter())
-                    .map(|&j| data.joints[j].measured_or_clean(JointColumn::Q)[k])
-                    .collect()
-            })
+        let measured = (angles.iter())
+            .map(|q| free.iter().map(|&j| q[j]).collect())
             .collect();
         Output {
             times: data.t[..last].to_vec(),

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use crate::dataset::{JointColumn, Measurements};
 use crate::estimate::idim::{
     self as id, Derivatives, Method, adaptive, base, cloe, consistent, didim, friction_sweep, iv,
-    two_step,
+    kalman, two_step,
 };
 use crate::estimate::{
     Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId, Role,
@@ -128,6 +128,16 @@ impl Teaching {
     /// CLOE, closed-loop output error on the measured angles (Landau and Karimi 1997).
     pub fn cloe() -> Self {
         Self::idim("cloe", Method::Cloe(cloe::Cloe::default()))
+    }
+
+    /// Extended Kalman filter, parameters in the state (Gautier and Poignet 2001).
+    pub fn ekf() -> Self {
+        Self::idim("ekf", Method::Ekf(kalman::ekf::Ekf))
+    }
+
+    /// Unscented Kalman filter, parameters in the state.
+    pub fn ukf() -> Self {
+        Self::idim("ukf", Method::Ukf(kalman::ukf::Ukf))
     }
 
     /// IDIM, total least squares.

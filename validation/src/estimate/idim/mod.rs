@@ -25,6 +25,7 @@ pub mod drives;
 pub mod estimator;
 pub mod friction_sweep;
 pub mod iv;
+pub mod kalman;
 pub mod log_cholesky;
 pub mod robust;
 pub mod single;
@@ -158,6 +159,10 @@ pub enum Method {
     Didim(didim::Didim),
     /// [`cloe::Cloe`].
     Cloe(cloe::Cloe),
+    /// [`kalman::ekf::Ekf`].
+    Ekf(kalman::ekf::Ekf),
+    /// [`kalman::ukf::Ukf`].
+    Ukf(kalman::ukf::Ukf),
 }
 
 impl Method {
@@ -172,6 +177,8 @@ impl Method {
             Method::Iv(m) => m.name(),
             Method::Didim(m) => m.name(),
             Method::Cloe(m) => m.name(),
+            Method::Ekf(m) => m.name(),
+            Method::Ukf(m) => m.name(),
         }
     }
 
@@ -186,6 +193,8 @@ impl Method {
             Method::Iv(m) => m.identify(experiment),
             Method::Didim(m) => m.identify(experiment),
             Method::Cloe(m) => m.identify(experiment),
+            Method::Ekf(m) => m.identify(experiment),
+            Method::Ukf(m) => m.identify(experiment),
         }
     }
 
@@ -317,6 +326,21 @@ pub fn periodic_samples(
             .map(|k| (0..nj).map(|j| taus[j][range.start + k]).collect())
             .collect(),
     })
+}
+
+/// The measured angles (`q_meas`, else the clean `q`) of every joint at `samples`' times, as
+/// the encoders gave them (no fit, no derivative), and the index of the first in `data.t`.
+pub fn raw_angles(data: &Measurements, samples: &Samples) -> (usize, Vec<Vec<f64>>) {
+    let first = (data.t.iter())
+        .position(|&t| t >= samples.t[0] - 1e-9)
+        .unwrap_or(0);
+    let columns: Vec<&[f64]> = (data.joints.iter())
+        .map(|j| j.measured_or_clean(JointColumn::Q))
+        .collect();
+    let angles = (first..first + samples.t.len())
+        .map(|k| columns.iter().map(|c| c[k]).collect())
+        .collect();
+    (first, angles)
 }
 
 /// Keeps harmonics `0..=h` of a series spanning whole periods of `t` (zero-phase low-pass).

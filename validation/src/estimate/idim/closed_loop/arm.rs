@@ -7,15 +7,54 @@ use sim::dynamics::{StandardParameters, rnea_standard};
 use crate::estimate::idim::base::FullRegressor;
 
 /// The identified arm of one parameter vector.
-pub(super) struct Arm<'a> {
-    pub(super) regressor: &'a FullRegressor,
-    pub(super) x: &'a DVector<f64>,
-    pub(super) realization: Vec<StandardParameters>,
+pub(crate) struct Arm<'a> {
+    pub(crate) regressor: &'a FullRegressor,
+    pub(crate) x: &'a DVector<f64>,
+    realization: Vec<StandardParameters>,
 }
 
-impl Arm<'_> {
+impl<'a> Arm<'a> {
+    /// The arm of `x`, a parameter vector of `regressor`.
+    pub(crate) fn new(regressor: &'a FullRegressor, x: &'a DVector<f64>) -> Self {
+        Arm {
+            regressor,
+            x,
+            realization: regressor.realization(x),
+        }
+    }
+
+    /// `M̂(q)⁻¹ (τ − ĥ(q, q̇))`: the forward dynamics (`None` where `M̂` is singular).
+    pub(crate) fn forward(&self, q: &[f64], qd: &[f64], tau: &[f64]) -> Option<DVector<f64>> {
+        let rhs = DVector::from_column_slice(tau) - self.bias(q, qd);
+        self.mass(q).lu().solve(&rhs)
+    }
+
+    /// The regressor's rows at `(q, q̇, q̈)` (`∂τ/∂x` of [`Arm::inverse`]), every joint slower
+    /// than [`BAND`] with its friction columns interpolated between `q̇_j = ±BAND` as the
+    /// simulated friction is.
+    pub(crate) fn rows(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> DMatrix<f64> {
+        let regressor = self.regressor;
+        let mut g = regressor.rows(q, qd, qdd);
+        let rigid = regressor.base.len();
+        for j in 0..q.len() {
+            if qd[j].abs() >= BAND {
+                continue;
+            }
+            let mut v = qd.to_vec();
+            v[j] = -BAND;
+            let below = regressor.rows(q, &v, qdd);
+            v[j] = BAND;
+            let above = regressor.rows(q, &v, qdd);
+            let s = (qd[j] + BAND) / (2.0 * BAND);
+            for c in rigid..g.ncols() {
+                g[(j, c)] = below[(j, c)] + (above[(j, c)] - below[(j, c)]) * s;
+            }
+        }
+        g
+    }
+
     /// The rigid-body inverse dynamics (with gravity where asked).
-    pub(super) fn rigid(&self, q: &[f64], qd: &[f64], qdd: &[f64], gravity: bool) -> DVector<f64> {
+    pub(crate) fn rigid(&self, q: &[f64], qd: &[f64], qdd: &[f64], gravity: bool) -> DVector<f64> {
         let g = if gravity {
             sim::gravity_vector()
         } else {
@@ -26,7 +65,7 @@ impl Arm<'_> {
     }
 
     /// `M̂(q)`: the rigid body's and the drive columns' (armature) response to unit `q̈`.
-    pub(super) fn mass(&self, q: &[f64]) -> DMatrix<f64> {
+    pub(crate) fn mass(&self, q: &[f64]) -> DMatrix<f64> {
         let n = q.len();
         let zero = vec![0.0; n];
         let at_rest = self.regressor.friction_torque(q, &zero, &zero, self.x);
@@ -44,14 +83,14 @@ impl Arm<'_> {
     }
 
     /// `ĥ(q, q̇)`: Coriolis, centrifugal, gravity and friction torques at `q̈ = 0`.
-    pub(super) fn bias(&self, q: &[f64], qd: &[f64]) -> DVector<f64> {
+    pub(crate) fn bias(&self, q: &[f64], qd: &[f64]) -> DVector<f64> {
         let zero = vec![0.0; q.len()];
         self.rigid(q, qd, &zero, true) + self.friction(q, qd)
     }
 
     /// The torques the simulated model needs at `(q, q̇, q̈)`: `M̂(q) q̈ + ĥ(q, q̇)`, the
     /// friction band-smoothed as in the simulation.
-    pub(super) fn inverse(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> DVector<f64> {
+    pub(crate) fn inverse(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> DVector<f64> {
         let zero = vec![0.0; q.len()];
         self.rigid(q, qd, qdd, true) + self.regressor.friction_torque(q, &zero, qdd, self.x)
             - self.regressor.friction_torque(q, &zero, &zero, self.x)
@@ -87,7 +126,7 @@ impl Arm<'_> {
 
     /// Joint `j`'s friction slope across the band (N·m·s/rad): a damping the integrator must
     /// resolve.
-    pub(super) fn band_slope(&self, q: &[f64], j: usize) -> f64 {
+    pub(crate) fn band_slope(&self, q: &[f64], j: usize) -> f64 {
         let mut v = vec![0.0; q.len()];
         let (below, above) = self.band_ends(q, &mut v, j);
         ((above - below) / (2.0 * BAND)).abs()

@@ -25,7 +25,7 @@ use nalgebra::{DMatrix, DVector};
 use sim::drive::{Control, Signal};
 use sim::profile::Profile;
 
-mod arm;
+pub(crate) mod arm;
 mod refine;
 mod sensitivity;
 
@@ -100,11 +100,7 @@ impl ClosedLoop {
         times: &[f64],
         period: f64,
     ) -> Result<Samples, String> {
-        let arm = Arm {
-            regressor,
-            x,
-            realization: regressor.realization(x),
-        };
+        let arm = Arm::new(regressor, x);
         let (mut q, mut qd) = self.initial_state();
         let step = self.step(&arm, &q, times)?;
         let mut out = Samples {

@@ -22,7 +22,7 @@
 use nalgebra::{DMatrix, DVector};
 use sim::drive::Control;
 
-use super::{Arm, BAND, ClosedLoop, JointDrive};
+use super::{Arm, ClosedLoop, JointDrive};
 use crate::estimate::idim::Samples;
 use crate::estimate::idim::base::FullRegressor;
 
@@ -50,11 +50,7 @@ impl ClosedLoop {
         x: &DVector<f64>,
         simulated: &Samples,
     ) -> Vec<DMatrix<f64>> {
-        let arm = Arm {
-            regressor,
-            x,
-            realization: regressor.realization(x),
-        };
+        let arm = Arm::new(regressor, x);
         let n = self.drives.len();
         let free = self.free_joints();
         let p = regressor.len();
@@ -139,8 +135,7 @@ impl ClosedLoop {
     /// `G = ∂R/∂x` of every joint at a state: the regressor's rows less a computed-torque law's
     /// model rows on its joints.
     fn forcing(&self, arm: &Arm, t: f64, q: &[f64], qd: &[f64], qdd: &[f64]) -> DMatrix<f64> {
-        let mut g = arm.regressor.rows(q, qd, qdd);
-        band_friction(arm.regressor, q, qd, qdd, &mut g);
+        let mut g = arm.rows(q, qd, qdd);
         if let Some(a) = self.computed_acceleration(t, q, qd) {
             let model = arm.regressor.rows(q, qd, &a);
             let rigid = arm.regressor.base.len();
@@ -183,31 +178,4 @@ fn trapezoid(mut z: DMatrix<f64>, start: &Linearized, end: &Linearized, span: f6
             .unwrap_or_else(|| DMatrix::from_element(rhs.nrows(), rhs.ncols(), f64::NAN));
     }
     z
-}
-
-/// Replaces the friction columns of every joint slower than [`BAND`] by their linear
-/// interpolation between `q̇_j = ±BAND`, as the simulated loop's friction is
-/// ([`Arm::inverse`]).
-fn band_friction(
-    regressor: &FullRegressor,
-    q: &[f64],
-    qd: &[f64],
-    qdd: &[f64],
-    g: &mut DMatrix<f64>,
-) {
-    let rigid = regressor.base.len();
-    for j in 0..q.len() {
-        if qd[j].abs() >= BAND {
-            continue;
-        }
-        let mut v = qd.to_vec();
-        v[j] = -BAND;
-        let below = regressor.rows(q, &v, qdd);
-        v[j] = BAND;
-        let above = regressor.rows(q, &v, qdd);
-        let s = (qd[j] + BAND) / (2.0 * BAND);
-        for c in rigid..g.ncols() {
-            g[(j, c)] = below[(j, c)] + (above[(j, c)] - below[(j, c)]) * s;
-        }
-    }
 }
