@@ -53,7 +53,9 @@ pub fn markdown(result: &SweepResult) -> String {
          `validation::study::effect` (`gear_efficiency` η, `torque_constant_error` ε, `current_bandwidth` \
          rad/s, `lugre` F_s/F_c, `load_friction` m, `friction_drift` relative change) on every actuated \
          joint, the scenario's own sensors measuring; the mismatch factors (`link_length_error` ε, \
-         `joint_offset_error` rad) change what the estimators are told, not the arm.\n",
+         `joint_offset_error` rad) change what the estimators are told, not the arm. Where the study names a \
+         validation run, `τ x %` closes the cell: the identified model's torque NRMS on that run (edited \
+         and measured alike, its true joint torques; mean over the seeds).\n",
         result.study, result.seeds
     );
     let mut scenarios: BTreeMap<&str, Vec<&SurvivalRow>> = BTreeMap::new();
@@ -85,8 +87,11 @@ pub fn markdown(result: &SweepResult) -> String {
                     .iter()
                     .find(|r| r.factor == factor && r.level == level && r.method == *m)
                     .map_or("–".into(), |r| {
+                        let nrms = r
+                            .torque_nrms
+                            .map_or(String::new(), |v| format!(" · τ {}", percent(v)));
                         format!(
-                            "{} · {} · {}/{}",
+                            "{} · {} · {}/{}{nrms}",
                             percent(r.rel_rmse),
                             percent(r.rel_bias),
                             r.biased,

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::effect::{EffectKind, scenario_at};
-use super::estimate::{Outcome, note_reasons, score_all, summarize};
+use super::estimate::{Loaded, Outcome, note_reasons, score_with, summarize};
 use super::file::Study;
 use super::monte_carlo;
 use super::stats::Summary;
@@ -39,16 +39,20 @@ pub type EffectBlock = (Vec<EffectRow>, Vec<(String, String, String)>);
 pub fn scenario_block(
     study: &Study,
     path: &std::path::Path,
+    validation: Option<&std::path::Path>,
     tick: &(dyn Fn() + Sync),
 ) -> crate::Result<EffectBlock> {
     let base = sim::scenario::Scenario::from_path(path)?;
+    let check = validation
+        .map(sim::scenario::Scenario::from_path)
+        .transpose()?;
     let registered = registry(&Options {
         nim_models: study.nim_models.clone(),
         ..Default::default()
     });
     let truth = crate::param::truth_table(&base.chain);
     let name = base.file.name.clone();
-    let mut cases = Vec::new();
+    let mut cases: Vec<Case> = Vec::new();
     for (k, effect) in study.effects.iter().enumerate() {
         let estimators: Vec<&dyn Estimator> = registered
             .iter()
@@ -56,29 +60,38 @@ pub fn scenario_block(
             .map(|e| e.as_ref())
             .collect();
         for &level in &effect.levels {
-            let scenario = scenario_at(&base, effect.kind, level).map_err(|e| {
-                crate::Error::Study(super::file::StudyError::Invalid {
-                    path: path.to_owned(),
-                    field: format!("effect[{k}] ({} = {level})", effect.kind.name()),
-                    expected: e,
+            let edited = |s: &sim::scenario::Scenario| {
+                scenario_at(s, effect.kind, level).map_err(|e| {
+                    crate::Error::Study(super::file::StudyError::Invalid {
+                        path: path.to_owned(),
+                        field: format!("effect[{k}] ({} = {level})", effect.kind.name()),
+                        expected: e,
+                    })
                 })
-            })?;
-            cases.push((effect.kind, level, estimators.clone(), scenario));
+            };
+            let scenario = edited(&base)?;
+            let validation = check.as_ref().map(edited).transpose()?;
+            cases.push(Case {
+                kind: effect.kind,
+                level,
+                estimators: estimators.clone(),
+                scenario,
+                validation,
+            });
         }
     }
     // Each distinct arm simulated once (the engine's jobs, one seed each; the mismatch effects
     // and the levels that turn an effect off share theirs), then measured per seed.
     let mut distinct: Vec<&sim::scenario::Scenario> = Vec::new();
-    let arm: Vec<usize> = (cases.iter())
-        .map(
-            |(_, _, _, s)| match distinct.iter().position(|d| d.source == s.source) {
-                Some(i) => i,
-                None => {
-                    distinct.push(s);
-                    distinct.len() - 1
-                }
-            },
-        )
+    let arm: Vec<(usize, Option<usize>)> = (cases.iter())
+        .map(|c| {
+            let a = distinct_index(&mut distinct, &c.scenario);
+            let v = c
+                .validation
+                .as_ref()
+                .map(|v| distinct_index(&mut distinct, v));
+            (a, v)
+        })
         .collect();
     let simulated: Vec<sim::Run> = monte_carlo::run(
         &distinct,
@@ -89,55 +102,63 @@ pub fn scenario_block(
     .into_iter()
     .map(|mut runs| runs.remove(0))
     .collect();
-    for (&a, (kind, level, _, _)) in arm.iter().zip(&cases) {
-        if let Some(invalid) = &simulated[a].manifest.invalid {
-            return Err(crate::Error::Format {
-                path: path.to_owned(),
-                message: format!(
-                    "{} = {level}: the simulation failed its physics checks: {invalid:?}",
-                    kind.name()
-                ),
-            });
+    for (&(a, v), case) in arm.iter().zip(&cases) {
+        for run in std::iter::once(a).chain(v) {
+            if let Some(invalid) = &simulated[run].manifest.invalid {
+                return Err(crate::Error::Format {
+                    path: path.to_owned(),
+                    message: format!(
+                        "{} = {}: the simulation failed its physics checks: {invalid:?}",
+                        case.kind.name(),
+                        case.level
+                    ),
+                });
+            }
         }
     }
-    let jobs: Vec<(usize, Stated)> = cases
-        .iter()
-        .enumerate()
-        .map(|(c, (_, _, _, s))| {
-            let stated = Stated {
-                sensors: s.file.sensor.clone(),
-                noise: s.file.noise.clone(),
-                ..Default::default()
-            };
-            (c, stated)
-        })
-        .collect();
+    let jobs: Vec<usize> = (0..cases.len()).collect();
     let outcomes = monte_carlo::run(
         &jobs,
         |_| study.seeds,
-        |(c, stated), seed| {
-            monte_carlo::remeasure_simulated(&simulated[arm[*c]], stated, seed).map(|mut run| {
-                let (kind, level, ..) = &cases[*c];
-                kind.tell(&mut run.measurements, *level);
-                let m = &run.measurements;
-                let experiment = Experiment::new(vec![(Role::Single, m), (Role::Excitation, m)]);
-                score_all(&cases[*c].2, &experiment, &truth)
-            })
+        |&c, seed| {
+            let case = &cases[c];
+            let measured = |run: usize, s: &sim::scenario::Scenario| {
+                monte_carlo::remeasure_simulated(&simulated[run], &stated(s), seed).map(|mut r| {
+                    case.kind.tell(&mut r.measurements, case.level);
+                    r
+                })
+            };
+            let run = measured(arm[c].0, &case.scenario)?;
+            let check = match (arm[c].1, &case.validation) {
+                (Some(v), Some(s)) => Some(Loaded::from(measured(v, s)?)),
+                _ => None,
+            };
+            let m = &run.measurements;
+            let experiment = Experiment::new(vec![(Role::Single, m), (Role::Excitation, m)]);
+            Ok(score_with(
+                &case.estimators,
+                &experiment,
+                &truth,
+                check.as_ref(),
+            ))
         },
         tick,
     );
     let mut block: EffectBlock = (Vec::new(), Vec::new());
-    for ((kind, level, _, _), outcomes) in cases.iter().zip(outcomes) {
-        let outcomes: Vec<Outcome> = outcomes.into_iter().collect::<Result<_, _>>()?;
-        let at = format!("{} = {level}", kind.name());
+    for (case, outcomes) in cases.iter().zip(outcomes) {
+        let outcomes: Vec<Outcome> = outcomes.into_iter().collect::<crate::Result<_>>()?;
+        let at = format!("{} = {}", case.kind.name(), case.level);
         note_reasons(&mut block.1, &name, &outcomes, &at);
-        let rows: Vec<crate::score::Row> = outcomes.into_iter().flat_map(|o| o.rows).collect();
+        let rows: Vec<crate::score::Row> = (outcomes.into_iter())
+            .flat_map(|o| o.rows)
+            .filter_map(scored)
+            .collect();
         for ((method, parameter), summary) in summarize(&rows) {
             block.0.push(EffectRow {
                 scenario: name.clone(),
                 method,
-                effect: *kind,
-                level: *level,
+                effect: case.kind,
+                level: case.level,
                 parameter,
                 summary,
             });
@@ -145,3 +166,56 @@ pub fn scenario_block(
     }
     Ok(block)
 }
+
+/// One severity of one effect: the edited scenario, its validation run's, and who runs on it.
+struct Case<'a> {
+    kind: EffectKind,
+    level: f64,
+    estimators: Vec<&'a dyn Estimator>,
+    scenario: sim::scenario::Scenario,
+    validation: Option<sim::scenario::Scenario>,
+}
+
+/// Where `s` is among the `distinct` arms (by source), added if new.
+fn distinct_index<'a>(
+    distinct: &mut Vec<&'a sim::scenario::Scenario>,
+    s: &'a sim::scenario::Scenario,
+) -> usize {
+    match distinct.iter().position(|d| d.source == s.source) {
+        Some(i) => i,
+        None => {
+            distinct.push(s);
+            distinct.len() - 1
+        }
+    }
+}
+
+/// What a scenario's own sensors state.
+fn stated(s: &sim::scenario::Scenario) -> Stated {
+    Stated {
+        sensors: s.file.sensor.clone(),
+        noise: s.file.noise.clone(),
+        ..Default::default()
+    }
+}
+
+/// The rows summarized: the parameters, and the validation run's pooled [`TORQUE_NRMS`] and
+/// [`TORQUE_NRMS_MOVING`] with a target of 0 (their "truth", so that their summary's mean is
+/// the mean NRMS over the seeds); per-joint NRMS left out.
+fn scored(mut row: crate::score::Row) -> Option<crate::score::Row> {
+    if row.truth.is_some() {
+        return Some(row);
+    }
+    [TORQUE_NRMS, TORQUE_NRMS_MOVING]
+        .contains(&row.parameter.as_str())
+        .then(|| {
+            row.truth = Some(0.0);
+            row
+        })
+}
+
+/// The pooled validation torque NRMS row ([`super::estimate::prediction_rows`]).
+pub const TORQUE_NRMS: &str = "torque_nrms";
+
+/// The validation torque NRMS over the moving joints' samples.
+pub const TORQUE_NRMS_MOVING: &str = "torque_nrms.moving";

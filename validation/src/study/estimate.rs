@@ -84,21 +84,26 @@ impl From<crate::dataset::recorded::RecordedRun> for Loaded {
     }
 }
 
-impl Loaded {
-    /// Reads the run directory `dir`, recorded or simulated.
-    pub fn read(dir: &std::path::Path) -> Result<Self, crate::dataset::ReadError> {
-        if crate::dataset::recorded::is_recorded(dir)? {
-            return Ok(crate::dataset::recorded::read_recorded(dir)?.into());
-        }
-        let r = crate::dataset::read_run(dir)?;
-        Ok(Loaded {
+impl From<crate::dataset::Run> for Loaded {
+    fn from(r: crate::dataset::Run) -> Self {
+        Loaded {
             id: r.manifest.run_id.clone(),
             joint_names: (r.measurements.joints.iter())
                 .map(|j| format!("O{}", j.id))
                 .collect(),
             measurements: r.measurements,
             truth: Some(r.manifest.model),
-        })
+        }
+    }
+}
+
+impl Loaded {
+    /// Reads the run directory `dir`, recorded or simulated.
+    pub fn read(dir: &std::path::Path) -> Result<Self, crate::dataset::ReadError> {
+        if crate::dataset::recorded::is_recorded(dir)? {
+            return Ok(crate::dataset::recorded::read_recorded(dir)?.into());
+        }
+        Ok(crate::dataset::read_run(dir)?.into())
     }
 
     /// The run cut at the fraction `1 − holdout` of its time span: `(first part, rest)`, for
@@ -219,8 +224,9 @@ pub fn score_all(
     score_with(estimators, experiment, truth, None)
 }
 
-/// [`score_all`], and each torque model's prediction on `validation` where given.
-fn score_with(
+/// [`score_all`], and each torque model's prediction on `validation` where given
+/// ([`prediction_rows`]).
+pub fn score_with(
     estimators: &[&dyn Estimator],
     experiment: &Experiment,
     truth: &BTreeMap<ParamId, f64>,

@@ -4,6 +4,7 @@
 //! ```toml
 //! name = "mim_noise"
 //! scenarios = ["../scenarios/paper_rail.toml"]   # relative to the study file
+//! validation = ["../scenarios/paper_rail.toml"]  # optional: per scenario, its validation run (effects score torque_nrms on it)
 //! seeds = 100                                     # Monte-Carlo seeds per level
 //! estimators = ["mim_stacked", "mim_gls"]         # names of the registry
 //! nim_models = "../generated/models/nim"          # optional: NIM models, if nim is listed
@@ -43,6 +44,8 @@ struct StudyFile {
     kind: Option<String>,
     name: String,
     scenarios: Vec<PathBuf>,
+    #[serde(default)]
+    validation: Vec<PathBuf>,
     seeds: usize,
     estimators: Vec<String>,
     #[serde(default)]
@@ -122,6 +125,10 @@ pub struct Study {
     pub name: String,
     /// Scenario files (resolved against the study file's folder).
     pub scenarios: Vec<PathBuf>,
+    /// Per scenario, the scenario of its validation run (resolved), or none at all: where given,
+    /// effect sweeps edit it alike and score every torque model's prediction on it
+    /// (`torque_nrms`).
+    pub validation: Vec<PathBuf>,
     /// Monte-Carlo seeds per level.
     pub seeds: usize,
     /// Estimator names.
@@ -218,16 +225,31 @@ impl Study {
                 "expected at least one scenario".into(),
             ));
         }
-        for (k, s) in file.scenarios.iter().enumerate() {
-            if !dir.join(s).exists() {
-                return Err(invalid(
-                    &format!("scenarios[{k}]"),
-                    format!(
-                        "expected an existing scenario file, got {}",
-                        dir.join(s).display()
-                    ),
-                ));
+        let existing = |field: &str, list: &[PathBuf]| {
+            for (k, s) in list.iter().enumerate() {
+                if !dir.join(s).exists() {
+                    return Err(invalid(
+                        &format!("{field}[{k}]"),
+                        format!(
+                            "expected an existing scenario file, got {}",
+                            dir.join(s).display()
+                        ),
+                    ));
+                }
             }
+            Ok(())
+        };
+        existing("scenarios", &file.scenarios)?;
+        existing("validation", &file.validation)?;
+        if !file.validation.is_empty() && file.validation.len() != file.scenarios.len() {
+            return Err(invalid(
+                "validation",
+                format!(
+                    "expected one validation scenario per scenario ({}), got {}",
+                    file.scenarios.len(),
+                    file.validation.len()
+                ),
+            ));
         }
         let check = |field: &str, list: &[String]| {
             for (k, e) in list.iter().enumerate() {
@@ -316,6 +338,7 @@ impl Study {
         Ok(Study {
             name: file.name,
             scenarios: file.scenarios.iter().map(|s| dir.join(s)).collect(),
+            validation: file.validation.iter().map(|s| dir.join(s)).collect(),
             seeds: file.seeds,
             estimators: file.estimators,
             nim_models: file.nim_models.map(|m| dir.join(m)),

@@ -35,6 +35,7 @@ pub const IDIM_FAMILY: [&str; 5] = [
 fn scenario_block(
     study: &file::Study,
     scenario: &Path,
+    validation: Option<&Path>,
     tick: &(dyn Fn() + Sync),
 ) -> crate::Result<sweep::SweepResult> {
     let mut block = if study.sweeps.is_empty() {
@@ -43,7 +44,7 @@ fn scenario_block(
         sweep::scenario_block(study, scenario, tick)?
     };
     if !study.effects.is_empty() {
-        let (rows, skipped) = effect_sweep::scenario_block(study, scenario, tick)?;
+        let (rows, skipped) = effect_sweep::scenario_block(study, scenario, validation, tick)?;
         block.effects = rows;
         block.skipped.extend(skipped);
     }
@@ -105,7 +106,8 @@ pub fn run_into(
                 })?
             }
             Err(_) => {
-                let block = scenario_block(study, scenario, &tick)?;
+                let validation = study.validation.get(k).map(PathBuf::as_path);
+                let block = scenario_block(study, scenario, validation, &tick)?;
                 let tmp = block_path.with_extension("tmp");
                 std::fs::write(&tmp, serde_json::to_string(&block).expect("serializes"))
                     .map_err(crate::Error::io(&tmp))?;

@@ -28,6 +28,10 @@ pub struct SurvivalRow {
     pub biased: usize,
     /// Parameters counted.
     pub parameters: usize,
+    /// Mean over the seeds of the identified model's torque NRMS on the validation run, where
+    /// the study has one ([`super::effect_sweep::TORQUE_NRMS`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub torque_nrms: Option<f64>,
 }
 
 /// `(scenario, factor, level, method)`.
@@ -43,11 +47,15 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// The survival line of one (scenario, factor, level, method) from its parameters' summaries.
-fn line(key: Key, summaries: &[Summary]) -> SurvivalRow {
+fn line(key: Key, summaries: &[(String, Summary)]) -> SurvivalRow {
     let counted: Vec<&Summary> = summaries
         .iter()
+        .map(|(_, s)| s)
         .filter(|s| s.truth.abs() >= crate::score::ZERO)
         .collect();
+    let torque_nrms = (summaries.iter())
+        .find(|(p, _)| p == super::effect_sweep::TORQUE_NRMS)
+        .map(|(_, s)| s.mean);
     let (scenario, factor, level, method) = key;
     SurvivalRow {
         scenario,
@@ -63,6 +71,7 @@ fn line(key: Key, summaries: &[Summary]) -> SurvivalRow {
         ),
         biased: counted.iter().filter(|s| s.bias.abs() > s.std).count(),
         parameters: counted.len(),
+        torque_nrms,
     }
 }
 
@@ -76,7 +85,7 @@ pub fn table(result: &SweepResult) -> Vec<SurvivalRow> {
             r.level,
             r.method.clone(),
         );
-        (key, r.summary)
+        (key, (r.parameter.clone(), r.summary))
     });
     let effects = result.effects.iter().map(|r| {
         let key = (
@@ -85,9 +94,9 @@ pub fn table(result: &SweepResult) -> Vec<SurvivalRow> {
             r.level,
             r.method.clone(),
         );
-        (key, r.summary)
+        (key, (r.parameter.clone(), r.summary))
     });
-    let mut groups: Vec<(Key, Vec<Summary>)> = Vec::new();
+    let mut groups: Vec<(Key, Vec<(String, Summary)>)> = Vec::new();
     for (key, summary) in sweeps.chain(effects) {
         match groups.iter_mut().find(|(k, _)| *k == key) {
             Some((_, v)) => v.push(summary),
@@ -101,15 +110,17 @@ pub fn table(result: &SweepResult) -> Vec<SurvivalRow> {
 mod tests {
     use super::*;
 
-    fn summary(truth: f64, bias: f64, std: f64) -> Summary {
-        Summary {
+    fn summary(truth: f64, bias: f64, std: f64) -> (String, Summary) {
+        let name = format!("p{truth}");
+        let s = Summary {
             truth,
             mean: truth + bias,
             bias,
             std,
             rmse: (bias * bias + std * std).sqrt(),
             runs: 10,
-        }
+        };
+        (name, s)
     }
 
     /// Medians and counts by hand; parameters with a zero truth are left out.
@@ -127,5 +138,13 @@ mod tests {
         assert!((l.rel_bias - 0.1).abs() < 1e-15);
         // rmse/|truth|: √0.05/2 = 0.112, 0.3, √0.41/4 = 0.160 → median √0.41/4.
         assert!((l.rel_rmse - 0.41f64.sqrt() / 4.0).abs() < 1e-15);
+        assert_eq!(l.torque_nrms, None);
+        // A validation NRMS (target 0) is reported, not counted among the parameters.
+        let mut with = s.to_vec();
+        let (_, mut nrms) = summary(0.0, 0.07, 0.01);
+        nrms.mean = 0.07;
+        with.push((super::super::effect_sweep::TORQUE_NRMS.into(), nrms));
+        let l = line(("a".into(), "lugre".into(), 2.0, "didim".into()), &with);
+        assert_eq!((l.parameters, l.torque_nrms), (3, Some(0.07)));
     }
 }

@@ -28,6 +28,19 @@ fn panda_file(dir: &Path, end: f64) -> PathBuf {
     path
 }
 
+/// The Panda's validation trajectory over `end` seconds (its sensors kept), as `check.toml` in
+/// `dir`.
+fn validation_file(dir: &Path, end: f64) {
+    let text = std::fs::read_to_string(root().join("scenarios/panda_validation.toml")).unwrap();
+    let text = text
+        .replace("end = 40.0", &format!("end = {end:?}"))
+        .replace(
+            "\"../models/panda.urdf\"",
+            &format!("{:?}", root().join("models/panda.urdf")),
+        );
+    std::fs::write(dir.join("check.toml"), text).unwrap();
+}
+
 fn dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("validation-effects-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -81,7 +94,8 @@ fn a_study_of_an_effect_reports_how_each_estimate_degrades_with_its_severity() {
         .iter()
         .map(|e| e.name())
         .collect();
-    let text = "name = \"efficiency\"\nscenarios = [\"panda.toml\"]\nseeds = 3\nestimators = [\"idim_ols\"]\n\n[[effect]]\nkind = \"gear_efficiency\"\nlevels = [1.0, 0.98, 0.95, 0.9]\n";
+    validation_file(&d, 10.0);
+    let text = "name = \"efficiency\"\nscenarios = [\"panda.toml\"]\nvalidation = [\"check.toml\"]\nseeds = 3\nestimators = [\"idim_ols\"]\n\n[[effect]]\nkind = \"gear_efficiency\"\nlevels = [1.0, 0.98, 0.95, 0.9]\n";
     let path = d.join("study.toml");
     std::fs::write(&path, text).unwrap();
     let study = Study::from_path(&path, &names).unwrap();
@@ -95,6 +109,13 @@ fn a_study_of_an_effect_reports_how_each_estimate_degrades_with_its_severity() {
         .iter()
         .map(|r| (r.level, r.rel_bias, r.biased))
         .collect();
+    // The identified model predicts the validation run's joint torques worse as the losses grow.
+    let nrms: Vec<f64> = (result.survival.iter())
+        .map(|r| r.torque_nrms.expect("a validation run"))
+        .collect();
+    eprintln!("gear efficiency, IDIM-OLS validation torque NRMS: {nrms:?}");
+    assert!(nrms[0] < 0.05, "{nrms:?}");
+    assert!(nrms.windows(2).all(|w| w[1] > w[0]), "{nrms:?}");
     eprintln!("gear efficiency, IDIM-OLS (level, median |bias|/|truth|, biased): {lines:?}");
     assert_eq!(lines.len(), 4);
     // Exact efficiency: the scenario's own sensor noise only; losses bias the current-based
@@ -104,6 +125,7 @@ fn a_study_of_an_effect_reports_how_each_estimate_degrades_with_its_severity() {
     assert!(lines[3].1 > 0.1 && lines[3].2 > lines[0].2, "{lines:?}");
     let md = std::fs::read_to_string(out.join("survival.md")).unwrap();
     assert!(md.contains("| gear_efficiency | 9.000e-1 |"), "{md}");
+    assert!(md.contains(" · τ "), "{md}");
     let csv = std::fs::read_to_string(out.join("effects.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + result.effects.len());
     // Too few severities is refused naming the field.
