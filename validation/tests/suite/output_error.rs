@@ -49,9 +49,9 @@ fn viscous_friction(text: &str) -> String {
         .join("\n")
 }
 
-#[test]
-fn the_identified_loop_with_the_true_parameters_moves_as_rapier_did() {
-    let (sim, run) = panda_run();
+/// The Coulomb–viscous regressor of the run's arm and its true parameters (the base parameters,
+/// then per joint Coulomb 0 and viscous 0.05 N·m·s/rad).
+fn true_parameters(sim: &sim::Run) -> (FullRegressor, DVector<f64>) {
     let arm = &sim.manifest.model;
     let geometry = arm.kinematics_only();
     let full = FullRegressor::with_columns(
@@ -63,7 +63,13 @@ fn the_identified_loop_with_the_true_parameters_moves_as_rapier_did() {
     for _ in geometry.joint_ids() {
         x.extend([0.0, 0.05]);
     }
-    let x = DVector::from_vec(x);
+    (full, DVector::from_vec(x))
+}
+
+#[test]
+fn the_identified_loop_with_the_true_parameters_moves_as_rapier_did() {
+    let (sim, run) = panda_run();
+    let (full, x) = true_parameters(&sim);
     let data = &run.clean;
     let design = ClosedLoop::of_run(data).unwrap();
     let simulated = design.simulate(&full, &x, &data.t, 10.0).unwrap();
@@ -155,18 +161,7 @@ fn output_error_identifiers_refuse_runs_without_a_design() {
 #[test]
 fn loop_sensitivities_match_finite_differences_of_the_simulated_loop() {
     let (sim, run) = panda_run();
-    let arm = &sim.manifest.model;
-    let geometry = arm.kinematics_only();
-    let full = FullRegressor::with_columns(
-        &geometry,
-        vec![Some(FrictionColumns::CoulombViscous); geometry.joint_ids().len()],
-    );
-    let beta = full.base.map(&standard_vector(arm));
-    let mut x: Vec<f64> = beta.iter().copied().collect();
-    for _ in geometry.joint_ids() {
-        x.extend([0.0, 0.05]);
-    }
-    let x = DVector::from_vec(x);
+    let (full, x) = true_parameters(&sim);
     let data = &run.clean;
     let times = &data.t[..501];
     let design = ClosedLoop::of_run(data).unwrap();
