@@ -59,6 +59,7 @@ pub mod model;
 pub mod motor;
 pub mod noise;
 pub mod param;
+pub mod payload;
 pub mod physical;
 pub mod profile;
 pub mod readout;

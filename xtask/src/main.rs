@@ -276,7 +276,7 @@ fn realism(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
         * study.seeds
         * study.scenarios.len();
     println!(
-        "realism: {total} measured runs, each identified by {} estimators (55 min on 2 cores)",
+        "realism: {total} measured runs, each identified by {} estimators (80 min on 2 cores)",
         study.estimators.len()
     );
     let render = |r: &SweepResult, dir: &Path| validation::report::sweep::write(r, dir);

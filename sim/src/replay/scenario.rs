@@ -73,6 +73,7 @@ pub fn scenario(
         sensor: Vec::new(),
         population: None,
         lock: header.config.lock.clone(),
+        payload: None,
     };
     let origin = format!("replay of `{}`", run.display());
     let text = toml::to_string(&file).map_err(|e| ScenarioError::Parse {

@@ -92,6 +92,11 @@ pub struct ScenarioFile {
     /// ([`crate::urdf::lock`]). The rest must be a serial chain.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub lock: crate::urdf::Locks,
+    /// A payload the last link carries (`payload = { mass, centroid, inertia }`, world frame
+    /// at the zero configuration; [`crate::payload`]): the simulated arm's last body is the link
+    /// and the payload as one. A population draws its arms around the arm carrying it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payload: Option<crate::payload::Payload>,
 }
 
 /// `[time]`: all in seconds.
@@ -351,6 +356,7 @@ fn within_limits(
 }
 
 /// Where a scenario's model comes from.
+#[derive(Clone, Copy)]
 enum ModelSource<'a> {
     /// Named by `model`: a reference model, or a URDF path relative to this directory.
     Dir(&'a Path),
@@ -437,6 +443,13 @@ impl Scenario {
                     ),
                 )
             })?,
+        };
+        // A given chain is the arm simulated, payload included.
+        let chain = match (&file.payload, model) {
+            (Some(payload), ModelSource::Dir(_)) => {
+                carrying(chain, payload).map_err(|(f, e)| invalid(&format!("payload.{f}"), e))?
+            }
+            _ => chain,
         };
         chain
             .validate()
@@ -974,4 +987,20 @@ fn validate_measurement(
         }
     }
     Ok(())
+}
+
+/// `chain` with its last link carrying `payload`; `Err` names the payload's field.
+fn carrying(
+    mut chain: Chain,
+    payload: &crate::payload::Payload,
+) -> Result<Chain, crate::param::ParamError> {
+    payload.validate()?;
+    let Some(last) = chain.links.last_mut() else {
+        return Err((
+            "mass".into(),
+            "expected a model with a link to carry it".into(),
+        ));
+    };
+    last.body = payload.carried_by(&last.body);
+    Ok(chain)
 }

@@ -15,6 +15,7 @@ mod friction_load;
 mod fuzz;
 mod layers;
 mod lugre;
+mod payload;
 mod population;
 mod public_robots;
 mod replay;

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use crate::study::effect::EffectKind;
 use crate::study::survival::SurvivalRow;
 use crate::study::sweep::SweepResult;
 
@@ -31,6 +32,24 @@ pub fn effects_csv(result: &SweepResult) -> String {
     out
 }
 
+/// "`name` unit, …" of the effects in `result` that are (or are not) mismatch effects.
+fn units(result: &SweepResult, mismatch: bool) -> String {
+    let mut kinds: Vec<EffectKind> = (result.effects.iter())
+        .map(|r| r.effect)
+        .filter(|k| k.is_mismatch() == mismatch)
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    let named: Vec<String> = (kinds.iter())
+        .map(|k| format!("`{}` {}", k.name(), k.unit()))
+        .collect();
+    if named.is_empty() {
+        "none".into()
+    } else {
+        named.join(", ")
+    }
+}
+
 /// A percentage with two significant digits, `–` where not finite.
 fn percent(v: f64) -> String {
     if !v.is_finite() {
@@ -50,13 +69,14 @@ pub fn markdown(result: &SweepResult) -> String {
          parameters of RMSE/|truth|, the median of |bias|/|truth|, and the parameters biased beyond their \
          spread over the seeds (|bias| > std) of those counted (|truth| ≥ 1e-9). A sensor factor's level is \
          its noise (`joint_angle`: σ in rad on every q); an effect's level is its severity in the units of \
-         `validation::study::effect` (`gear_efficiency` η, `torque_constant_error` ε, `current_bandwidth` \
-         rad/s, `lugre` F_s/F_c, `load_friction` m, `friction_drift` relative change) on every actuated \
-         joint, the scenario's own sensors measuring; the mismatch factors (`link_length_error` ε, \
-         `joint_offset_error` rad) change what the estimators are told, not the arm. Where the study names a \
-         validation run, `τ x %` closes the cell: the identified model's torque NRMS on that run (edited \
-         and measured alike, its true joint torques; mean over the seeds).\n",
-        result.study, result.seeds
+         `validation::study::effect` ({}) on every actuated joint or its current reading, the scenario's own \
+         sensors measuring; the mismatch factors ({}) change what the estimators are told, not the arm. \
+         Where the study names a validation run, `τ x %` closes the cell: the identified model's torque NRMS \
+         on that run (edited and measured alike, its true joint torques; mean over the seeds).\n",
+        result.study,
+        result.seeds,
+        units(result, false),
+        units(result, true)
     );
     let mut scenarios: BTreeMap<&str, Vec<&SurvivalRow>> = BTreeMap::new();
     for r in &result.survival {

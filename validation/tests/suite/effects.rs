@@ -86,6 +86,56 @@ fn an_effect_is_written_on_every_actuated_joint_and_checked_like_any_scenario() 
     );
 }
 
+/// The rotor and sensor-chain effects: an armature of the stated reflected inertia on every
+/// drive, and the current's laws put ahead of its noise (an analog stage before the
+/// converter), with an entry of their own for the joints no entry covers.
+#[test]
+fn rotor_and_current_chain_effects_write_what_their_table_states() {
+    use sim::noise::Noise;
+    let d = dir("chain");
+    let base = Scenario::from_path(&panda_file(&d, 1.0)).unwrap();
+    let geared = scenario_at(&base, EffectKind::Armature, 0.03).unwrap();
+    for drive in &geared.drives {
+        assert!((drive.armature - 0.03).abs() < 1e-12, "{}", drive.armature);
+    }
+    let bare = scenario_at(&base, EffectKind::Armature, 0.0).unwrap();
+    assert!(bare.drives.iter().all(|d| d.armature == 0.0));
+
+    let late = scenario_at(&base, EffectKind::CurrentDelay, 2.0).unwrap();
+    let current: Vec<_> = late.file.noise.iter().filter(|n| n.column == "i").collect();
+    assert_eq!(current.len(), 1);
+    assert_eq!(
+        current[0].model,
+        vec![Noise::Delay { samples: 2 }, Noise::Gaussian { sigma: 0.05 }]
+    );
+    let e = scenario_at(&base, EffectKind::CurrentDelay, 1.5).unwrap_err();
+    assert!(e.contains("current_delay") && e.contains("1.5"), "{e}");
+    let unfiltered = scenario_at(&base, EffectKind::AntiAliasing, 0.0).unwrap();
+    assert_eq!(unfiltered.file.noise, base.file.noise);
+
+    // Noise on two joints' currents only: the filter joins them, and the other five get it
+    // alone.
+    let partial = base
+        .edited(|f| {
+            for n in f.noise.iter_mut().filter(|n| n.column == "i") {
+                n.joints = Some(vec![1, 2]);
+            }
+        })
+        .unwrap();
+    let filtered = scenario_at(&partial, EffectKind::AntiAliasing, 20.0).unwrap();
+    let law = Noise::AntiAliasing {
+        order: 2,
+        cutoff: 20.0,
+    };
+    let current: Vec<_> = (filtered.file.noise.iter())
+        .filter(|n| n.column == "i")
+        .collect();
+    assert_eq!(current.len(), 2);
+    assert_eq!(current[0].model[0], law);
+    assert_eq!(current[1].joints, Some(vec![3, 4, 5, 6, 7]));
+    assert_eq!(current[1].model, vec![law]);
+}
+
 #[test]
 fn a_study_of_an_effect_reports_how_each_estimate_degrades_with_its_severity() {
     let d = dir("study");
@@ -181,4 +231,25 @@ fn a_mismatch_tells_the_estimators_other_kinematics_and_offset_angles() {
     // The arm is untouched: the scenario at any severity is the scenario.
     let same = scenario_at(&base, EffectKind::LinkLengthError, 0.05).unwrap();
     assert_eq!(same.file.joint.len(), base.file.joint.len());
+}
+
+/// An unmodelled payload is in the arm (its last body carries the point mass the effect
+/// states), not in the unedited scenario whose truth the study scores against.
+#[test]
+fn a_payload_effect_loads_the_last_link_with_the_stated_point_mass() {
+    let d = dir("payload");
+    let base = Scenario::from_path(&panda_file(&d, 1.0)).unwrap();
+    let loaded = scenario_at(&base, EffectKind::Payload, 2.0).unwrap();
+    let (before, after) = (&base.chain.links[6].body, &loaded.chain.links[6].body);
+    assert!((after.mass - before.mass - 2.0).abs() < 1e-12);
+    let joint = &base.chain.links[6].joint;
+    let point = nalgebra::Vector3::from(joint.anchor) + 0.1 * nalgebra::Vector3::from(joint.axis);
+    let centroid = (before.mass * nalgebra::Vector3::from(before.centroid) + 2.0 * point)
+        / (before.mass + 2.0);
+    assert!((nalgebra::Vector3::from(after.centroid) - centroid).norm() < 1e-12);
+    assert_eq!(base.chain.links[..6], loaded.chain.links[..6]);
+    let none = scenario_at(&base, EffectKind::Payload, 0.0).unwrap();
+    assert_eq!(none.chain, base.chain);
+    let e = scenario_at(&base, EffectKind::Payload, -1.0).unwrap_err();
+    assert!(e.contains("payload.mass"), "{e}");
 }

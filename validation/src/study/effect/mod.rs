@@ -11,6 +11,23 @@
 //! | `lugre` | `F_s / F_c` | the joint's Coulomb–viscous friction `(F_c, F_v)` becomes LuGre with `F_s = level · F_c`, `v_s` = 0.05 rad/s, `σ0 = F_c / 1e-4 rad` (the bristles hold `F_c` at 0.1 mrad), `σ1 = 0`, `σ2 = F_v` (`sim::friction::Lugre`) |
 //! | `load_friction` | `c` (m) | `load_friction = { coefficient = c, smoothing }`, the smoothing of the joint's friction (0.01 rad/s without one) |
 //! | `friction_drift` | `Δ` | `friction_drift = { change = Δ, time_constant }`, a quarter of the run (`sim::friction::Drift`) |
+//! | `armature` | `J` (kg·m²) | `rotor = { inertia = J / 100², gear_ratio = 100 }` (`sim::rotor`): a rotor of reflected inertia `J` the identifiers' Coulomb–viscous columns do not model; 0 writes none |
+//!
+//! The sensor chain acts on the motor-current reading `i` the identifiers read (its
+//! `[[noise]]` entries, before their laws: an analog stage ahead of the converter; a new entry
+//! for the joints none covers):
+//!
+//! | effect | level | written |
+//! |---|---|---|
+//! | `current_delay` | `n` (samples) | `{ type = "delay", samples = n }`: the current read `n` samples late against the encoders; 0 writes none |
+//! | `anti_aliasing` | `f_c` (Hz) | `{ type = "anti_aliasing", order = 2, cutoff = f_c }` on the current only (the encoders are digital): its phase lag is not in the angles; 0 writes none |
+//!
+//! An unmodelled payload is in the arm, and not in the truth the estimators are scored against
+//! (the arm without it: the robot's own parameters, what a user identifying the robot wants):
+//!
+//! | effect | level | written |
+//! |---|---|---|
+//! | `payload` | `m` (kg) | `payload = { mass = m, centroid }` (`sim::payload`): a point mass 0.1 m out from the last joint's point along its axis (zero configuration), carried in both runs; 0 writes none |
 //!
 //! Model mismatch is in what the estimators are told, not in the arm (the scenario runs as
 //! written; the truth they are scored against is the simulated arm's):
@@ -23,11 +40,12 @@
 //! The edited scenario is checked like any other ([`sim::scenario::Scenario::edited`]), so a
 //! severity the simulator refuses (an efficiency above 1) is an error naming the field.
 
+mod drive;
+mod sensor_chain;
+
 use nalgebra::Vector3;
 use serde::{Deserialize, Serialize};
-use sim::friction::{Drift, Friction, LoadFriction, Lugre};
-use sim::motor::Motor;
-use sim::scenario::{JointSection, Scenario};
+use sim::scenario::Scenario;
 
 use crate::dataset::{JointColumn, Measurements};
 
@@ -51,14 +69,15 @@ pub enum EffectKind {
     LinkLengthError,
     /// The joint coordinates told: offset by `±level`, alternating along the chain.
     JointOffsetError,
+    /// An unmodelled rotor of reflected inertia `level` (kg·m²).
+    Armature,
+    /// The current read `level` samples late (a whole number).
+    CurrentDelay,
+    /// An anti-aliasing filter of cut-off `level` (Hz) on the current (none at 0).
+    AntiAliasing,
+    /// An unmodelled payload of mass `level` (kg) on the last link.
+    Payload,
 }
-
-/// Bristle deflection (rad) at which LuGre's bristles carry the Coulomb level.
-const BRISTLE_DEFLECTION: f64 = 1e-4;
-/// LuGre's Stribeck velocity (rad/s).
-const STRIBECK_VELOCITY: f64 = 0.05;
-/// The smoothing of `load_friction` on a joint without friction (rad/s).
-const SMOOTHING: f64 = 0.01;
 
 impl EffectKind {
     /// Its name in files.
@@ -72,11 +91,41 @@ impl EffectKind {
             EffectKind::FrictionDrift => "friction_drift",
             EffectKind::LinkLengthError => "link_length_error",
             EffectKind::JointOffsetError => "joint_offset_error",
+            EffectKind::Armature => "armature",
+            EffectKind::CurrentDelay => "current_delay",
+            EffectKind::AntiAliasing => "anti_aliasing",
+            EffectKind::Payload => "payload",
         }
     }
 
+    /// Its level's quantity and unit, as a report states it.
+    pub fn unit(self) -> &'static str {
+        match self {
+            EffectKind::GearEfficiency => "η",
+            EffectKind::TorqueConstantError => "ε",
+            EffectKind::CurrentBandwidth => "rad/s",
+            EffectKind::Lugre => "F_s/F_c",
+            EffectKind::LoadFriction => "m",
+            EffectKind::FrictionDrift => "relative change",
+            EffectKind::LinkLengthError => "ε",
+            EffectKind::JointOffsetError => "rad",
+            EffectKind::Armature => "kg·m²",
+            EffectKind::CurrentDelay => "samples",
+            EffectKind::AntiAliasing => "Hz",
+            EffectKind::Payload => "kg",
+        }
+    }
+
+    /// Whether it changes what the estimators are told rather than the arm or its sensors.
+    pub fn is_mismatch(self) -> bool {
+        matches!(
+            self,
+            EffectKind::LinkLengthError | EffectKind::JointOffsetError
+        )
+    }
+
     /// Changes what the estimators are told of a measured run at `level` (the mismatch
-    /// effects; the others are in the arm and leave it as measured).
+    /// effects; the others are in the arm or its sensors and leave it as measured).
     pub fn tell(self, m: &mut Measurements, level: f64) {
         match self {
             EffectKind::LinkLengthError => {
@@ -102,75 +151,26 @@ impl EffectKind {
             _ => {}
         }
     }
-
-    /// Writes the effect at `level` into one joint's section of a run of length `end` (s);
-    /// `Err` says what the joint lacks.
-    fn write(self, joint: &mut JointSection, level: f64, end: f64) -> Result<(), String> {
-        fn motor(joint: &mut JointSection) -> &mut Motor {
-            joint.motor.get_or_insert(Motor {
-                torque_constant_error: 0.0,
-                current_bandwidth: None,
-                gear_efficiency: None,
-            })
-        }
-        match self {
-            EffectKind::GearEfficiency => motor(joint).gear_efficiency = Some(level),
-            EffectKind::TorqueConstantError => motor(joint).torque_constant_error = level,
-            EffectKind::CurrentBandwidth => motor(joint).current_bandwidth = Some(level),
-            EffectKind::Lugre => {
-                let Some(Friction::CoulombViscous {
-                    coulomb, viscous, ..
-                }) = joint.friction.clone().filter(
-                    |f| matches!(f, Friction::CoulombViscous { coulomb, .. } if *coulomb > 0.0),
-                )
-                else {
-                    return Err(
-                        "expected a `coulomb_viscous` friction with coulomb > 0 to turn into LuGre"
-                            .into(),
-                    );
-                };
-                joint.friction = Some(Friction::Lugre(Lugre {
-                    coulomb,
-                    static_friction: level * coulomb,
-                    stribeck_velocity: STRIBECK_VELOCITY,
-                    bristle_stiffness: coulomb / BRISTLE_DEFLECTION,
-                    bristle_damping: 0.0,
-                    viscous,
-                }));
-            }
-            EffectKind::LoadFriction => {
-                let smoothing = match joint.friction {
-                    Some(Friction::CoulombViscous { smoothing, .. })
-                    | Some(Friction::Stribeck { smoothing, .. }) => smoothing,
-                    _ => SMOOTHING,
-                };
-                joint.load_friction = Some(LoadFriction {
-                    coefficient: level,
-                    smoothing,
-                });
-            }
-            EffectKind::FrictionDrift => {
-                joint.friction_drift = Some(Drift {
-                    change: level,
-                    time_constant: end / 4.0,
-                });
-            }
-            EffectKind::LinkLengthError | EffectKind::JointOffsetError => {}
-        }
-        Ok(())
-    }
 }
 
-/// `scenario` with `kind` at `level` on every actuated joint (servo or torque signal), checked
-/// again as a whole; `Err` names the joint and what it lacks, or the field the simulator
+/// `scenario` with `kind` at `level` on every actuated joint (servo or torque signal) or on its
+/// current reading, checked again as a whole; `Err` names the joint and what it lacks, or the field the simulator
 /// refuses.
 pub fn scenario_at(scenario: &Scenario, kind: EffectKind, level: f64) -> Result<Scenario, String> {
     let mut failure = None;
+    let payload = payload(scenario, kind, level);
     let edited = scenario.edited(|f| {
+        if payload.is_some() {
+            f.payload = payload;
+        }
+        let ids: Vec<u8> = f.joint.iter().map(|j| j.id).collect();
+        if let Err(e) = sensor_chain::write(kind, &mut f.noise, &ids, level) {
+            failure.get_or_insert(e);
+        }
         let end = f.time.end;
         let actuated = f.joint.iter_mut().enumerate();
         for (k, joint) in actuated.filter(|(_, j)| j.servo.is_some() || j.torque.is_some()) {
-            if let Err(e) = kind.write(joint, level, end) {
+            if let Err(e) = drive::write(kind, joint, level, end) {
                 failure.get_or_insert(format!("joint[{k}]: {e}"));
             }
         }
@@ -179,6 +179,19 @@ pub fn scenario_at(scenario: &Scenario, kind: EffectKind, level: f64) -> Result<
         return Err(e);
     }
     edited.map_err(|e| e.to_string())
+}
+
+/// The distance of the `payload` effect's mass from the last joint's point, along its axis (m).
+const PAYLOAD_REACH: f64 = 0.1;
+
+/// The payload `kind` at `level` puts on `scenario`'s last link, if any.
+fn payload(scenario: &Scenario, kind: EffectKind, level: f64) -> Option<sim::payload::Payload> {
+    let joint = &scenario.chain.links.last()?.joint;
+    (kind == EffectKind::Payload && level != 0.0).then(|| sim::payload::Payload {
+        mass: level,
+        centroid: (Vector3::from(joint.anchor) + PAYLOAD_REACH * Vector3::from(joint.axis)).into(),
+        inertia: [0.0; 6],
+    })
 }
 
 /// One effect swept by a study.
