@@ -14,6 +14,7 @@
 use nalgebra::{Matrix3, Vector3};
 use serde::{Deserialize, Serialize};
 
+use crate::dynamics::StandardParameters;
 use crate::model::Body;
 use crate::param::{ParamError, finite, positive};
 
@@ -44,10 +45,9 @@ impl Payload {
         for (k, v) in self.inertia.iter().enumerate() {
             finite(&format!("inertia[{k}]"), *v)?;
         }
-        let i = self.tensor();
-        let sigma = Matrix3::identity() * (0.5 * i.trace()) - i;
-        let scale = i.trace().abs().max(f64::MIN_POSITIVE);
-        if sigma.symmetric_eigenvalues().min() < -crate::physical::TOLERANCE * scale {
+        let parameters =
+            StandardParameters::from_central(self.mass, &Vector3::zeros(), &self.tensor());
+        if crate::physical::check(&parameters).is_err() {
             return Err((
                 "inertia".into(),
                 format!(
