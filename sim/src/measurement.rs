@@ -303,6 +303,7 @@ fn read_sensors(
                     force,
                     torque,
                     cross_talk,
+                    chain,
                     ..
                 },
                 BodyGroup::F | BodyGroup::N,
@@ -311,15 +312,25 @@ fn read_sensors(
                     BodyGroup::F => (force, "ft/f", BodyGroup::N),
                     _ => (torque, "ft/n", BodyGroup::F),
                 };
+                let r = orientations(rec, b);
+                // Both channels in the sensor's frame, through its analog chain.
+                let local = |x: &[Vector3<f64>]| {
+                    let x = x.iter().zip(&r).map(|(v, r)| r.inverse() * v).collect();
+                    chain
+                        .iter()
+                        .fold(x, |x, law| vector_series(law, x, model.period))
+                };
+                let own = local(&x);
                 // The other channel's clean series, for the cross-talk.
-                let other = cross_talk
-                    .as_deref()
-                    .map(|c| (c, clock.sample_vectors(&rec.body_series(other, b))));
+                let other = cross_talk.as_deref().map(|c| {
+                    let other = local(&clock.sample_vectors(&rec.body_series(other, b)));
+                    (c, other)
+                });
                 let mut rng = stream(model.seed, name, id);
-                for (k, (v, r)) in x.iter_mut().zip(&orientations(rec, b)).enumerate() {
-                    let mut local = r.inverse() * *v;
+                for (k, (v, r)) in x.iter_mut().zip(&r).enumerate() {
+                    let mut local = own[k];
                     if let Some((c, other)) = &other {
-                        local = mixed(c, group == BodyGroup::F, local, r.inverse() * other[k]);
+                        local = mixed(c, group == BodyGroup::F, local, other[k]);
                     }
                     *v = r * errors.read(local, || StandardNormal.sample(&mut rng));
                 }
@@ -404,16 +415,18 @@ fn apply_laws(
         }
         x
     };
-    // A series law acts on each component's series.
-    let whole = |law: &Noise, x: Vec<Vector3<f64>>| {
-        let axes: [Vec<f64>; 3] = std::array::from_fn(|i| {
-            law.apply_series(&x.iter().map(|v| v[i]).collect::<Vec<_>>(), model.period)
-        });
-        (0..x.len())
-            .map(|k| Vector3::new(axes[0][k], axes[1][k], axes[2][k]))
-            .collect()
-    };
+    let whole = |law: &Noise, x: Vec<Vector3<f64>>| vector_series(law, x, model.period);
     noise::series(&laws, std::mem::take(&mut x), per_sample, whole)
+}
+
+/// The series law `law` on each component's series of `x`, sampled every `period` seconds.
+fn vector_series(law: &Noise, x: Vec<Vector3<f64>>, period: f64) -> Vec<Vector3<f64>> {
+    let axes: [Vec<f64>; 3] = std::array::from_fn(|i| {
+        law.apply_series(&x.iter().map(|v| v[i]).collect::<Vec<_>>(), period)
+    });
+    (0..x.len())
+        .map(|k| Vector3::new(axes[0][k], axes[1][k], axes[2][k]))
+        .collect()
 }
 
 #[cfg(test)]
@@ -514,6 +527,7 @@ mod tests {
             },
             torque: AxisErrors::white([0.05; 3]),
             cross_talk: None,
+            chain: Vec::new(),
         }];
         let m = measure(
             &rec,

@@ -110,6 +110,17 @@ impl Noise {
         }
     }
 
+    /// Checks what the law needs of the sample period `sample_period` (s): an anti-aliasing
+    /// filter's cut-off below the Nyquist frequency; `Err` names the field.
+    pub fn check_rate(&self, sample_period: f64) -> Result<(), ParamError> {
+        match *self {
+            Noise::AntiAliasing { order, cutoff } => {
+                crate::butterworth::Butterworth::new(order, cutoff, 1.0 / sample_period).map(|_| ())
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Whether the law acts on the whole series (a filter, a delay) rather than per sample.
     pub fn is_series(&self) -> bool {
         matches!(self, Noise::Delay { .. } | Noise::AntiAliasing { .. })

@@ -15,6 +15,7 @@
 //! force = { sigma = 0.05, bias = [0.0, 0.0, 0.1], scale = 0.001 }   # N
 //! torque = { sigma = 0.005 }                                        # N·m, about O_i
 //! cross_talk = [[0.0, 0.01, 0, 0, 0, 0], …]   # optional 6×6 calibration error C (rows: fx…nz)
+//! chain = [{ type = "anti_aliasing", order = 2, cutoff = 30.0 }, { type = "delay", samples = 1 }]
 //!
 //! [[sensor]]                 # link IMU: gyroscope and accelerometer, body frame
 //! type = "imu"
@@ -36,6 +37,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::noise::Noise;
 use crate::param::{ParamError, finite, non_negative, positive};
 
 /// A number for all three axes, or one per axis.
@@ -152,6 +154,12 @@ pub enum Sensor {
         /// Calibration error `C` (6×6, row-major); default none.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cross_talk: Option<Box<[[f64; 6]; 6]>>,
+        /// The analog chain ahead of the converter: series laws of [`crate::noise::Noise`]
+        /// (`anti_aliasing`, `delay`) applied in order to each of the six channels in the
+        /// sensor's frame, before the per-sample errors; default none. (Being linear and the
+        /// same on every channel, it commutes with the cross-talk.)
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        chain: Vec<Noise>,
     },
     /// A link IMU on each listed body: a gyroscope reading `ω` (body frame, written to
     /// `omega_*_meas`) and an accelerometer reading the specific force `r̈_p − g` at the mounting
@@ -207,6 +215,7 @@ impl Sensor {
                 force,
                 torque,
                 cross_talk,
+                chain,
                 ..
             } => {
                 nested("force", force)?;
@@ -215,6 +224,19 @@ impl Sensor {
                     for (c, v) in row.iter().enumerate() {
                         finite(&format!("cross_talk[{r}][{c}]"), *v)?;
                     }
+                }
+                for (i, law) in chain.iter().enumerate() {
+                    let at = |(f, e): ParamError| (format!("chain[{i}].{f}"), e);
+                    if !law.is_series() {
+                        return Err((
+                            format!("chain[{i}]"),
+                            "expected a series law (`anti_aliasing` or `delay`): the per-sample \
+                             errors are the channels' `force` and `torque` entries"
+                                .into(),
+                        ));
+                    }
+                    law.validate().map_err(at)?;
+                    law.check_rate(sample_period).map_err(at)?;
                 }
                 Ok(())
             }

@@ -953,10 +953,8 @@ fn validate_measurement(
         for (i, m) in n.model.iter().enumerate() {
             m.validate()
                 .map_err(|(f, e)| invalid(&format!("noise[{k}].model[{i}].{f}"), e))?;
-            if let crate::noise::Noise::AntiAliasing { order, cutoff } = *m {
-                crate::butterworth::Butterworth::new(order, cutoff, 1.0 / file.time.sample_period)
-                    .map_err(|(f, e)| invalid(&format!("noise[{k}].model[{i}].{f}"), e))?;
-            }
+            m.check_rate(file.time.sample_period)
+                .map_err(|(f, e)| invalid(&format!("noise[{k}].model[{i}].{f}"), e))?;
         }
     }
     for (k, s) in file.sensor.iter().enumerate() {

@@ -96,6 +96,7 @@ pub fn measurement(family: SensorFamily, level: f64, rec: &Recording) -> Stated 
             force: sigma(&rec.body_series(BodyGroup::F, b)),
             torque: sigma(&rec.body_series(BodyGroup::N, b)),
             cross_talk: None,
+            chain: Vec::new(),
         }),
         SensorFamily::Imu => per_body(&|b| Sensor::Imu {
             bodies: Some(vec![b as u8]),
