@@ -31,17 +31,20 @@ pub enum Chapter {
     MimNoise,
     /// Which whole-arm identifier survives what (`realism.json`, [`SweepResult`] with effects).
     Realism,
+    /// Which MIM survives what on arm6's F/T sensors (`realism_ft.json`, the same form).
+    RealismFt,
 }
 
 impl Chapter {
     /// Every chapter, in the guide's order.
-    pub const ALL: [Chapter; 6] = [
+    pub const ALL: [Chapter; 7] = [
         Chapter::Mim,
         Chapter::Multisine,
         Chapter::Teaching,
         Chapter::Industrial,
         Chapter::MimNoise,
         Chapter::Realism,
+        Chapter::RealismFt,
     ];
 
     /// The file stem of its result (`<stem>.json`) and of its chapter (`results-<stem>.md`).
@@ -53,6 +56,7 @@ impl Chapter {
             Chapter::Industrial => "industrial",
             Chapter::MimNoise => "mim_noise",
             Chapter::Realism => "realism",
+            Chapter::RealismFt => "realism_ft",
         }
     }
 
@@ -77,7 +81,9 @@ impl Chapter {
                 super::industrial::markdown(&parse::<IndustrialStudy>(json, source)?)
             }
             Chapter::MimNoise => super::sweep::markdown(&parse::<SweepResult>(json, source)?),
-            Chapter::Realism => super::survival::markdown(&parse::<SweepResult>(json, source)?),
+            Chapter::Realism | Chapter::RealismFt => {
+                super::survival::markdown(&parse::<SweepResult>(json, source)?)
+            }
         };
         Ok(format!(
             "<!-- Rendered by `cargo xtask reproduce` (or `cargo xtask book`) from \

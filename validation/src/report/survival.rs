@@ -65,15 +65,16 @@ fn percent(v: f64) -> String {
 /// estimator.
 pub fn markdown(result: &SweepResult) -> String {
     let mut md = format!(
-        "# Which estimator survives what: `{}`\n\n![median relative bias per factor and estimator](survival.png)\n\n{} Monte-Carlo seeds per level. Each cell: the median over \
+        "# Which estimator survives what: `{}`\n\n![median relative bias per factor and estimator]({})\n\n{} Monte-Carlo seeds per level. Each cell: the median over \
          parameters of RMSE/|truth|, the median of |bias|/|truth|, and the parameters biased beyond their \
          spread over the seeds (|bias| > std) of those counted (|truth| ≥ 1e-9). A sensor factor's level is \
-         its noise (`joint_angle`: σ in rad on every q); an effect's level is its severity in the units of \
-         `validation::study::effect` ({}) on every actuated joint or its current reading, the scenario's own \
+         its noise (`joint_angle`: σ in rad on every q; `force_torque`, `imu`: σ relative to each body's signal RMS); an effect's level is its severity in the units of \
+         `validation::study::effect` ({}) on every actuated joint, its current reading, the F/T sensors or the last link, the scenario's own \
          sensors measuring; the mismatch factors ({}) change what the estimators are told, not the arm. \
          Where the study names a validation run, `τ x %` closes the cell: the identified model's torque NRMS \
          on that run (edited and measured alike, its true joint torques; mean over the seeds).\n",
         result.study,
+        figure(result),
         result.seeds,
         units(result, false),
         units(result, true)
@@ -187,7 +188,12 @@ fn strongest(rows: &[&SurvivalRow], lines: &[(&str, f64)]) -> String {
 /// An estimator's curve: its name, color and `(level index, median relative bias)` points.
 type Curve<'a> = (&'a str, RGBColor, Vec<(f64, f64)>);
 
-/// `survival.png`: per factor a panel, the median |bias|/|truth| of each estimator (log scale)
+/// The file name of the survival figure of `result`: `survival_<study>.png`.
+pub fn figure(result: &SweepResult) -> String {
+    format!("survival_{}.png", result.study)
+}
+
+/// The survival figure ([`figure`]): per factor a panel, the median |bias|/|truth| of each estimator (log scale)
 /// over the factor's levels in the order listed (evenly spaced, labelled with their values).
 pub fn plot(result: &SweepResult, path: &Path) -> crate::Result<()> {
     super::register_font();
@@ -282,8 +288,8 @@ fn panel(
     Ok(())
 }
 
-/// Writes `effects.csv`, `survival.md` and `survival.png` into `dir` where the study swept
-/// effects.
+/// Writes `effects.csv`, `survival.md` and the survival figure ([`figure`]) into `dir` where the
+/// study swept effects.
 pub fn write(result: &SweepResult, dir: &Path) -> crate::Result<()> {
     if result.effects.is_empty() {
         return Ok(());
@@ -292,5 +298,5 @@ pub fn write(result: &SweepResult, dir: &Path) -> crate::Result<()> {
     std::fs::write(&csv, effects_csv(result)).map_err(crate::Error::io(&csv))?;
     let md = dir.join("survival.md");
     std::fs::write(&md, markdown(result)).map_err(crate::Error::io(&md))?;
-    plot(result, &dir.join("survival.png"))
+    plot(result, &dir.join(figure(result)))
 }

@@ -85,7 +85,10 @@ pub(super) fn write(
         | EffectKind::JointOffsetError
         | EffectKind::CurrentDelay
         | EffectKind::AntiAliasing
-        | EffectKind::Payload => {}
+        | EffectKind::Payload
+        | EffectKind::FtCrossTalk
+        | EffectKind::FtDelay
+        | EffectKind::FtAntiAliasing => {}
     }
     Ok(())
 }

@@ -22,6 +22,15 @@
 //! | `current_delay` | `n` (samples) | `{ type = "delay", samples = n }`: the current read `n` samples late against the encoders; 0 writes none |
 //! | `anti_aliasing` | `f_c` (Hz) | `{ type = "anti_aliasing", order = 2, cutoff = f_c }` on the current only (the encoders are digital): its phase lag is not in the angles; 0 writes none |
 //!
+//! The joints' force/torque sensors (`[[sensor]] type = "force_torque"`, what MIM reads), in
+//! the sensor's frame; a sensor without errors is added on the bodies none covers:
+//!
+//! | effect | level | written on every F/T sensor |
+//! |---|---|---|
+//! | `ft_cross_talk` | `ε` | `cross_talk = C`, every off-diagonal entry `(−1)^(i+j) ε`, times `L` = 0.05 m in the moment-from-force block and `1/L` in the force-from-moment block ([`force_torque::cross_talk`]); 0 writes none |
+//! | `ft_delay` | `n` (samples) | `chain += { type = "delay", samples = n }`: the wrench read `n` samples late against the body's motion; 0 writes none |
+//! | `ft_anti_aliasing` | `f_c` (Hz) | `chain += { type = "anti_aliasing", order = 2, cutoff = f_c }` on the six channels; 0 writes none |
+//!
 //! An unmodelled payload is in the arm, and not in the truth the estimators are scored against
 //! (the arm without it: the robot's own parameters, what a user identifying the robot wants):
 //!
@@ -41,6 +50,7 @@
 //! severity the simulator refuses (an efficiency above 1) is an error naming the field.
 
 mod drive;
+pub mod force_torque;
 mod sensor_chain;
 
 use nalgebra::Vector3;
@@ -77,6 +87,12 @@ pub enum EffectKind {
     AntiAliasing,
     /// An unmodelled payload of mass `level` (kg) on the last link.
     Payload,
+    /// The F/T sensors' cross-talk, of relative size `level`.
+    FtCrossTalk,
+    /// The wrench read `level` samples late (a whole number).
+    FtDelay,
+    /// An anti-aliasing filter of cut-off `level` (Hz) on the F/T channels (none at 0).
+    FtAntiAliasing,
 }
 
 impl EffectKind {
@@ -95,6 +111,9 @@ impl EffectKind {
             EffectKind::CurrentDelay => "current_delay",
             EffectKind::AntiAliasing => "anti_aliasing",
             EffectKind::Payload => "payload",
+            EffectKind::FtCrossTalk => "ft_cross_talk",
+            EffectKind::FtDelay => "ft_delay",
+            EffectKind::FtAntiAliasing => "ft_anti_aliasing",
         }
     }
 
@@ -113,6 +132,9 @@ impl EffectKind {
             EffectKind::CurrentDelay => "samples",
             EffectKind::AntiAliasing => "Hz",
             EffectKind::Payload => "kg",
+            EffectKind::FtCrossTalk => "ε",
+            EffectKind::FtDelay => "samples",
+            EffectKind::FtAntiAliasing => "Hz",
         }
     }
 
@@ -153,18 +175,22 @@ impl EffectKind {
     }
 }
 
-/// `scenario` with `kind` at `level` on every actuated joint (servo or torque signal) or on its
-/// current reading, checked again as a whole; `Err` names the joint and what it lacks, or the field the simulator
-/// refuses.
+/// `scenario` with `kind` at `level` on every actuated joint (servo or torque signal), its
+/// current reading, its force/torque sensors or its last link, checked again as a whole; `Err`
+/// names the joint and what it lacks, or the field the simulator refuses.
 pub fn scenario_at(scenario: &Scenario, kind: EffectKind, level: f64) -> Result<Scenario, String> {
     let mut failure = None;
     let payload = payload(scenario, kind, level);
+    let bodies: Vec<u8> = (1..=scenario.chain.links.len() as u8).collect();
     let edited = scenario.edited(|f| {
         if payload.is_some() {
             f.payload = payload;
         }
         let ids: Vec<u8> = f.joint.iter().map(|j| j.id).collect();
         if let Err(e) = sensor_chain::write(kind, &mut f.noise, &ids, level) {
+            failure.get_or_insert(e);
+        }
+        if let Err(e) = force_torque::write(kind, &mut f.sensor, &bodies, level) {
             failure.get_or_insert(e);
         }
         let end = f.time.end;
