@@ -3,6 +3,7 @@
 //! to its converter's range, an F/T sensor's six channels filtered and delayed in the sensor's
 //! frame, and the errors that name the field. (The filter against its analog prototype: `sim::noise`'s tests.)
 
+use nalgebra::Vector3;
 use sim::butterworth::Butterworth;
 use sim::recording::JointColumn;
 use sim::scenario::Scenario;
@@ -105,19 +106,7 @@ fn force_torque_cross_talk_mixes_the_wrench_in_the_sensor_frame() {
     ));
     let run = sim::simulate(&Scenario::from_toml(&text, "cross talk").unwrap(), None);
     let rec = &run.recording;
-    let meas = |name: &str| {
-        &rec.measured_bodies
-            .iter()
-            .find(|(n, _)| n == name)
-            .expect(name)
-            .1
-    };
-    let [fx, fy, fz, nx, ny, nz] = [
-        "f_x_meas", "f_y_meas", "f_z_meas", "n_x_meas", "n_y_meas", "n_z_meas",
-    ]
-    .map(meas);
-    let mut worst = 0.0f64;
-    for s in 0..rec.samples() {
+    let worst = worst_body2_reading(rec, |s| {
         let body = rec.body(s, 2);
         let local = body.quat.inverse();
         let w: Vec<f64> = (local * body.force)
@@ -128,17 +117,39 @@ fn force_torque_cross_talk_mixes_the_wrench_in_the_sensor_frame() {
         let mixed: Vec<f64> = (0..6)
             .map(|i| w[i] + (0..6).map(|j| c[i][j] * w[j]).sum::<f64>())
             .collect();
-        let f = body.quat * nalgebra::Vector3::new(mixed[0], mixed[1], mixed[2]);
-        let n = body.quat * nalgebra::Vector3::new(mixed[3], mixed[4], mixed[5]);
-        let row = s * rec.n_bodies + 1;
-        for (got, want) in [fx[row], fy[row], fz[row], nx[row], ny[row], nz[row]]
+        let f = body.quat * Vector3::new(mixed[0], mixed[1], mixed[2]);
+        let n = body.quat * Vector3::new(mixed[3], mixed[4], mixed[5]);
+        (f, n)
+    });
+    assert!(worst < 1e-12, "{worst:e}");
+}
+
+/// The largest difference, relative to `1 + |expected|`, between body 2's measured F/T columns
+/// and `expected(sample)`'s world-frame `(f, n)`.
+fn worst_body2_reading(
+    rec: &sim::recording::Recording,
+    expected: impl Fn(usize) -> (Vector3<f64>, Vector3<f64>),
+) -> f64 {
+    let meas = |name: &str| {
+        &rec.measured_bodies
             .iter()
-            .zip(f.iter().chain(n.iter()))
-        {
-            worst = worst.max((got - want).abs() / (1.0 + want.abs()));
+            .find(|(n, _)| n == name)
+            .expect(name)
+            .1
+    };
+    let columns = [
+        "f_x_meas", "f_y_meas", "f_z_meas", "n_x_meas", "n_y_meas", "n_z_meas",
+    ]
+    .map(meas);
+    let mut worst = 0.0f64;
+    for s in 0..rec.samples() {
+        let (f, n) = expected(s);
+        let row = s * rec.n_bodies + 1;
+        for (got, want) in columns.iter().zip(f.iter().chain(n.iter())) {
+            worst = worst.max((got[row] - want).abs() / (1.0 + want.abs()));
         }
     }
-    assert!(worst < 1e-12, "{worst:e}");
+    worst
 }
 
 /// An F/T sensor's analog chain (`chain`): each of its six channels filtered then delayed in
@@ -154,17 +165,6 @@ fn force_torque_chain_filters_and_delays_in_the_sensor_frame() {
     ));
     let run = sim::simulate(&Scenario::from_toml(&text, "ft chain").unwrap(), None);
     let rec = &run.recording;
-    let meas = |name: &str| {
-        &rec.measured_bodies
-            .iter()
-            .find(|(n, _)| n == name)
-            .expect(name)
-            .1
-    };
-    let [fx, fy, fz, nx, ny, nz] = [
-        "f_x_meas", "f_y_meas", "f_z_meas", "n_x_meas", "n_y_meas", "n_z_meas",
-    ]
-    .map(meas);
     let filter = Butterworth::new(2, 10.0, 100.0).unwrap();
     let local: Vec<Vec<f64>> = (0..6)
         .map(|i| {
@@ -178,24 +178,18 @@ fn force_torque_chain_filters_and_delays_in_the_sensor_frame() {
             filter.filter(&series)
         })
         .collect();
-    let mut worst = 0.0f64;
-    let mut lag = 0.0f64;
-    for s in 0..rec.samples() {
+    let expected = |s: usize| {
         let at = s.saturating_sub(delay);
         let r = rec.body(s, 2).quat;
-        let f = r * nalgebra::Vector3::new(local[0][at], local[1][at], local[2][at]);
-        let n = r * nalgebra::Vector3::new(local[3][at], local[4][at], local[5][at]);
-        let row = s * rec.n_bodies + 1;
-        for (got, want) in [fx[row], fy[row], fz[row], nx[row], ny[row], nz[row]]
-            .iter()
-            .zip(f.iter().chain(n.iter()))
-        {
-            worst = worst.max((got - want).abs() / (1.0 + want.abs()));
-        }
-        lag = lag.max((fz[row] - rec.body(s, 2).force.z).abs());
-    }
+        let f = r * Vector3::new(local[0][at], local[1][at], local[2][at]);
+        let n = r * Vector3::new(local[3][at], local[4][at], local[5][at]);
+        (f, n)
+    };
+    let worst = worst_body2_reading(rec, expected);
     assert!(worst < 1e-12, "{worst:e}");
     // The chain does change the readings (else the check above would hold vacuously).
+    let clean = |s: usize| (rec.body(s, 2).force, rec.body(s, 2).moment);
+    let lag = worst_body2_reading(rec, clean);
     assert!(lag > 1e-3, "{lag:e}");
 }
 
