@@ -45,16 +45,9 @@ pub(super) fn write(
     let edit = match kind {
         _ if level == 0.0 => return Ok(()),
         EffectKind::FtCrossTalk => Edit::CrossTalk(Box::new(cross_talk(level))),
-        EffectKind::FtDelay => {
-            if !(level > 0.0 && level.fract() == 0.0 && level <= u32::MAX as f64) {
-                return Err(format!(
-                    "expected a whole number of samples ≥ 0 for `ft_delay`, got {level}"
-                ));
-            }
-            Edit::Chain(Noise::Delay {
-                samples: level as usize,
-            })
-        }
+        EffectKind::FtDelay => Edit::Chain(Noise::Delay {
+            samples: super::whole_samples(kind, level)?,
+        }),
         EffectKind::FtAntiAliasing => Edit::Chain(Noise::AntiAliasing {
             order: FILTER_ORDER,
             cutoff: level,

@@ -207,6 +207,18 @@ pub fn scenario_at(scenario: &Scenario, kind: EffectKind, level: f64) -> Result<
     edited.map_err(|e| e.to_string())
 }
 
+/// A delay effect's `level` as a whole number of samples; `Err` names the kind.
+fn whole_samples(kind: EffectKind, level: f64) -> Result<usize, String> {
+    if level >= 0.0 && level.fract() == 0.0 && level <= u32::MAX as f64 {
+        Ok(level as usize)
+    } else {
+        Err(format!(
+            "expected a whole number of samples ≥ 0 for `{}`, got {level}",
+            kind.name()
+        ))
+    }
+}
+
 /// The distance of the `payload` effect's mass from the last joint's point, along its axis (m).
 const PAYLOAD_REACH: f64 = 0.1;
 

@@ -22,14 +22,8 @@ pub(super) fn write(
 ) -> Result<(), String> {
     let law = match kind {
         EffectKind::CurrentDelay => {
-            if !(level >= 0.0 && level.fract() == 0.0 && level <= u32::MAX as f64) {
-                return Err(format!(
-                    "expected a whole number of samples ≥ 0 for `current_delay`, got {level}"
-                ));
-            }
-            (level > 0.0).then_some(Noise::Delay {
-                samples: level as usize,
-            })
+            let samples = super::whole_samples(kind, level)?;
+            (samples > 0).then_some(Noise::Delay { samples })
         }
         EffectKind::AntiAliasing => (level != 0.0).then_some(Noise::AntiAliasing {
             order: FILTER_ORDER,
