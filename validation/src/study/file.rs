@@ -207,42 +207,24 @@ impl Study {
             path: path.to_owned(),
             message: e.to_string(),
         })?;
-        let invalid = |field: &str, expected: String| StudyError::Invalid {
-            path: path.to_owned(),
-            field: field.into(),
-            expected,
+        let read = Reading {
+            path,
+            dir: path.parent().unwrap_or(Path::new(".")),
+            known,
         };
-        let dir = path.parent().unwrap_or(Path::new("."));
         if file.seeds == 0 || file.seeds > MAX_SEEDS {
-            return Err(invalid(
+            return Err(read.invalid(
                 "seeds",
                 format!("expected 1 to {MAX_SEEDS} seeds, got {}", file.seeds),
             ));
         }
         if file.scenarios.is_empty() {
-            return Err(invalid(
-                "scenarios",
-                "expected at least one scenario".into(),
-            ));
+            return Err(read.invalid("scenarios", "expected at least one scenario".into()));
         }
-        let existing = |field: &str, list: &[PathBuf]| {
-            for (k, s) in list.iter().enumerate() {
-                if !dir.join(s).exists() {
-                    return Err(invalid(
-                        &format!("{field}[{k}]"),
-                        format!(
-                            "expected an existing scenario file, got {}",
-                            dir.join(s).display()
-                        ),
-                    ));
-                }
-            }
-            Ok(())
-        };
-        existing("scenarios", &file.scenarios)?;
-        existing("validation", &file.validation)?;
+        read.existing("scenarios", &file.scenarios)?;
+        read.existing("validation", &file.validation)?;
         if !file.validation.is_empty() && file.validation.len() != file.scenarios.len() {
-            return Err(invalid(
+            return Err(read.invalid(
                 "validation",
                 format!(
                     "expected one validation scenario per scenario ({}), got {}",
@@ -251,90 +233,20 @@ impl Study {
                 ),
             ));
         }
-        let check = |field: &str, list: &[String]| {
-            for (k, e) in list.iter().enumerate() {
-                if !known.contains(&e.as_str()) {
-                    return Err(invalid(
-                        &format!("{field}[{k}]"),
-                        format!("expected one of {known:?}, got {e:?}"),
-                    ));
-                }
-            }
-            Ok(())
-        };
-        check("estimators", &file.estimators)?;
-        let mut sweeps = Vec::new();
-        for (k, s) in file.sweep.iter().enumerate() {
-            let levels = match &s.levels {
-                Levels::List(v) => v.clone(),
-                Levels::Range { from, to, count } => {
-                    let finite = from.is_finite() && to.is_finite();
-                    if !(finite && *from > 0.0 && to > from && (2..=MAX_LEVELS).contains(count)) {
-                        return Err(invalid(
-                            &format!("sweep[{k}].levels"),
-                            format!(
-                                "expected finite 0 < from < to and 2 ≤ count ≤ {MAX_LEVELS}, \
-                                 got {from}, {to}, {count}"
-                            ),
-                        ));
-                    }
-                    let r = (to / from).ln() / (*count - 1) as f64;
-                    (0..*count).map(|i| from * (r * i as f64).exp()).collect()
-                }
-            };
-            let positive = levels.iter().all(|l| l.is_finite() && *l > 0.0);
-            if !(5..=MAX_LEVELS).contains(&levels.len()) || !positive {
-                return Err(invalid(
-                    &format!("sweep[{k}].levels"),
-                    format!(
-                        "expected 5 to {MAX_LEVELS} finite positive levels, got {} ({:?}…)",
-                        levels.len(),
-                        &levels[..levels.len().min(8)]
-                    ),
-                ));
-            }
-            let estimators = s
-                .estimators
-                .clone()
-                .unwrap_or_else(|| file.estimators.clone());
-            check(&format!("sweep[{k}].estimators"), &estimators)?;
-            sweeps.push(Sweep {
-                sensor: s.sensor,
-                levels,
-                estimators,
-            });
-        }
-        let mut effects = Vec::new();
-        for (k, e) in file.effect.iter().enumerate() {
-            if e.levels.len() < MIN_SEVERITIES
-                || e.levels.len() > MAX_LEVELS
-                || !e.levels.iter().all(|l| l.is_finite())
-            {
-                return Err(invalid(
-                    &format!("effect[{k}].levels"),
-                    format!(
-                        "expected {MIN_SEVERITIES} to {MAX_LEVELS} finite severities, got {:?}",
-                        &e.levels[..e.levels.len().min(8)]
-                    ),
-                ));
-            }
-            let estimators = e
-                .estimators
-                .clone()
-                .unwrap_or_else(|| file.estimators.clone());
-            check(&format!("effect[{k}].estimators"), &estimators)?;
-            effects.push(super::effect::Effect {
-                kind: e.kind,
-                levels: e.levels.clone(),
-                estimators,
-            });
-        }
+        read.estimators("estimators", &file.estimators)?;
+        let sweeps = (file.sweep.iter().enumerate())
+            .map(|(k, s)| read.sweep(k, s, &file.estimators))
+            .collect::<Result<Vec<_>, _>>()?;
+        let effects = (file.effect.iter().enumerate())
+            .map(|(k, e)| read.effect(k, e, &file.estimators))
+            .collect::<Result<Vec<_>, _>>()?;
         if sweeps.is_empty() && effects.is_empty() {
-            return Err(invalid(
+            return Err(read.invalid(
                 "sweep",
                 "expected at least one [[sweep]] or [[effect]]".into(),
             ));
         }
+        let dir = read.dir;
         Ok(Study {
             name: file.name,
             scenarios: file.scenarios.iter().map(|s| dir.join(s)).collect(),
@@ -344,6 +256,118 @@ impl Study {
             nim_models: file.nim_models.map(|m| dir.join(m)),
             sweeps,
             effects,
+        })
+    }
+}
+
+/// What checking a study file needs: where it is (errors name it; its scenarios are relative to
+/// its directory) and the registry's estimator names.
+struct Reading<'a> {
+    path: &'a Path,
+    dir: &'a Path,
+    known: &'a [&'a str],
+}
+
+impl Reading<'_> {
+    fn invalid(&self, field: &str, expected: String) -> StudyError {
+        StudyError::Invalid {
+            path: self.path.to_owned(),
+            field: field.into(),
+            expected,
+        }
+    }
+
+    /// Every scenario of `list` (field `field`) exists.
+    fn existing(&self, field: &str, list: &[PathBuf]) -> Result<(), StudyError> {
+        for (k, s) in list.iter().enumerate() {
+            let at = self.dir.join(s);
+            if !at.exists() {
+                return Err(self.invalid(
+                    &format!("{field}[{k}]"),
+                    format!("expected an existing scenario file, got {}", at.display()),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every estimator of `list` (field `field`) is registered.
+    fn estimators(&self, field: &str, list: &[String]) -> Result<(), StudyError> {
+        for (k, e) in list.iter().enumerate() {
+            if !self.known.contains(&e.as_str()) {
+                return Err(self.invalid(
+                    &format!("{field}[{k}]"),
+                    format!("expected one of {:?}, got {e:?}", self.known),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The `k`-th `[[sweep]]`, its estimators `default` where it lists none.
+    fn sweep(&self, k: usize, s: &SweepSection, default: &[String]) -> Result<Sweep, StudyError> {
+        let levels = match &s.levels {
+            Levels::List(v) => v.clone(),
+            Levels::Range { from, to, count } => {
+                let finite = from.is_finite() && to.is_finite();
+                if !(finite && *from > 0.0 && to > from && (2..=MAX_LEVELS).contains(count)) {
+                    return Err(self.invalid(
+                        &format!("sweep[{k}].levels"),
+                        format!(
+                            "expected finite 0 < from < to and 2 ≤ count ≤ {MAX_LEVELS}, \
+                             got {from}, {to}, {count}"
+                        ),
+                    ));
+                }
+                let r = (to / from).ln() / (*count - 1) as f64;
+                (0..*count).map(|i| from * (r * i as f64).exp()).collect()
+            }
+        };
+        let positive = levels.iter().all(|l| l.is_finite() && *l > 0.0);
+        if !(5..=MAX_LEVELS).contains(&levels.len()) || !positive {
+            return Err(self.invalid(
+                &format!("sweep[{k}].levels"),
+                format!(
+                    "expected 5 to {MAX_LEVELS} finite positive levels, got {} ({:?}…)",
+                    levels.len(),
+                    &levels[..levels.len().min(8)]
+                ),
+            ));
+        }
+        let estimators = s.estimators.clone().unwrap_or_else(|| default.to_vec());
+        self.estimators(&format!("sweep[{k}].estimators"), &estimators)?;
+        Ok(Sweep {
+            sensor: s.sensor,
+            levels,
+            estimators,
+        })
+    }
+
+    /// The `k`-th `[[effect]]`, its estimators `default` where it lists none.
+    fn effect(
+        &self,
+        k: usize,
+        e: &EffectSection,
+        default: &[String],
+    ) -> Result<super::effect::Effect, StudyError> {
+        if e.levels.len() < MIN_SEVERITIES
+            || e.levels.len() > MAX_LEVELS
+            || !e.levels.iter().all(|l| l.is_finite())
+        {
+            return Err(self.invalid(
+                &format!("effect[{k}].levels"),
+                format!(
+                    "expected {MIN_SEVERITIES} to {MAX_LEVELS} finite severities, got {:?}",
+                    &e.levels[..e.levels.len().min(8)]
+                ),
+            ));
+        }
+        let estimators = e.estimators.clone().unwrap_or_else(|| default.to_vec());
+        self.estimators(&format!("effect[{k}].estimators"), &estimators)?;
+        Ok(super::effect::Effect {
+            kind: e.kind,
+            levels: e.levels.clone(),
+            estimators,
         })
     }
 }
