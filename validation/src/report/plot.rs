@@ -44,12 +44,22 @@ pub(crate) fn log_chart(
             .label(label)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
     }
+    legend(&mut chart, 13, SeriesLabelPosition::UpperLeft)?;
+    Ok(())
+}
+
+/// The reports' legend: the labelled series in a white, black-bordered box at `position`, in
+/// sans-serif of `size` px.
+pub(crate) fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    size: u32,
+    position: SeriesLabelPosition,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.8))
         .border_style(BLACK)
-        .label_font(("sans-serif", 13))
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()?;
-    Ok(())
+        .label_font(("sans-serif", size))
+        .position(position)
+        .draw()
 }

@@ -216,12 +216,7 @@ pub fn plot(s: &RecordedStudy, joints: &[String], path: &Path) -> crate::Result<
                 .label(label)
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 12))
-            .draw()
+        super::plot::legend(&mut chart, 12, SeriesLabelPosition::MiddleRight)
             .map_err(|e| err(&e))?;
     }
     root.present().map_err(|e| err(&e))

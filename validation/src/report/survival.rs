@@ -278,13 +278,7 @@ fn panel(
             .label(*label)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 12))
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()?;
+    super::plot::legend(&mut chart, 12, SeriesLabelPosition::UpperLeft)?;
     Ok(())
 }
 

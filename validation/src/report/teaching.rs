@@ -350,13 +350,7 @@ impl TeachingStudy {
                         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK));
                 }
             }
-            chart
-                .configure_series_labels()
-                .background_style(WHITE.mix(0.8))
-                .border_style(BLACK)
-                .label_font(("sans-serif", 13))
-                .position(SeriesLabelPosition::LowerRight)
-                .draw()
+            super::plot::legend(&mut chart, 13, SeriesLabelPosition::LowerRight)
                 .map_err(|e| err(&e))?;
         }
         root.present().map_err(|e| err(&e))
@@ -403,12 +397,7 @@ impl TeachingStudy {
                 .label(format!("noise {name}"))
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 13))
-            .draw()
+        super::plot::legend(&mut chart, 13, SeriesLabelPosition::MiddleRight)
             .map_err(|e| err(&e))?;
         root.present().map_err(|e| err(&e))
     }
