@@ -226,18 +226,54 @@ pub struct JointDrive {
     pub friction: Option<crate::friction::Friction>,
     /// Drive gain `K` (`tau = K · i`).
     pub gain: f64,
-    /// The rotor's inertia reflected to the joint and added to the link's, `J_m G²` (kg·m²;
-    /// 0: none or elastic; `sim::rotor`).
-    pub armature: f64,
-    /// An elastic gear: the spring and the rotor's reflected inertia `J_m G²` behind it
-    /// (`sim::elastic`), if stated.
-    pub elastic: Option<(crate::elastic::Spring, f64)>,
+    /// How the motor's rotor reaches the link.
+    pub transmission: Transmission,
     /// The motor's current loop and true torque constant (`sim::motor`), if stated.
     pub motor: Option<crate::motor::Motor>,
     /// Load-proportional Coulomb friction (`sim::friction::LoadFriction`), if stated.
     pub load_friction: Option<crate::friction::LoadFriction>,
     /// The friction's thermal drift (`sim::friction::Drift`), if stated.
     pub drift: Option<crate::friction::Drift>,
+}
+
+/// How a joint's motor rotor reaches its link (`[[joint]] rotor`, `spring`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Transmission {
+    /// No rotor stated: the drive's torque reaches the link as commanded.
+    #[default]
+    Direct,
+    /// A rigid gear: the rotor's inertia reflected to the joint, `J_m G²` (kg·m²; kg on a
+    /// prismatic joint), added to the link's (`sim::rotor`).
+    Rigid {
+        /// `J_m G²`.
+        armature: f64,
+    },
+    /// An elastic gear: the spring, and the rotor's reflected inertia `J_m G²` behind it
+    /// (`sim::elastic`).
+    Elastic {
+        /// The spring and damper (and backlash) between rotor and link.
+        spring: crate::elastic::Spring,
+        /// `J_m G²`.
+        inertia: f64,
+    },
+}
+
+impl Transmission {
+    /// The inertia the rotor adds to its link's joint (kg·m²): a rigid gear's `J_m G²`, else 0.
+    pub fn armature(self) -> f64 {
+        match self {
+            Transmission::Rigid { armature } => armature,
+            _ => 0.0,
+        }
+    }
+
+    /// An elastic gear's spring and reflected rotor inertia, if the gear is elastic.
+    pub fn elastic(self) -> Option<(crate::elastic::Spring, f64)> {
+        match self {
+            Transmission::Elastic { spring, inertia } => Some((spring, inertia)),
+            _ => None,
+        }
+    }
 }
 
 /// A scenario that cannot be used, with where and why.
@@ -677,11 +713,16 @@ impl Scenario {
                 damping,
                 friction: j.friction.clone().or(model_friction),
                 gain: j.gain,
-                armature: match j.spring {
-                    Some(_) => 0.0,
-                    None => j.rotor.map_or(0.0, |r| r.reflected()),
+                transmission: match (j.rotor, j.spring) {
+                    (None, _) => Transmission::Direct,
+                    (Some(r), None) => Transmission::Rigid {
+                        armature: r.reflected(),
+                    },
+                    (Some(r), Some(spring)) => Transmission::Elastic {
+                        spring,
+                        inertia: r.reflected(),
+                    },
                 },
-                elastic: j.spring.zip(j.rotor.map(|r| r.reflected())),
                 motor: j.motor,
                 load_friction: j.load_friction,
                 drift: j.friction_drift,

@@ -83,13 +83,20 @@ impl<'a> Simulation<'a> {
             delivered: vec![0.0; nj],
             step_current: vec![0.0; nj],
             current: vec![0.0; nj],
-            armature: scenario.drives.iter().map(|d| d.armature).collect(),
+            armature: scenario
+                .drives
+                .iter()
+                .map(|d| d.transmission.armature())
+                .collect(),
             friction_state: scenario
                 .drives
                 .iter()
                 .any(|d| d.friction.as_ref().is_some_and(|f| f.has_state())),
             motor_side: vec![Default::default(); nj],
-            elastic: scenario.drives.iter().any(|d| d.elastic.is_some()),
+            elastic: scenario
+                .drives
+                .iter()
+                .any(|d| d.transmission.elastic().is_some()),
             constraint_load: vec![0.0; nj],
             load_friction: scenario.drives.iter().any(|d| d.load_friction.is_some()),
         };
@@ -108,7 +115,7 @@ impl<'a> Simulation<'a> {
         let zero = vec![0.0; q.len()];
         let load = dynamics::rnea(self.chain(), q, qd, &zero, &crate::gravity_vector()).tau;
         for (j, d) in self.scenario.drives.iter().enumerate() {
-            if let Some((spring, _)) = d.elastic {
+            if let Some((spring, _)) = d.transmission.elastic() {
                 self.motor_side[j] = spring.preloaded(q[j], qd[j], load[j]);
             }
         }

@@ -9,7 +9,7 @@ impl Simulation<'_> {
     /// The actuator's torque on joint `j`'s link over the step that starts at `(q, q̇)` with its
     /// rotor at `motor`: the spring's on an elastic joint, the motor's delivered torque elsewhere.
     pub(super) fn link_torque(&self, j: usize, motor: MotorSide, q: f64, qd: f64) -> f64 {
-        match self.scenario.drives[j].elastic {
+        match self.scenario.drives[j].transmission.elastic() {
             Some((spring, _)) => spring.torque(motor, q, qd),
             None => self.delivered[j],
         }
@@ -21,7 +21,7 @@ impl Simulation<'_> {
         let dt = self.scenario.dt();
         let (q, qd) = self.joint_state();
         for (j, d) in self.scenario.drives.iter().enumerate() {
-            if let Some((spring, inertia)) = d.elastic {
+            if let Some((spring, inertia)) = d.transmission.elastic() {
                 let m = self.motor_side[j];
                 self.motor_side[j] = spring.advance(m, inertia, self.delivered[j], q[j], qd[j], dt);
             }
@@ -42,7 +42,7 @@ impl Simulation<'_> {
                 self.current[j] = self.applied[j] / d.gain;
             }
             self.step_current[j] = self.current[j];
-            let rate = match d.elastic {
+            let rate = match d.transmission.elastic() {
                 Some(_) => self.motor_side[j].velocity,
                 None => qd[j],
             };

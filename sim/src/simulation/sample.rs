@@ -97,13 +97,13 @@ impl Simulation<'_> {
                     Drive::Torque(_) | Drive::Servo(_) => link_torque[j],
                     Drive::Free => 0.0,
                 };
-                let (tau, motor) = if d.elastic.is_some() {
+                let (tau, motor) = if d.transmission.elastic().is_some() {
                     // The spring passes `tau` to the link; the motor gives its own torque.
                     (tau, self.delivered[j])
-                } else if d.armature == 0.0 {
+                } else if d.transmission.armature() == 0.0 {
                     (tau, tau)
                 } else {
-                    let rotor = d.armature * readout.qdd[j];
+                    let rotor = d.transmission.armature() * readout.qdd[j];
                     match &d.drive {
                         Drive::Motion(_) => (tau, tau + rotor),
                         _ => (tau - rotor, tau),

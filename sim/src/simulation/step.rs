@@ -60,7 +60,7 @@ impl Simulation<'_> {
     fn servo_state(&self, q: &[f64], qd: &[f64]) -> (Vec<f64>, Vec<f64>) {
         let (mut q, mut qd) = (q.to_vec(), qd.to_vec());
         for (j, d) in self.scenario.drives.iter().enumerate() {
-            if d.elastic.is_some() {
+            if d.transmission.elastic().is_some() {
                 (q[j], qd[j]) = (self.motor_side[j].position, self.motor_side[j].velocity);
             }
         }

@@ -36,7 +36,7 @@ fn reference_with(
                 (_, None) => Known::Force(-s.drives[j].damping * qd[j]),
             })
             .collect();
-        if s.drives.iter().any(|d| d.armature != 0.0) {
+        if s.drives.iter().any(|d| d.transmission.armature() != 0.0) {
             return with_rotors(s, q, qd, &known);
         }
         evaluate(
@@ -95,7 +95,12 @@ fn with_rotors(s: &Scenario, q: &[f64], qd: &[f64], known: &[Known]) -> Vec<f64>
         let mut unit = zero.clone();
         unit[c] = 1.0;
         let column = rnea(&s.chain, q, &zero, &unit, &Vector3::zeros()).tau;
-        column[r] + if r == c { s.drives[r].armature } else { 0.0 }
+        column[r]
+            + if r == c {
+                s.drives[r].transmission.armature()
+            } else {
+                0.0
+            }
     });
     let rhs = DVector::from_fn(nj, |j, _| match known[j] {
         Known::Force(f) => f - bias[j],

@@ -96,10 +96,17 @@ fn rotor_and_current_chain_effects_write_what_their_table_states() {
     let base = Scenario::from_path(&panda_file(&d, 1.0)).unwrap();
     let geared = scenario_at(&base, EffectKind::Armature, 0.03).unwrap();
     for drive in &geared.drives {
-        assert!((drive.armature - 0.03).abs() < 1e-12, "{}", drive.armature);
+        let sim::scenario::Transmission::Rigid { armature } = drive.transmission else {
+            panic!("a rigid gear: {:?}", drive.transmission);
+        };
+        assert!((armature - 0.03).abs() < 1e-12, "{armature}");
     }
     let bare = scenario_at(&base, EffectKind::Armature, 0.0).unwrap();
-    assert!(bare.drives.iter().all(|d| d.armature == 0.0));
+    assert!(
+        bare.drives
+            .iter()
+            .all(|d| d.transmission == sim::scenario::Transmission::Direct)
+    );
 
     let late = scenario_at(&base, EffectKind::CurrentDelay, 2.0).unwrap();
     let current: Vec<_> = late.file.noise.iter().filter(|n| n.column == "i").collect();
