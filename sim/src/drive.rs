@@ -50,9 +50,11 @@ pub enum Control {
         /// Velocity gain `k_d`.
         kd: f64,
     },
-    /// Computed torque with the simulated arm as its (perfect) model, friction not compensated:
+    /// Computed torque with the simulated links' rigid-body model (exact), friction and the
+    /// rotors' reflected inertia (`rotor`, `sim::rotor`) not compensated:
     /// `τ = RNEA(q, q̇, q̈_r + k_p e + k_d ė)`, every computed-torque joint solved together and
-    /// the other joints' accelerations taken as zero (or as their profile's, if prescribed).
+    /// the other joints' accelerations taken as zero (or as their profile's, if prescribed). On
+    /// an elastic joint it reads the motor side (`θ, θ̇` in place of `q, q̇`).
     ComputedTorque {
         /// Position gain `k_p` (1/s²).
         kp: f64,
