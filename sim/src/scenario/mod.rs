@@ -546,6 +546,10 @@ impl Scenario {
             }
         }
 
+        // A random arm (recorded, or drawn by `population_arm`) takes the first of the file's
+        // joint sections, its drive templates, their motions replaced by its own; the other
+        // sections are not its joints.
+        let random_arm = recorded && file.population.as_ref().is_some_and(|p| p.random.is_some());
         let ids = chain.joint_ids();
         let mut drives = Vec::with_capacity(ids.len());
         let mut recordings = crate::profile::recorded::Recordings::new();
@@ -618,7 +622,7 @@ impl Scenario {
             let limits = (id > 0)
                 .then(|| chain.links[id as usize - 1].joint.limits)
                 .flatten();
-            if let (Drive::Motion(p), Some(l)) = (&drive, limits) {
+            if let (Drive::Motion(p), Some(l), false) = (&drive, limits, random_arm) {
                 within_limits(p, &l, samples * steps_per_sample, t.step)
                     .map_err(|e| invalid(&field("motion"), e))?;
             }
@@ -737,7 +741,9 @@ impl Scenario {
         }
         validate_measurement(&file, &ids, chain.len(), &invalid)?;
         if let Some(p) = file.population.as_ref().filter(|_| !recorded) {
-            if crate::scenario::population::is_arm6(&chain) {
+            if p.random.is_some() {
+                p.validate_random(&chain)
+            } else if crate::scenario::population::is_arm6(&chain) {
                 p.validate(chain.len())
             } else {
                 p.validate_scaled(chain.len())
@@ -745,10 +751,8 @@ impl Scenario {
             .and_then(|()| p.validate_motion(&file.time))
             .map_err(|(f, e)| invalid(&format!("population.{f}"), e))?;
         }
-        if let Some((k, j)) = file
-            .joint
-            .iter()
-            .enumerate()
+        if let Some((k, j)) = (file.joint.iter().enumerate())
+            .filter(|_| !random_arm)
             .find(|(_, j)| !ids.contains(&j.id))
         {
             return Err(invalid(
@@ -827,13 +831,25 @@ impl Scenario {
         let origin = self.origin();
         let p = self.population()?;
         let seed = p.seed.unwrap_or(self.file.seed);
-        let arm = if crate::scenario::population::is_arm6(&self.chain) {
+        let arm = if p.random.is_some() {
+            p.random_arm(seed, index)
+        } else if crate::scenario::population::is_arm6(&self.chain) {
             p.arm(seed, index, self.file.time.end)
         } else {
             let drives: Vec<Drive> = self.drives.iter().map(|d| d.drive.clone()).collect();
             p.scaled_arm(&self.chain, &drives, seed, index)
         };
-        let mut s = self.clone();
+        let mut s = if p.random.is_some() {
+            // The file read again about the drawn arm: its first joint sections, sensors and
+            // noise checked against that arm's joints and bodies.
+            Scenario {
+                path: self.path.clone(),
+                model_dir: self.model_dir.clone(),
+                ..Self::from_toml_with_model(&self.source, &origin, &arm.chain)?
+            }
+        } else {
+            self.clone()
+        };
         s.file.name = format!("{}/arm={index:05}", self.file.name);
         s.file.seed = self.file.seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         s.chain = arm.chain;

@@ -18,6 +18,7 @@ mod lugre;
 mod payload;
 mod population;
 mod public_robots;
+mod random_arms;
 mod replay;
 mod sensor_chain;
 mod simulation;

@@ -29,6 +29,7 @@ use rand_distr::{Distribution as _, LogNormal, Normal};
 use serde::{Deserialize, Serialize};
 
 pub mod motion;
+pub mod random;
 pub mod scaled;
 
 use crate::drive::Drive;
@@ -262,6 +263,13 @@ pub struct FourierExcitation {
 impl FourierExcitation {
     /// One joint's profile about `offset` (rad), its coefficients drawn from `rng`.
     pub fn draw(&self, offset: f64, rng: &mut ChaCha8Rng) -> Profile {
+        self.draw_within(offset, self.max_angle, rng)
+    }
+
+    /// One joint's profile about `offset` (rad) that never leaves it by more than `bound`
+    /// (rad): the coefficients drawn from `rng`, scaled down where the series' bound exceeds
+    /// `bound`.
+    pub fn draw_within(&self, offset: f64, bound: f64, rng: &mut ChaCha8Rng) -> Profile {
         let w = std::f64::consts::TAU * self.base_frequency;
         let mut a: Vec<f64> = (0..self.harmonics)
             .map(|_| self.coefficient.sample(rng))
@@ -269,11 +277,11 @@ impl FourierExcitation {
         let mut b: Vec<f64> = (0..self.harmonics)
             .map(|_| self.coefficient.sample(rng))
             .collect();
-        let bound: f64 = (0..self.harmonics)
+        let bound_of_series: f64 = (0..self.harmonics)
             .map(|l| (a[l].abs() + b[l].abs()) / (w * (l + 1) as f64))
             .sum();
-        if bound > self.max_angle {
-            let s = self.max_angle / bound;
+        if bound_of_series > bound {
+            let s = bound / bound_of_series;
             a.iter_mut().chain(b.iter_mut()).for_each(|c| *c *= s);
         }
         Profile::Fourier {
@@ -337,6 +345,9 @@ pub struct PopulationSection {
     /// parameters ([`motion`]); instead of `excitation` and its settings. arm6 only.
     #[serde(default)]
     pub motion: Vec<motion::Motion>,
+    /// Random serial arms (`[population.random]`, [`random`]): every arm its own robot, the
+    /// model its drive template.
+    pub random: Option<random::RandomArms>,
 }
 
 /// Whether a population of `model` draws arm6's cylinders (the reference arm, built in or read
@@ -712,6 +723,7 @@ mod tests {
             }),
             fourier: None,
             motion: Vec::new(),
+            random: None,
         };
         p.validate(6).unwrap();
         let a = p.arm(5, 7, 2.0);
