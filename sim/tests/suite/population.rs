@@ -296,3 +296,35 @@ fn a_population_is_the_same_bytes_whatever_the_thread_count() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `scenarios/population_panda.toml`: every link of the Panda scaled within the file's laws, and
+/// each joint's drawn Fourier motion about the centre of its range, within 0.9 of its half-range.
+#[test]
+fn a_panda_family_moves_every_joint_within_its_range() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_panda.toml");
+    let s = Scenario::from_path(&path).unwrap();
+    for k in 0..50 {
+        let arm = s.population_arm(k).unwrap();
+        for (link, (drive, panda)) in arm
+            .chain
+            .links
+            .iter()
+            .zip(arm.drives.iter().zip(&s.chain.links))
+        {
+            let mu = link.body.mass / panda.body.mass;
+            assert!((0.75..=1.25).contains(&mu), "arm {k}: mass factor {mu}");
+            let range = panda.joint.limits.unwrap();
+            let (centre, half) = (
+                0.5 * (range.lower + range.upper),
+                0.5 * (range.upper - range.lower),
+            );
+            let sim::drive::Drive::Motion(p) = &drive.drive else {
+                panic!("a drawn motion")
+            };
+            let worst = (0..=500)
+                .map(|i| (p.eval(10.0 * i as f64 / 500.0).q - centre).abs())
+                .fold(0.0, f64::max);
+            assert!(worst <= 0.9 * half + 1e-12, "arm {k}: {worst} of {half}");
+        }
+    }
+}

@@ -396,4 +396,4 @@ impl super::PopulationSection {
 }
 
 /// The share of a joint's half-range its drawn motion may use.
-const RANGE_SHARE: f64 = 0.9;
+pub(super) const RANGE_SHARE: f64 = 0.9;

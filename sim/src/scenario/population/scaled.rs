@@ -18,7 +18,9 @@
 //! mass by `μ`, its central principal moments by `μ s²`; axes, body frames and joint kinds stay.
 //! So every drawn link is a real body if the model's is (the triangle inequalities scale). The
 //! draws per link are in a fixed order (size, then mass), from the arm's own stream
-//! ([`super::arm_seed`]). Cylinder fields (`radius`, `density`) and arm6's rail experiment
+//! ([`super::arm_seed`]). With `excitation = "fourier"` each revolute joint follows a random
+//! Fourier series about the centre of its range, within `fourier.max_angle` and 0.9 of its
+//! half-range. Cylinder fields (`radius`, `density`) and arm6's rail experiment
 //! (`excitation = "paper"`, `rail_acceleration`, `joint_acceleration`) do not apply and are
 //! rejected with the field named.
 
@@ -128,8 +130,11 @@ impl PopulationSection {
                     .collect();
                 let drawn = (0..drives.len()).map(|j| match kinds[j] {
                     JointKind::Revolute => {
-                        let centre = ranges[j].map_or(0.0, |l| 0.5 * (l.lower + l.upper));
-                        Drive::Motion(f.draw(centre, &mut rng))
+                        let (centre, half) = ranges[j].map_or((0.0, f64::INFINITY), |l| {
+                            (0.5 * (l.lower + l.upper), 0.5 * (l.upper - l.lower))
+                        });
+                        let bound = f.max_angle.min(super::random::RANGE_SHARE * half);
+                        Drive::Motion(f.draw_within(centre, bound, &mut rng))
                     }
                     JointKind::Prismatic => drives[j].clone(),
                 });
