@@ -35,14 +35,15 @@ struct Cli {
 enum Command {
     /// Generate the paper datasets into generated/runs/, run the studies and write
     /// generated/report/: by default the parts that take minutes (mim, multisine, teaching,
-    /// industrial, and the MIM noise sweep), with `--full` also those that train networks or
-    /// read the shared recording (nim, NIM in mim_noise, real).
+    /// industrial, the MIM noise sweep and realism_ft), with `--full` also those that train
+    /// networks, read the shared recording or run the Panda's survival studies (nim, NIM in
+    /// mim_noise, real, realism, realism_gear).
     Reproduce {
         /// Output root (default: <workspace>/generated).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Only one part, whole: mim, nim, multisine, teaching, industrial, mim_noise (with NIM)
-        /// or real.
+        /// Only one part, whole: mim, nim, multisine, teaching, industrial, mim_noise (with NIM),
+        /// real, realism, realism_ft or realism_gear.
         #[arg(long, value_parser = PARTS.iter().map(|p| p.0).collect::<Vec<_>>())]
         only: Option<String>,
         /// Every part, NIM's network training (about 6 minutes on 2 cores) and the TX40
@@ -260,9 +261,10 @@ fn mim_noise(root: &Path, out: &Path, with_nim: bool) -> Result<(), Box<dyn std:
 }
 
 /// A survival study (`studies/<name>.toml`: which identifier survives which effect of the
-/// generator; `realism`, the Panda's, takes 80 min on 2 cores, `realism_ft`, arm6's MIM, a few
-/// seconds) into generated/studies/<name>, its result and survival table as
-/// generated/report/<name>.json, .md, its figure, and the effects' rows as <name>_effects.csv.
+/// generator; `realism`, the Panda's, takes 80 min on 2 cores, `realism_gear`, its elastic
+/// gears, 10 min, `realism_ft`, arm6's MIM, a few seconds) into generated/studies/<name>,
+/// its result and survival table as generated/report/<name>.json, .md, its figure, and the
+/// effects' rows as <name>_effects.csv.
 fn survival(root: &Path, out: &Path, name: &str) -> Result<(), Box<dyn std::error::Error>> {
     use validation::report::survival;
     use validation::study::{file::Study, run_into, sweep::SweepResult};
@@ -320,7 +322,7 @@ fn render_chapters(
 }
 
 /// The parts of `reproduce`, and whether the default run (without `--full`) includes them.
-const PARTS: [(&str, bool); 9] = [
+const PARTS: [(&str, bool); 10] = [
     ("mim", true),
     ("nim", false),
     ("multisine", true),
@@ -330,6 +332,7 @@ const PARTS: [(&str, bool); 9] = [
     ("real", false),
     ("realism", false),
     ("realism_ft", true),
+    ("realism_gear", false),
 ];
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
@@ -395,7 +398,7 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             if part("mim_noise") {
                 mim_noise(&root, &out, with_nim)?;
             }
-            for name in ["realism", "realism_ft"] {
+            for name in ["realism", "realism_ft", "realism_gear"] {
                 if part(name) {
                     survival(&root, &out, name)?;
                 }

@@ -33,11 +33,14 @@ pub enum Chapter {
     Realism,
     /// Which MIM survives what on arm6's F/T sensors (`realism_ft.json`, the same form).
     RealismFt,
+    /// Which whole-arm identifier survives an elastic gear or its play (`realism_gear.json`,
+    /// the same form).
+    RealismGear,
 }
 
 impl Chapter {
     /// Every chapter, in the guide's order.
-    pub const ALL: [Chapter; 7] = [
+    pub const ALL: [Chapter; 8] = [
         Chapter::Mim,
         Chapter::Multisine,
         Chapter::Teaching,
@@ -45,6 +48,7 @@ impl Chapter {
         Chapter::MimNoise,
         Chapter::Realism,
         Chapter::RealismFt,
+        Chapter::RealismGear,
     ];
 
     /// The file stem of its result (`<stem>.json`) and of its chapter (`results-<stem>.md`).
@@ -57,6 +61,7 @@ impl Chapter {
             Chapter::MimNoise => "mim_noise",
             Chapter::Realism => "realism",
             Chapter::RealismFt => "realism_ft",
+            Chapter::RealismGear => "realism_gear",
         }
     }
 
@@ -81,7 +86,7 @@ impl Chapter {
                 super::industrial::markdown(&parse::<IndustrialStudy>(json, source)?)
             }
             Chapter::MimNoise => super::sweep::markdown(&parse::<SweepResult>(json, source)?),
-            Chapter::Realism | Chapter::RealismFt => {
+            Chapter::Realism | Chapter::RealismFt | Chapter::RealismGear => {
                 super::survival::markdown(&parse::<SweepResult>(json, source)?)
             }
         };

@@ -143,6 +143,63 @@ fn rotor_and_current_chain_effects_write_what_their_table_states() {
     assert_eq!(current[1].model, vec![law]);
 }
 
+/// The gear effects: `elasticity` puts the stated compliance behind a rotor of 0.1 kg·m² (the
+/// same rotor rigid at 0), `backlash` the stated play in a stiff gear; a short run of the
+/// played gear shows the motor side wandering inside the play while the link carries no
+/// load from it, and never beyond play and spring.
+#[test]
+fn gear_effects_write_an_elastic_rotor_and_its_play() {
+    use sim::scenario::Transmission;
+    let d = dir("gear");
+    let base = Scenario::from_path(&panda_file(&d, 2.0)).unwrap();
+    let damping = |k: f64| 2.0 * 0.1 * (k * 0.1_f64).sqrt();
+    let elastic = scenario_at(&base, EffectKind::Elasticity, 1e-3).unwrap();
+    for drive in &elastic.drives {
+        let Transmission::Elastic { spring, inertia } = drive.transmission else {
+            panic!("an elastic gear: {:?}", drive.transmission);
+        };
+        assert!((inertia - 0.1).abs() < 1e-12, "{inertia}");
+        assert!((spring.stiffness - 1e3).abs() < 1e-9, "{spring:?}");
+        assert!((spring.damping - damping(1e3)).abs() < 1e-12, "{spring:?}");
+        assert_eq!(spring.backlash, 0.0);
+    }
+    let rigid = scenario_at(&base, EffectKind::Elasticity, 0.0).unwrap();
+    for drive in &rigid.drives {
+        assert_eq!(drive.transmission, Transmission::Rigid { armature: 0.1 });
+    }
+    let e = scenario_at(&base, EffectKind::Elasticity, -1e-3).unwrap_err();
+    assert!(e.contains("joint[0]") && e.contains("compliance"), "{e}");
+
+    let play = 2e-3;
+    let played = scenario_at(&base, EffectKind::Backlash, play).unwrap();
+    for drive in &played.drives {
+        let Transmission::Elastic { spring, .. } = drive.transmission else {
+            panic!("an elastic gear: {:?}", drive.transmission);
+        };
+        assert_eq!((spring.stiffness, spring.backlash), (1e4, play));
+    }
+    let e = scenario_at(&base, EffectKind::Backlash, -1e-3).unwrap_err();
+    assert!(e.contains("backlash"), "{e}");
+
+    // Joint 7 (a light link behind a heavy rotor): its gear's deflection stays within the
+    // play plus the spring's share of the largest torque it carries, and some samples sit
+    // inside the play, where the link sees no spring torque.
+    let run = sim::simulate(&played, None);
+    assert!(run.manifest.invalid.is_none(), "{:?}", run.manifest.invalid);
+    let rec = &run.recording;
+    let nj = rec.joint_ids.len();
+    let seven: Vec<_> = rec.joints.iter().skip(nj - 1).step_by(nj).collect();
+    let peak = seven.iter().map(|j| j.tau.abs()).fold(0.0, f64::max);
+    let within = seven
+        .iter()
+        .filter(|j| (j.q_motor - j.q).abs() < 0.5 * play);
+    assert!(within.count() > 0, "the motor side never inside the play");
+    for j in &seven {
+        let deflection = (j.q_motor - j.q).abs();
+        assert!(deflection <= 0.5 * play + peak / 1e4 + 1e-3, "{deflection}");
+    }
+}
+
 #[test]
 fn a_study_of_an_effect_reports_how_each_estimate_degrades_with_its_severity() {
     let d = dir("study");

@@ -12,6 +12,8 @@
 //! | `load_friction` | `c` (m) | `load_friction = { coefficient = c, smoothing }`, the smoothing of the joint's friction (0.01 rad/s without one) |
 //! | `friction_drift` | `Δ` | `friction_drift = { change = Δ, time_constant }`, a quarter of the run (`sim::friction::Drift`) |
 //! | `armature` | `J` (kg·m²) | `rotor = { inertia = J / 100², gear_ratio = 100 }` (`sim::rotor`): a rotor of reflected inertia `J` the identifiers' Coulomb–viscous columns do not model; 0 writes none |
+//! | `elasticity` | `c` (rad/N·m) | the rotor of reflected inertia `J_E` = 0.1 kg·m² (`armature`'s largest level) behind a spring `spring = { stiffness = 1/c, damping = 2 ζ √(J_E/c) }`, ζ = 0.1 (`sim::elastic`; the servos read the motor side, the identifiers the link side); 0 writes the same rotor rigid |
+//! | `backlash` | `b` (rad) | the same rotor behind a stiff gear `k` = 1e4 N·m/rad (damping as `elasticity`'s) with a play of total width `b`; 0 writes the stiff gear without play |
 //!
 //! The sensor chain acts on the motor-current reading `i` the identifiers read (its
 //! `[[noise]]` entries, before their laws: an analog stage ahead of the converter; a new entry
@@ -93,6 +95,10 @@ pub enum EffectKind {
     FtDelay,
     /// An anti-aliasing filter of cut-off `level` (Hz) on the F/T channels (none at 0).
     FtAntiAliasing,
+    /// An elastic gear of compliance `level` (rad/N·m) behind a rotor (rigid at 0).
+    Elasticity,
+    /// A stiff gear's play of total width `level` (rad).
+    Backlash,
 }
 
 impl EffectKind {
@@ -114,6 +120,8 @@ impl EffectKind {
             EffectKind::FtCrossTalk => "ft_cross_talk",
             EffectKind::FtDelay => "ft_delay",
             EffectKind::FtAntiAliasing => "ft_anti_aliasing",
+            EffectKind::Elasticity => "elasticity",
+            EffectKind::Backlash => "backlash",
         }
     }
 
@@ -135,6 +143,8 @@ impl EffectKind {
             EffectKind::FtCrossTalk => "ε",
             EffectKind::FtDelay => "samples",
             EffectKind::FtAntiAliasing => "Hz",
+            EffectKind::Elasticity => "rad/(N·m)",
+            EffectKind::Backlash => "rad",
         }
     }
 
