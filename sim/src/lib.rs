@@ -134,6 +134,7 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
         }),
         columns: readout::provenance(),
         motion_family: scenario.motion_family,
+        noise_scale: scenario.noise_scale,
         checks: checks.clone(),
         invalid: match unevaluable {
             Some(u) => Some(validity::unevaluable(&recording.run_id, u)),

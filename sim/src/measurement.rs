@@ -49,6 +49,36 @@ impl MeasurementModel<'_> {
     }
 }
 
+/// Scales every white noise of a run's readings by `factor` (a population arm's drawn noise
+/// level, `[population] noise_scale`): the standard deviations of `gaussian` laws and the
+/// half-widths of `uniform` ones in `[[noise]]`, the `sigma` of every `[[sensor]]` channel
+/// (force/torque, IMU, encoder). Biases, scale errors, quantization, clock jitter and the analog
+/// chain are the instruments', not their noise level, and stay.
+pub fn scale_white_noise(noise: &mut [ColumnNoise], sensors: &mut [Sensor], factor: f64) {
+    for law in noise.iter_mut().flat_map(|n| n.model.iter_mut()) {
+        match law {
+            Noise::Gaussian { sigma } => *sigma *= factor,
+            Noise::Uniform { amplitude } => *amplitude *= factor,
+            _ => {}
+        }
+    }
+    for sensor in sensors {
+        let scale = |e: &mut crate::sensor::AxisErrors| e.sigma = e.sigma.scaled([factor; 3]);
+        match sensor {
+            Sensor::ForceTorque { force, torque, .. } => {
+                scale(force);
+                scale(torque);
+            }
+            Sensor::Imu { gyro, accel, .. } => {
+                scale(gyro);
+                scale(accel);
+            }
+            Sensor::Encoder { sigma, .. } => *sigma *= factor,
+            Sensor::Clock { .. } => {}
+        }
+    }
+}
+
 /// The measured copies of `rec` under `model`.
 pub fn measure(rec: &Recording, model: &MeasurementModel) -> Measured {
     let clock = Clock::draw(rec, model);

@@ -47,6 +47,11 @@ pub struct Manifest {
     /// `[[population.motion]]` ([`crate::scenario::population::motion`]); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub motion_family: Option<crate::scenario::population::motion::FamilyId>,
+    /// The factor on every white noise of the run's readings, for an arm of a population with
+    /// `noise_scale` ([`crate::measurement::scale_white_noise`]): `noise` states the scaled
+    /// levels, the scenario text the file's; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise_scale: Option<f64>,
     /// Consistency checks computed when the run was written.
     pub checks: Checks,
     /// The first validity gate the run failed ([`crate::validity`]); absent for a valid run (the

@@ -209,6 +209,9 @@ pub struct Scenario {
     pub samples: usize,
     /// The motion family drawn, for an arm of a population with `[[population.motion]]`.
     pub motion_family: Option<crate::scenario::population::motion::FamilyId>,
+    /// The factor on its readings' white noise, for an arm of a population with `noise_scale`
+    /// (already applied to `file.noise` and `file.sensor`).
+    pub noise_scale: Option<f64>,
     /// Where a URDF `model` path starts (`None`: the model was given, not read).
     model_dir: Option<PathBuf>,
 }
@@ -772,6 +775,7 @@ impl Scenario {
             steps_per_sample,
             samples,
             motion_family: None,
+            noise_scale: None,
             model_dir: match model {
                 ModelSource::Dir(dir) => Some(dir.to_path_buf()),
                 ModelSource::Given(_) => None,
@@ -854,6 +858,10 @@ impl Scenario {
         s.file.seed = self.file.seed ^ (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         s.chain = arm.chain;
         s.motion_family = arm.family;
+        s.noise_scale = p.noise_factor(seed, index);
+        if let Some(factor) = s.noise_scale {
+            crate::measurement::scale_white_noise(&mut s.file.noise, &mut s.file.sensor, factor);
+        }
         if let Some(step) = arm.step {
             s.file.time.step = step;
             s.steps_per_sample = (s.file.time.sample_period / step).round() as usize;

@@ -75,3 +75,75 @@ fn in_memory_run_equals_the_run_read_from_disk_with_measured_columns() {
             .contains_key(&sim::recording::BodyGroup::ImuSf)
     );
 }
+
+/// `noise_scale`: each arm of the Panda family reads at its own drawn noise level — its
+/// measured angles and torques differ from the truth by the file's σ times its factor, its
+/// manifest and the measurement model estimators are told state that level — while its body
+/// and motion are those of the same arm without the law.
+#[test]
+fn arms_drawn_at_their_own_noise_level_say_so_and_measure_so() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_panda.toml");
+    let plain = |f: &mut sim::scenario::ScenarioFile| {
+        f.time.end = 2.0;
+        f.population.as_mut().unwrap().arms = 3;
+    };
+    let base = Scenario::from_path(&path).unwrap().edited(plain).unwrap();
+    let noisy = base
+        .edited(|f| {
+            f.population.as_mut().unwrap().noise_scale =
+                Some(sim::population::Distribution::LogNormal {
+                    mu: 0.0,
+                    sigma: 1.0,
+                    low: Some(0.1),
+                    high: Some(10.0),
+                })
+        })
+        .unwrap();
+    let out = std::env::temp_dir().join(format!("validation-noise-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    sim::batch::generate(&noisy, &out, Shard::ALL, false, None).unwrap();
+    let mut factors = Vec::new();
+    for k in 0..3 {
+        let (a, b) = (
+            base.population_arm(k).unwrap(),
+            noisy.population_arm(k).unwrap(),
+        );
+        assert_eq!(a.chain, b.chain);
+        let motions = |s: &Scenario| s.drives.iter().map(|d| d.drive.clone()).collect::<Vec<_>>();
+        assert_eq!(motions(&a), motions(&b));
+        let run = read_population_arm(&out, k).unwrap();
+        let factor = run.manifest.noise_scale.expect("a drawn level");
+        factors.push(factor);
+        // Told: σ_τ = 0.05 N·m × the factor.
+        let told = (run.measurements.stated.noise.iter())
+            .find(|n| n.column == "tau")
+            .map(|n| n.model.clone());
+        assert_eq!(
+            told,
+            Some(vec![sim::noise::Noise::Gaussian {
+                sigma: 0.05 * factor
+            }])
+        );
+        // Measured: the torque readings' spread about the truth, over 7 joints × 201 samples.
+        let sim_run = sim::simulate(&b, None);
+        let rec = &sim_run.recording;
+        let meas = &rec
+            .measured
+            .iter()
+            .find(|(n, _)| n == "tau_meas")
+            .unwrap()
+            .1;
+        let residuals: Vec<f64> = (rec.joints.iter().zip(meas))
+            .map(|(j, m)| m - j.tau)
+            .collect();
+        let std = (residuals.iter().map(|r| r * r).sum::<f64>() / residuals.len() as f64).sqrt();
+        assert!(
+            (std / (0.05 * factor) - 1.0).abs() < 0.1,
+            "{std} vs {factor}"
+        );
+    }
+    assert!(factors.windows(2).all(|w| w[0] != w[1]), "{factors:?}");
+    // Levels far enough from the file's for the spread check to tell them apart.
+    assert!(factors.iter().any(|f| (f - 1.0).abs() > 0.3), "{factors:?}");
+    std::fs::remove_dir_all(&out).unwrap();
+}

@@ -348,6 +348,11 @@ pub struct PopulationSection {
     /// Random serial arms (`[population.random]`, [`random`]): every arm its own robot, the
     /// model its drive template.
     pub random: Option<random::RandomArms>,
+    /// A factor on every white noise of an arm's readings, drawn per arm
+    /// ([`crate::measurement::scale_white_noise`]; default none: the file's levels), so a
+    /// population spans noise levels. Drawn from a stream of its own, so adding it leaves the
+    /// arms and their motions as they were; written in each arm's manifest (`noise_scale`).
+    pub noise_scale: Option<Distribution>,
 }
 
 /// Whether a population of `model` draws arm6's cylinders (the reference arm, built in or read
@@ -371,6 +376,9 @@ pub fn arm_seed(seed: u64, arm: usize) -> u64 {
     h
 }
 
+/// Mixed into the population seed for the noise levels' stream (ASCII "noise").
+const NOISE_STREAM: u64 = 0x006E_6F69_7365;
+
 /// One drawn arm: its chain (the truth) and the drives of its joints, dataset order.
 #[derive(Clone, Debug)]
 pub struct Arm {
@@ -387,6 +395,14 @@ pub struct Arm {
 }
 
 impl PopulationSection {
+    /// Arm `index`'s factor on its readings' white noise (`seed`: the population's), if the
+    /// section draws one.
+    pub fn noise_factor(&self, seed: u64, index: usize) -> Option<f64> {
+        let law = self.noise_scale.as_ref()?;
+        let mut rng = ChaCha8Rng::seed_from_u64(arm_seed(seed ^ NOISE_STREAM, index));
+        Some(law.sample(&mut rng))
+    }
+
     /// The excitation of each arm (`paper` unless the file says otherwise).
     pub fn excitation(&self) -> ExcitationKind {
         self.excitation.unwrap_or_default()
@@ -440,6 +456,10 @@ impl PopulationSection {
             ("joint_acceleration", &self.joint_acceleration),
         ] {
             check(name, d)?;
+        }
+        if let Some(d) = &self.noise_scale {
+            check("noise_scale", &self.noise_scale)?;
+            random::at_least("noise_scale", d, 0.0)?;
         }
         if self.density.is_some() && self.mass.is_some() {
             return Err((
@@ -724,6 +744,7 @@ mod tests {
             fourier: None,
             motion: Vec::new(),
             random: None,
+            noise_scale: None,
         };
         p.validate(6).unwrap();
         let a = p.arm(5, 7, 2.0);

@@ -308,7 +308,7 @@ fn any_normal(v: &Unit<Vector3<f64>>) -> Vector3<f64> {
 }
 
 /// `Err` naming `name` where the law can draw below `floor`.
-fn at_least(name: &str, d: &Distribution, floor: f64) -> Result<(), ParamError> {
+pub(super) fn at_least(name: &str, d: &Distribution, floor: f64) -> Result<(), ParamError> {
     let lowest = match d {
         Distribution::Constant { value } => Some(*value),
         Distribution::Uniform { low, .. } => Some(*low),
