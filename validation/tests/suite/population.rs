@@ -114,9 +114,9 @@ fn arms_drawn_at_their_own_noise_level_say_so_and_measure_so() {
         let run = read_population_arm(&out, k).unwrap();
         let factor = run.manifest.noise_scale.expect("a drawn level");
         factors.push(factor);
-        // Told: σ_τ = 0.05 N·m × the factor.
+        // Told: σ_i = 0.05 A × the factor.
         let told = (run.measurements.stated.noise.iter())
-            .find(|n| n.column == "tau")
+            .find(|n| n.column == "i")
             .map(|n| n.model.clone());
         assert_eq!(
             told,
@@ -124,17 +124,12 @@ fn arms_drawn_at_their_own_noise_level_say_so_and_measure_so() {
                 sigma: 0.05 * factor
             }])
         );
-        // Measured: the torque readings' spread about the truth, over 7 joints × 201 samples.
+        // Measured: the current readings' spread about the truth, over 7 joints × 201 samples.
         let sim_run = sim::simulate(&b, None);
         let rec = &sim_run.recording;
-        let meas = &rec
-            .measured
-            .iter()
-            .find(|(n, _)| n == "tau_meas")
-            .unwrap()
-            .1;
+        let meas = &rec.measured.iter().find(|(n, _)| n == "i_meas").unwrap().1;
         let residuals: Vec<f64> = (rec.joints.iter().zip(meas))
-            .map(|(j, m)| m - j.tau)
+            .map(|(j, m)| m - j.current)
             .collect();
         let std = (residuals.iter().map(|r| r * r).sum::<f64>() / residuals.len() as f64).sqrt();
         assert!(
