@@ -308,6 +308,45 @@ fn survival(root: &Path, out: &Path, name: &str) -> Result<(), Box<dyn std::erro
     Ok(())
 }
 
+/// The joint-level yardstick (`validation::study::joint_level`): `JOINT_LEVEL_ARMS` arms of
+/// `scenarios/population_panda.toml` into generated/populations/population_panda (resumed if
+/// there), the first `JOINT_LEVEL_TRAINING` the population mean's, the rest held out and
+/// identified by the IDIM family; generated/report/joint_level.json and .md.
+fn joint_level(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    use validation::study::joint_level;
+    let t0 = Instant::now();
+    let scenario = Scenario::from_path(&root.join("scenarios/population_panda.toml"))?;
+    let dir = out.join("populations").join(&scenario.file.name);
+    let runs = validation::study::plan::populations::population(&scenario, JOINT_LEVEL_ARMS, &dir)?;
+    let (training, held_out) = runs.split_at(JOINT_LEVEL_TRAINING);
+    let result = joint_level::evaluate(
+        &scenario.file.name,
+        training,
+        held_out,
+        &["idim_ols", "idim_wls", "idim_irls"],
+    )?;
+    let report = out.join("report");
+    std::fs::create_dir_all(&report)?;
+    std::fs::write(
+        report.join("joint_level.json"),
+        serde_json::to_string_pretty(&result)?,
+    )?;
+    std::fs::write(
+        report.join("joint_level.md"),
+        validation::report::joint_level::markdown(&result),
+    )?;
+    println!(
+        "wrote {}/joint_level.md, .json in {:.1} s",
+        report.display(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Arms of the joint-level yardstick's population, and how many of them make the population mean.
+const JOINT_LEVEL_ARMS: usize = 300;
+const JOINT_LEVEL_TRAINING: usize = 200;
+
 /// Renders the guide's results chapters of `chapters` from the results in `report`.
 fn render_chapters(
     root: &Path,
@@ -322,7 +361,7 @@ fn render_chapters(
 }
 
 /// The parts of `reproduce`, and whether the default run (without `--full`) includes them.
-const PARTS: [(&str, bool); 10] = [
+const PARTS: [(&str, bool); 11] = [
     ("mim", true),
     ("nim", false),
     ("multisine", true),
@@ -333,6 +372,7 @@ const PARTS: [(&str, bool); 10] = [
     ("realism", false),
     ("realism_ft", true),
     ("realism_gear", false),
+    ("joint_level", true),
 ];
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
@@ -397,6 +437,9 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             }
             if part("mim_noise") {
                 mim_noise(&root, &out, with_nim)?;
+            }
+            if part("joint_level") {
+                joint_level(&root, &out)?;
             }
             for name in ["realism", "realism_ft", "realism_gear"] {
                 if part(name) {

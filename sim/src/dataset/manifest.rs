@@ -48,8 +48,8 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub motion_family: Option<crate::scenario::population::motion::FamilyId>,
     /// The factor on every white noise of the run's readings, for an arm of a population with
-    /// `noise_scale` ([`crate::measurement::scale_white_noise`]): `noise` states the scaled
-    /// levels, the scenario text the file's; absent otherwise.
+    /// `noise_scale` ([`crate::measurement::scale_white_noise`]; `noise` and the arm's
+    /// scenario text state the scaled levels); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noise_scale: Option<f64>,
     /// Consistency checks computed when the run was written.

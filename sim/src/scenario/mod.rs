@@ -904,7 +904,36 @@ impl Scenario {
                 });
             }
         }
+        s.source = s.arm_source(&origin)?;
         Ok(s)
+    }
+
+    /// The text of a drawn arm's own scenario (what its manifest records, and what a reader of
+    /// the run takes as its design): the file with its joint sections reduced to the arm's
+    /// joints, each with the motion or servo reference the arm drew, its time step and its
+    /// (scaled) noise; the `[population]` section kept for the record.
+    fn arm_source(&self, origin: &str) -> Result<String, ScenarioError> {
+        let mut file = self.file.clone();
+        let ids: Vec<u8> = self.drives.iter().map(|d| d.id).collect();
+        file.joint.retain(|j| ids.contains(&j.id));
+        for d in &self.drives {
+            let Some(section) = file.joint.iter_mut().find(|j| j.id == d.id) else {
+                continue;
+            };
+            match &d.drive {
+                Drive::Motion(p) => {
+                    (section.motion, section.servo) = (Some(p.clone()), None);
+                }
+                Drive::Servo(servo) => {
+                    (section.motion, section.servo) = (None, Some(servo.clone()));
+                }
+                Drive::Torque(_) | Drive::Free => {}
+            }
+        }
+        toml::to_string(&file).map_err(|e| ScenarioError::Parse {
+            path: origin.to_string(),
+            message: format!("the drawn arm's scenario cannot be written as TOML: {e}"),
+        })
     }
 
     /// The run's sensors and noise laws, seeded by the scenario seed.

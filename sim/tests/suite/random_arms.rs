@@ -147,6 +147,10 @@ fn a_random_population_records_consistent_data_that_reads_back_about_each_arm() 
         // The recorded scenario reads back about the arm's own joints (the first templates).
         let again = Scenario::from_toml_with_model(&m.scenario, "manifest", &m.model).unwrap();
         assert_eq!(again.drives.len(), m.model.links.len());
+        // Its design is the arm's own: the motions it drew, not the file's templates.
+        for (read, drawn) in again.drives.iter().zip(&arm.drives) {
+            assert_eq!(read.drive, drawn.drive);
+        }
     }
     std::fs::remove_dir_all(out).unwrap();
 }

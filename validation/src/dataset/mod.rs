@@ -388,16 +388,11 @@ fn apply_design(
             _ => None,
         };
     }
-    // An arm of a population drawn at its own noise level: the file's levels scaled alike.
-    let (mut sensors, mut noise) = (scenario.file.sensor, scenario.file.noise);
-    if let Some(factor) = manifest.noise_scale {
-        sim::measurement::scale_white_noise(&mut noise, &mut sensors, factor);
-    }
     Ok(Stated {
         real_drives: false,
         transmission: None,
-        sensors,
-        noise,
+        sensors: scenario.file.sensor,
+        noise: scenario.file.noise,
     })
 }
 

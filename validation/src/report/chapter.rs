@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 
 use crate::study::industrial::IndustrialStudy;
+use crate::study::joint_level::JointLevelStudy;
 use crate::study::mim::MimStudy;
 use crate::study::multisine::MultisineStudy;
 use crate::study::sweep::SweepResult;
@@ -36,11 +37,14 @@ pub enum Chapter {
     /// Which whole-arm identifier survives an elastic gear or its play (`realism_gear.json`,
     /// the same form).
     RealismGear,
+    /// Joint-level identification across a population of robots (`joint_level.json`,
+    /// [`JointLevelStudy`]).
+    JointLevel,
 }
 
 impl Chapter {
     /// Every chapter, in the guide's order.
-    pub const ALL: [Chapter; 8] = [
+    pub const ALL: [Chapter; 9] = [
         Chapter::Mim,
         Chapter::Multisine,
         Chapter::Teaching,
@@ -49,6 +53,7 @@ impl Chapter {
         Chapter::Realism,
         Chapter::RealismFt,
         Chapter::RealismGear,
+        Chapter::JointLevel,
     ];
 
     /// The file stem of its result (`<stem>.json`) and of its chapter (`results-<stem>.md`).
@@ -62,6 +67,7 @@ impl Chapter {
             Chapter::Realism => "realism",
             Chapter::RealismFt => "realism_ft",
             Chapter::RealismGear => "realism_gear",
+            Chapter::JointLevel => "joint_level",
         }
     }
 
@@ -88,6 +94,9 @@ impl Chapter {
             Chapter::MimNoise => super::sweep::markdown(&parse::<SweepResult>(json, source)?),
             Chapter::Realism | Chapter::RealismFt | Chapter::RealismGear => {
                 super::survival::markdown(&parse::<SweepResult>(json, source)?)
+            }
+            Chapter::JointLevel => {
+                super::joint_level::markdown(&parse::<JointLevelStudy>(json, source)?)
             }
         };
         Ok(format!(

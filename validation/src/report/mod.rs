@@ -3,6 +3,7 @@
 
 pub mod chapter;
 pub mod industrial;
+pub mod joint_level;
 pub mod mim;
 pub mod multisine;
 pub mod nim;

@@ -6,6 +6,7 @@ pub mod effect_sweep;
 pub mod estimate;
 pub mod file;
 pub mod industrial;
+pub mod joint_level;
 pub mod mim;
 pub mod monte_carlo;
 pub mod multisine;

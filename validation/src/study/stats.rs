@@ -44,6 +44,30 @@ impl Summary {
     }
 }
 
+/// The `p`-quantile of `values` (`p` in `[0, 1]`), interpolated linearly between the sorted
+/// values (so the median of an even count is the mean of the middle two); NaN for none.
+pub fn quantile(values: &[f64], p: f64) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n => {
+            let x = p.clamp(0.0, 1.0) * (n - 1) as f64;
+            let (lo, hi) = (x.floor() as usize, x.ceil() as usize);
+            if lo == hi {
+                v[lo]
+            } else {
+                v[lo] + (x - lo as f64) * (v[hi] - v[lo])
+            }
+        }
+    }
+}
+
+/// The median of `values` ([`quantile`] at ½); NaN for none.
+pub fn median(values: &[f64]) -> f64 {
+    quantile(values, 0.5)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +86,13 @@ mod tests {
         // RMSE² = bias² + (n−1)/n · std².
         assert!((s.rmse.powi(2) - s.bias.powi(2) - 0.75 * s.std.powi(2)).abs() < 1e-14);
         assert_eq!(Summary::of(&[]), None);
+    }
+
+    #[test]
+    fn quantiles_interpolate_between_the_sorted_values() {
+        assert_eq!(super::median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(super::median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(super::quantile(&[0.0, 10.0], 0.9), 9.0);
+        assert!(super::median(&[]).is_nan());
     }
 }

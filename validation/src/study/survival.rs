@@ -37,13 +37,8 @@ pub struct SurvivalRow {
 /// `(scenario, factor, level, method)`.
 type Key = (String, String, f64, String);
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    match v.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => v[n / 2],
-        n => 0.5 * (v[n / 2 - 1] + v[n / 2]),
-    }
+fn median(v: Vec<f64>) -> f64 {
+    super::stats::median(&v)
 }
 
 /// The survival line of one (scenario, factor, level, method) from its parameters' summaries.

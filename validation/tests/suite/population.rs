@@ -142,3 +142,46 @@ fn arms_drawn_at_their_own_noise_level_say_so_and_measure_so() {
     assert!(factors.iter().any(|f| (f - 1.0).abs() > 0.3), "{factors:?}");
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// The joint-level yardstick (`validation::study::joint_level`): on held-out Panda-family arms,
+/// IDIM-OLS from each arm's own run lands far closer to the arm's base parameters than the
+/// training arms' mean does; arms of another kinematic structure are refused, naming why.
+#[test]
+fn idim_beats_the_population_mean_on_held_out_arms_and_random_arms_are_refused() {
+    use validation::study::joint_level::{POPULATION_MEAN, evaluate};
+    let read = |file: &str, arms: usize| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../scenarios")
+            .join(file);
+        let s = Scenario::from_path(&path).unwrap();
+        let out = std::env::temp_dir().join(format!("validation-jl-{}-{file}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&out);
+        let runs = validation::study::plan::populations::population(&s, arms, &out).unwrap();
+        std::fs::remove_dir_all(&out).unwrap();
+        runs
+    };
+    let runs = read("population_panda.toml", 9);
+    let study = evaluate("population_panda", &runs[..6], &runs[6..], &["idim_ols"]).unwrap();
+    assert_eq!((study.training_arms, study.held_out_arms), (6, 3));
+    assert!(study.failures.is_empty(), "{:?}", study.failures);
+    let error = |method: &str| -> Vec<f64> {
+        (study.rows.iter())
+            .filter(|r| r.method == method)
+            .map(|r| r.median)
+            .collect()
+    };
+    let (idim, mean) = (error("idim_ols"), error(POPULATION_MEAN));
+    assert!(!idim.is_empty() && idim.len() == mean.len());
+    for (i, m) in idim.iter().zip(&mean) {
+        assert!(i * 5.0 < *m, "idim {i} against the population mean {m}");
+    }
+    let random = read("population_random.toml", 4);
+    let e = evaluate(
+        "population_random",
+        &random[..2],
+        &random[2..],
+        &["idim_ols"],
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("one kinematic structure"), "{e}");
+}

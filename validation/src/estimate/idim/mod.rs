@@ -288,6 +288,18 @@ pub fn periodic_samples(
             )));
         }
     };
+    if let Derivatives::Fourier { harmonics } = derivatives {
+        // The highest harmonic fitted must stay below the Nyquist frequency (`fourier::project`).
+        let cycles = (range.len() as f64 * dt / period).round() as usize;
+        if harmonics * cycles >= range.len() / 2 {
+            return Err(err(format!(
+                "run `{}`: {} samples over {cycles} period(s) of {period} s cannot hold \
+                 {harmonics} harmonics below the Nyquist frequency",
+                data.run_id,
+                range.len()
+            )));
+        }
+    }
     let nj = data.joints.len();
     let taus: Vec<Vec<f64>> = data.joints.iter().map(|j| j.motor_torque()).collect();
     let (mut qs, mut qds, mut qdds) = (vec![], vec![], vec![]);

@@ -1,0 +1,74 @@
+//! The joint-level study's chapter ([`crate::study::joint_level`]): per noise band, each
+//! method's median and 90th-percentile error over the held-out arms, beside the population
+//! mean's. Renders the serialized result only.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use crate::study::joint_level::{COUNTED, JointLevelStudy, POPULATION_MEAN};
+
+/// The chapter.
+pub fn markdown(s: &JointLevelStudy) -> String {
+    let mut md = format!(
+        "# Joint-level identification across robots: `{}`\n\n\
+         {} held-out arms, each identified from its own run (joint angles and drive currents, \
+         read at the arm's own drawn noise level), against its {} true base parameters; the \
+         `{POPULATION_MEAN}` column answers every arm with the mean of {} training arms' true \
+         base parameters, using no data of the arm: the population's spread, the baseline a \
+         learned identifier that carries the population as its prior must beat. Each cell: the \
+         median over the arms of each arm's median relative error `|estimate − truth| / |truth|` \
+         over its base parameters (|truth| ≥ {COUNTED:e} of the largest), then its 90th \
+         percentile. A band is the arm's factor on the population file's noise σ \
+         (`noise_scale`).\n\n",
+        s.population, s.held_out_arms, s.base_parameters, s.training_arms
+    );
+    let methods: Vec<&str> = std::iter::once(POPULATION_MEAN)
+        .chain(
+            (s.rows.iter().map(|r| r.method.as_str()))
+                .filter(|m| *m != POPULATION_MEAN)
+                .collect::<BTreeSet<_>>(),
+        )
+        .collect();
+    let _ = writeln!(md, "| noise × σ | arms | {} |", methods.join(" | "));
+    let _ = writeln!(md, "|---|---:|{}", "---:|".repeat(methods.len()));
+    let mut bands: Vec<(f64, Option<f64>)> = Vec::new();
+    for r in &s.rows {
+        if !bands.contains(&(r.low, r.high)) {
+            bands.push((r.low, r.high));
+        }
+    }
+    for (low, high) in bands {
+        let rows: Vec<_> = (s.rows.iter())
+            .filter(|r| (r.low, r.high) == (low, high))
+            .collect();
+        let arms = rows.iter().map(|r| r.arms).max().unwrap_or(0);
+        let cells: Vec<String> = (methods.iter())
+            .map(|m| match rows.iter().find(|r| r.method == *m) {
+                Some(r) => format!("{} · {}", percent(r.median), percent(r.p90)),
+                None => "—".into(),
+            })
+            .collect();
+        let range = match high {
+            Some(high) => format!("{low}–{high}"),
+            None => format!("≥ {low}"),
+        };
+        let _ = writeln!(md, "| {range} | {arms} | {} |", cells.join(" | "));
+    }
+    if !s.failures.is_empty() {
+        let _ = writeln!(md, "\nNot identified:\n");
+        for (method, arm, reason) in &s.failures {
+            let _ = writeln!(md, "- `{method}`, held-out arm {arm}: {reason}");
+        }
+    }
+    md
+}
+
+fn percent(x: f64) -> String {
+    if !x.is_finite() {
+        "∞".into()
+    } else if x >= 0.1 {
+        format!("{:.0} %", 100.0 * x)
+    } else {
+        format!("{:.2} %", 100.0 * x)
+    }
+}
