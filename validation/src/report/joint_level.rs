@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use crate::study::joint_level::{COUNTED, JointLevelStudy, POPULATION_MEAN};
+use crate::study::joint_level::{COUNTED, JointLevelStudy, POPULATION_MEAN, SHRUNK};
 
 /// The chapter.
 pub fn markdown(s: &JointLevelStudy) -> String {
@@ -15,10 +15,14 @@ pub fn markdown(s: &JointLevelStudy) -> String {
          read at the arm's own drawn noise level), against its {} true base parameters; the \
          `{POPULATION_MEAN}` column answers every arm with the mean of {} training arms' true \
          base parameters, using no data of the arm: the population's spread, the baseline a \
-         learned identifier that carries the population as its prior must beat. Each cell: the \
+         learned identifier that carries the population as its prior must beat; `{SHRUNK}` is \
+         IDIM-OLS shrunk toward that mean by precision, parameter by parameter (its least-squares \
+         variance against the training arms' variance), the simplest identifier that carries \
+         the prior. Each cell: the \
          median over the arms of each arm's median relative error `|estimate − truth| / |truth|` \
          over its base parameters (|truth| ≥ {COUNTED:e} of the largest), then its 90th \
-         percentile. A band is the arm's factor on the population file's noise σ \
+         percentile, and for a method that states standard deviations the share of those \
+         parameters whose truth lies within ±2σ of the estimate (95 % if σ is calibrated). A band is the arm's factor on the population file's noise σ \
          (`noise_scale`).\n\n",
         s.population, s.held_out_arms, s.base_parameters, s.training_arms
     );
@@ -44,7 +48,15 @@ pub fn markdown(s: &JointLevelStudy) -> String {
         let arms = rows.iter().map(|r| r.arms).max().unwrap_or(0);
         let cells: Vec<String> = (methods.iter())
             .map(|m| match rows.iter().find(|r| r.method == *m) {
-                Some(r) => format!("{} · {}", percent(r.median), percent(r.p90)),
+                Some(r) => match r.coverage {
+                    Some(c) => format!(
+                        "{} · {} · ±2σ {:.0} %",
+                        percent(r.median),
+                        percent(r.p90),
+                        100.0 * c
+                    ),
+                    None => format!("{} · {}", percent(r.median), percent(r.p90)),
+                },
                 None => "—".into(),
             })
             .collect();

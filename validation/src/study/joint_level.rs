@@ -3,12 +3,16 @@
 //! angles and drive currents, each arm at its own drawn noise level, `noise_scale`), each
 //! identified from its own run by the whole-arm estimators, beside the answer that needs no data
 //! at all: the mean of the training arms' true base parameters (the population's spread — what a
-//! prior-carrying learned identifier must beat before it can claim to have read anything).
+//! prior-carrying learned identifier must beat before it can claim to have read anything), and
+//! the simplest identifier that carries that prior: IDIM-OLS shrunk toward the population mean
+//! parameter by parameter ([`SHRUNK`]).
 //!
 //! **Score.** Per arm and method, the median over the arm's base parameters (`base.k`,
 //! [`crate::param::arm_truth`]; those with `|truth| ≥` [`COUNTED`] of the largest) of
 //! `|estimate − truth| / |truth|`; per noise band (the arm's drawn factor on the file's σ) the
-//! median and 90th percentile over the arms. The base parameters are combinations fixed by the
+//! median and 90th percentile over the arms, and for a method that states standard deviations
+//! (IDIM-OLS) the share of the counted parameters whose truth lies within ±2σ of its estimate
+//! (its calibration; 95 % for a calibrated σ). The base parameters are combinations fixed by the
 //! kinematics' structure, so the population's arms must share it (a scaled family: the same
 //! joints, axes and base count; `Err` otherwise).
 //!
@@ -44,6 +48,9 @@ pub struct BandRow {
     pub median: f64,
     /// Their 90th percentile.
     pub p90: f64,
+    /// For a method that states standard deviations: the share of the counted parameters
+    /// (over the band's arms) whose truth lies within ±2σ of the estimate.
+    pub coverage: Option<f64>,
 }
 
 /// The study's result.
@@ -63,46 +70,86 @@ pub struct JointLevelStudy {
     pub failures: Vec<(String, usize, String)>,
 }
 
-/// One held-out arm's errors: its noise factor and, per method, its median relative error.
+/// One held-out arm's errors: its noise factor and, per method, its score.
 struct ArmScore {
     factor: f64,
-    errors: Vec<(String, f64)>,
+    errors: Vec<(String, Score)>,
+}
+
+/// A method's score on one arm.
+struct Score {
+    /// The median relative error over the counted parameters.
+    median: f64,
+    /// `(within ±2σ, with a σ)` among them, where the method states σ.
+    covered: Option<(usize, usize)>,
+}
+
+impl Score {
+    /// The score of `estimate` against `truth`, each estimate's σ in `std` where stated.
+    fn of(estimate: &[f64], std: Option<&[f64]>, truth: &[f64]) -> Score {
+        let counted = counted(truth);
+        let covered = std.map(|std| {
+            let stated: Vec<usize> = (counted.iter().copied())
+                .filter(|&k| std[k].is_finite())
+                .collect();
+            let within = (stated.iter())
+                .filter(|&&k| (estimate[k] - truth[k]).abs() <= 2.0 * std[k])
+                .count();
+            (within, stated.len())
+        });
+        let errors: Vec<f64> = (counted.iter())
+            .map(|&k| {
+                let r = ((estimate[k] - truth[k]) / truth[k]).abs();
+                if r.is_finite() { r } else { f64::INFINITY }
+            })
+            .collect();
+        Score {
+            median: crate::study::stats::median(&errors),
+            covered: covered.filter(|c| c.1 > 0),
+        }
+    }
+}
+
+/// The parameters counted: `|truth|` at least [`COUNTED`] of the largest.
+fn counted(truth: &[f64]) -> Vec<usize> {
+    let largest = truth.iter().fold(0.0_f64, |m, t| m.max(t.abs()));
+    (0..truth.len())
+        .filter(|&k| truth[k].abs() >= COUNTED * largest)
+        .collect()
 }
 
 /// Scores `methods` on the `held_out` arms against the truths, beside the mean of the
-/// `training` arms' base parameters (module docs).
+/// `training` arms' base parameters and, where `methods` has `idim_ols`, its estimates shrunk
+/// toward that mean ([`SHRUNK`]; module docs).
 pub fn evaluate(
     population: &str,
     training: &[Run],
     held_out: &[Run],
     methods: &[&str],
 ) -> crate::Result<JointLevelStudy> {
-    let mean = population_mean(training)?;
+    let prior = Prior::of(training)?;
     let mut failures = Vec::new();
     let mut scores = Vec::with_capacity(held_out.len());
     for (arm, run) in held_out.iter().enumerate() {
         let truth = base_truth(run);
-        if truth.len() != mean.len() {
-            return Err(structure_error(run, truth.len(), mean.len()));
+        if truth.len() != prior.mean.len() {
+            return Err(structure_error(run, truth.len(), prior.mean.len()));
         }
-        let mut errors = vec![(POPULATION_MEAN.to_string(), median_error(&mean, &truth))];
-        let m = &run.measurements;
-        let experiment = Experiment::new(vec![(Role::Single, m), (Role::Excitation, m)]);
+        let mut errors = vec![(
+            POPULATION_MEAN.to_string(),
+            Score::of(&prior.mean, None, &truth),
+        )];
         for &name in methods {
-            let estimator =
-                by_name(&Options::default(), name).ok_or_else(|| crate::Error::Invalid {
-                    what: format!("joint-level study: estimator `{name}`"),
-                    expected: "a name of the registry (`validation::estimate::registry`)".into(),
-                })?;
-            let estimate = (estimator.applies(&experiment).map_err(|e| e.to_string()))
-                .and_then(|()| estimator.estimate(&experiment).map_err(|e| e.to_string()));
-            match estimate {
-                Ok(e) => {
-                    let values: Vec<f64> = (1..=truth.len())
-                        .map(|k| e.values.get(&ParamId::Base(k)).and_then(|v| v.value))
-                        .map(|v| v.unwrap_or(f64::NAN))
-                        .collect();
-                    errors.push((name.to_string(), median_error(&values, &truth)));
+            match identify(run, name, truth.len())? {
+                Ok(estimates) => {
+                    let values: Vec<f64> = estimates.iter().map(|e| e.0).collect();
+                    let std: Vec<f64> = estimates.iter().map(|e| e.1).collect();
+                    let stated = std.iter().any(|s| s.is_finite()).then_some(std.as_slice());
+                    errors.push((name.to_string(), Score::of(&values, stated, &truth)));
+                    if name == "idim_ols" {
+                        let shrunk = prior.shrink(&estimates);
+                        errors.push((SHRUNK.to_string(), Score::of(&shrunk, None, &truth)));
+                    }
                 }
                 Err(reason) => failures.push((name.to_string(), arm, reason)),
             }
@@ -112,17 +159,98 @@ pub fn evaluate(
             errors,
         });
     }
-    let names: Vec<String> = std::iter::once(POPULATION_MEAN.to_string())
+    let mut names: Vec<String> = std::iter::once(POPULATION_MEAN.to_string())
         .chain(methods.iter().map(|m| m.to_string()))
         .collect();
+    if methods.contains(&"idim_ols") {
+        names.push(SHRUNK.to_string());
+    }
     Ok(JointLevelStudy {
         population: population.into(),
         training_arms: training.len(),
         held_out_arms: held_out.len(),
-        base_parameters: mean.len(),
+        base_parameters: prior.mean.len(),
         rows: bands(&scores, &names),
         failures,
     })
+}
+
+/// The method name of IDIM-OLS shrunk toward the population: per base parameter, the
+/// precision-weighted mean of the OLS estimate `x̂` (its least-squares std `s`) and the training
+/// arms' mean `μ` (their variance `v`): `(x̂/s² + μ/v) / (1/s² + 1/v)`, each parameter on its
+/// own (the OLS errors' correlations ignored). The answer of the simplest prior-carrying
+/// identifier: where the run determines a parameter (`s² ≪ v`) it is OLS's, where it says
+/// little the population's.
+pub const SHRUNK: &str = "idim_ols_shrunk";
+
+/// `name`'s base-parameter estimates `(value, std)` from `run`'s own measurements (`Ok(Err)`:
+/// the estimator does not apply or failed, with the reason; `Err`: no such estimator). A
+/// missing value or std is NaN.
+fn identify(
+    run: &Run,
+    name: &str,
+    parameters: usize,
+) -> crate::Result<Result<Vec<(f64, f64)>, String>> {
+    let estimator = by_name(&Options::default(), name).ok_or_else(|| crate::Error::Invalid {
+        what: format!("joint-level study: estimator `{name}`"),
+        expected: "a name of the registry (`validation::estimate::registry`)".into(),
+    })?;
+    let m = &run.measurements;
+    let experiment = Experiment::new(vec![(Role::Single, m), (Role::Excitation, m)]);
+    let estimate = (estimator.applies(&experiment).map_err(|e| e.to_string()))
+        .and_then(|()| estimator.estimate(&experiment).map_err(|e| e.to_string()));
+    Ok(estimate.map(|e| {
+        (1..=parameters)
+            .map(|k| match e.values.get(&ParamId::Base(k)) {
+                Some(v) => (v.value.unwrap_or(f64::NAN), v.std.unwrap_or(f64::NAN)),
+                None => (f64::NAN, f64::NAN),
+            })
+            .collect()
+    }))
+}
+
+/// The training arms' base parameters: mean and variance per parameter.
+struct Prior {
+    mean: Vec<f64>,
+    variance: Vec<f64>,
+}
+
+impl Prior {
+    /// `Err` if the arms' structures differ, or there are fewer than two.
+    fn of(training: &[Run]) -> crate::Result<Prior> {
+        if training.len() < 2 {
+            return Err(crate::Error::Data(
+                "joint-level study: expected at least 2 training arms".into(),
+            ));
+        }
+        let truths: Vec<Vec<f64>> = training.iter().map(base_truth).collect();
+        let n = truths[0].len();
+        if let Some((run, t)) = (training.iter().zip(&truths)).find(|(_, t)| t.len() != n) {
+            return Err(structure_error(run, t.len(), n));
+        }
+        let count = truths.len() as f64;
+        let mean: Vec<f64> = (0..n)
+            .map(|k| truths.iter().map(|t| t[k]).sum::<f64>() / count)
+            .collect();
+        let variance = (0..n)
+            .map(|k| truths.iter().map(|t| (t[k] - mean[k]).powi(2)).sum::<f64>() / (count - 1.0))
+            .collect();
+        Ok(Prior { mean, variance })
+    }
+
+    /// OLS's `(value, std)` per parameter shrunk toward the mean ([`SHRUNK`]); a parameter
+    /// without a finite std, or that the population does not vary, keeps OLS's value.
+    fn shrink(&self, ols: &[(f64, f64)]) -> Vec<f64> {
+        (ols.iter().zip(self.mean.iter().zip(&self.variance)))
+            .map(|(&(x, s), (&mu, &v))| {
+                if !(s.is_finite() && s > 0.0 && v > 0.0) {
+                    return x;
+                }
+                let (a, b) = (1.0 / (s * s), 1.0 / v);
+                (a * x + b * mu) / (a + b)
+            })
+            .collect()
+    }
 }
 
 /// The arm's true base parameters `base.1 …` (the scorer's only read of the truth).
@@ -133,42 +261,12 @@ fn base_truth(run: &Run) -> Vec<f64> {
         .collect()
 }
 
-/// The mean of the training arms' base parameters; `Err` if their structures differ.
-fn population_mean(training: &[Run]) -> crate::Result<Vec<f64>> {
-    let first = training
-        .first()
-        .ok_or_else(|| crate::Error::Data("joint-level study: no training arms".into()))?;
-    let mut sum = vec![0.0; base_truth(first).len()];
-    for run in training {
-        let truth = base_truth(run);
-        if truth.len() != sum.len() {
-            return Err(structure_error(run, truth.len(), sum.len()));
-        }
-        sum.iter_mut().zip(&truth).for_each(|(s, t)| *s += t);
-    }
-    Ok(sum.into_iter().map(|s| s / training.len() as f64).collect())
-}
-
 fn structure_error(run: &Run, got: usize, expected: usize) -> crate::Error {
     crate::Error::Data(format!(
         "joint-level study: {} has {got} base parameters, the population's first arm {expected}: \
          expected arms of one kinematic structure (a scaled family, not random arms)",
         run.dir.display()
     ))
-}
-
-/// The median over the counted parameters of `|estimate − truth| / |truth|` (a missing or
-/// non-finite estimate counts as infinitely wrong).
-fn median_error(estimate: &[f64], truth: &[f64]) -> f64 {
-    let largest = truth.iter().fold(0.0_f64, |m, t| m.max(t.abs()));
-    let errors: Vec<f64> = (estimate.iter().zip(truth))
-        .filter(|(_, t)| t.abs() >= COUNTED * largest)
-        .map(|(e, t)| {
-            let r = ((e - t) / t).abs();
-            if r.is_finite() { r } else { f64::INFINITY }
-        })
-        .collect();
-    crate::study::stats::median(&errors)
 }
 
 /// Per band and method, the median and 90th percentile of the arms' errors.
@@ -183,12 +281,15 @@ fn bands(scores: &[ArmScore], names: &[String]) -> Vec<BandRow> {
             continue;
         }
         for name in names {
-            let errors: Vec<f64> = (within.iter())
-                .filter_map(|s| s.errors.iter().find(|(n, _)| n == name).map(|e| e.1))
+            let scores: Vec<&Score> = (within.iter())
+                .filter_map(|s| s.errors.iter().find(|(n, _)| n == name).map(|e| &e.1))
                 .collect();
-            if errors.is_empty() {
+            if scores.is_empty() {
                 continue;
             }
+            let errors: Vec<f64> = scores.iter().map(|s| s.median).collect();
+            let covered: Vec<(usize, usize)> = scores.iter().filter_map(|s| s.covered).collect();
+            let (within, stated) = (covered.iter()).fold((0, 0), |(a, b), c| (a + c.0, b + c.1));
             rows.push(BandRow {
                 low,
                 high,
@@ -196,6 +297,7 @@ fn bands(scores: &[ArmScore], names: &[String]) -> Vec<BandRow> {
                 arms: errors.len(),
                 median: crate::study::stats::median(&errors),
                 p90: crate::study::stats::quantile(&errors, 0.9),
+                coverage: (stated > 0).then(|| within as f64 / stated as f64),
             });
         }
     }

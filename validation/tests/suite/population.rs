@@ -175,6 +175,14 @@ fn idim_beats_the_population_mean_on_held_out_arms_and_random_arms_are_refused()
     for (i, m) in idim.iter().zip(&mean) {
         assert!(i * 5.0 < *m, "idim {i} against the population mean {m}");
     }
+    // IDIM-OLS states its least-squares σ: a coverage is scored for it, and for no answer that
+    // states none.
+    for r in &study.rows {
+        match r.method.as_str() {
+            "idim_ols" => assert!(r.coverage.is_some_and(|c| c > 0.0 && c <= 1.0), "{r:?}"),
+            _ => assert_eq!(r.coverage, None, "{r:?}"),
+        }
+    }
     let random = read("population_random.toml", 4);
     let e = evaluate(
         "population_random",

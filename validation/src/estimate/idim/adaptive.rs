@@ -103,6 +103,7 @@ impl Adaptive {
             .cloned()
             .unwrap_or_else(|| DVector::zeros(full.len()));
         Ok(Identified {
+            std: Vec::new(),
             parameters: full.parameters(&last),
             history: estimates
                 .iter()

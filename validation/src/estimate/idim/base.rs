@@ -537,7 +537,16 @@ impl Idim {
             full, a, b, joint, ..
         } = self.system(experiment, &self.name())?;
         let x = match self.weighting {
-            Weighting::Ordinary => least_squares(&a, &b),
+            Weighting::Ordinary => {
+                let x = least_squares(&a, &b);
+                let values: Vec<Option<f64>> = x.iter().map(|v| Some(*v)).collect();
+                let std = crate::lsq::ols_std(&a, &b, &values);
+                let mut identified = full.identified(&x);
+                if let Some(std) = std.into_iter().collect::<Option<Vec<f64>>>() {
+                    identified.std = full.parameters(&DVector::from_vec(std));
+                }
+                return Ok(identified);
+            }
             Weighting::Total => total_least_squares(&a, &b),
             Weighting::Weighted => {
                 let x0 = least_squares(&a, &b);
@@ -570,6 +579,7 @@ impl FullRegressor {
     pub fn identified(&self, x: &DVector<f64>) -> Identified {
         Identified {
             parameters: self.parameters(x),
+            std: Vec::new(),
             model: Box::new(self.model(x)),
             history: Vec::new(),
             standard: None,

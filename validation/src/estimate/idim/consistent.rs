@@ -319,6 +319,7 @@ impl StandardIdim {
         let nf = full.len() - full.base.len();
         xb.rows_mut(full.base.len(), nf).copy_from(&x.rows(np, nf));
         Ok(Identified {
+            std: Vec::new(),
             parameters: full.parameters(&xb),
             model: Box::new(full.model(&xb)),
             history: Vec::new(),

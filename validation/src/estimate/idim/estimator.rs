@@ -261,6 +261,11 @@ impl Estimator for Teaching {
             .into_iter()
             .map(|(p, v)| (p, Estimate::value(Some(v))))
             .collect();
+        for (p, s) in &identified.std {
+            if let Some(e) = values.get_mut(p) {
+                e.std = Some(*s);
+            }
+        }
         let mut model = None;
         if let Some(standard) = &identified.standard {
             for (b, p) in standard.iter().enumerate() {

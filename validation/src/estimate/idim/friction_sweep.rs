@@ -432,6 +432,7 @@ impl SweepFit {
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
         let fg = experiment.sweep_fit()?.clone();
         Ok(Identified {
+            std: Vec::new(),
             parameters: fg.parameters(&experiment.geometry().joint_ids()),
             model: Box::new(fg),
             history: Vec::new(),

@@ -130,6 +130,9 @@ pub trait TorqueModel {
 pub struct Identified {
     /// The estimates (see the module docs).
     pub parameters: Vec<(ParamId, f64)>,
+    /// Their standard deviations, for the methods that state one (IDIM-OLS: the least-squares
+    /// covariance under white equation errors, [`crate::lsq::ols_std`]); empty otherwise.
+    pub std: Vec<(ParamId, f64)>,
     /// The identified torque model.
     pub model: Box<dyn TorqueModel>,
     /// For online methods: `(t, estimates)` over the run, `t` in seconds of data consumed.

@@ -88,6 +88,7 @@ impl TwoStep {
                 .map(|(k, v)| (crate::param::ParamId::InertiaBase(k + 1), *v)),
         );
         Ok(Identified {
+            std: Vec::new(),
             parameters,
             model: Box::new(model),
             history: Vec::new(),
