@@ -155,34 +155,23 @@ fn a_random_population_records_consistent_data_that_reads_back_about_each_arm() 
     std::fs::remove_dir_all(out).unwrap();
 }
 
+/// The file's `[population.random]` section.
+fn random(f: &mut ScenarioFile) -> &mut sim::population::random::RandomArms {
+    f.population.as_mut().unwrap().random.as_mut().unwrap()
+}
+
 #[test]
 fn bad_random_sections_name_the_field() {
     let error = |f: fn(&mut ScenarioFile)| {
         let s = Scenario::from_path(&file()).unwrap();
         s.edited(f).unwrap_err().to_string()
     };
-    let e = error(|f| {
-        f.population
-            .as_mut()
-            .unwrap()
-            .random
-            .as_mut()
-            .unwrap()
-            .joints = [1, 7]
-    });
+    let e = error(|f| random(f).joints = [1, 7]);
     assert!(
         e.contains("population.random.joints") && e.contains("2 ≤"),
         "{e}"
     );
-    let e = error(|f| {
-        f.population
-            .as_mut()
-            .unwrap()
-            .random
-            .as_mut()
-            .unwrap()
-            .joints = [2, 8]
-    });
+    let e = error(|f| random(f).joints = [2, 8]);
     assert!(
         e.contains("population.random.joints") && e.contains("≤ 7"),
         "{e}"
@@ -192,11 +181,10 @@ fn bad_random_sections_name_the_field() {
     });
     assert!(e.contains("population.excitation"), "{e}");
     let e = error(|f| {
-        f.population.as_mut().unwrap().random.as_mut().unwrap().mass =
-            sim::population::Distribution::Uniform {
-                low: -1.0,
-                high: 2.0,
-            }
+        random(f).mass = sim::population::Distribution::Uniform {
+            low: -1.0,
+            high: 2.0,
+        }
     });
     assert!(e.contains("population.random.mass"), "{e}");
     let e = error(|f| {

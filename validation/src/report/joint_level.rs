@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+use super::survival::percent;
 use crate::study::joint_level::{COUNTED, JointLevelStudy, POPULATION_MEAN, SHRUNK};
 
 /// The chapter.
@@ -73,14 +74,4 @@ pub fn markdown(s: &JointLevelStudy) -> String {
         }
     }
     md
-}
-
-fn percent(x: f64) -> String {
-    if !x.is_finite() {
-        "∞".into()
-    } else if x >= 0.1 {
-        format!("{:.0} %", 100.0 * x)
-    } else {
-        format!("{:.2} %", 100.0 * x)
-    }
 }

@@ -51,7 +51,7 @@ fn units(result: &SweepResult, mismatch: bool) -> String {
 }
 
 /// A percentage with two significant digits, `–` where not finite.
-fn percent(v: f64) -> String {
+pub(super) fn percent(v: f64) -> String {
     if !v.is_finite() {
         "–".into()
     } else if v >= 0.1 {
