@@ -80,15 +80,26 @@ fn truncated(text: &str, samples: usize) -> String {
         .collect()
 }
 
+/// The fixture's run `name`, re-simulated over `samples` samples: a shipped scenario, or arm `k`
+/// of a population file (`<file>/arm=<k>`, its drawn chain and motion).
 fn simulate(name: &str, samples: usize) -> Run {
-    let text = std::fs::read_to_string(root().join(format!("scenarios/{name}.toml"))).unwrap();
+    let (file, arm) = match name.split_once("/arm=") {
+        Some((file, k)) => (file, Some(k.parse::<usize>().unwrap())),
+        None => (name, None),
+    };
+    let text = std::fs::read_to_string(root().join(format!("scenarios/{file}.toml"))).unwrap();
     let scenario = sim::scenario::Scenario::from_toml_in(
         &truncated(&text, samples),
-        name,
+        file,
         &root().join("scenarios"),
     )
     .unwrap();
-    let dir = std::env::temp_dir().join(format!("pinocchio-test-{}-{name}", std::process::id()));
+    let scenario = match arm {
+        Some(k) => scenario.population_arm(k).unwrap(),
+        None => scenario,
+    };
+    let tag = name.replace('/', "-");
+    let dir = std::env::temp_dir().join(format!("pinocchio-test-{}-{tag}", std::process::id()));
     let run = write_and_read(&sim::simulate(&scenario, None), &dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     run
@@ -198,7 +209,20 @@ fn every_shipped_scenario_agrees_with_pinocchio_and_closes_newton_euler() {
         })
         .collect();
     shipped.sort();
-    let covered: Vec<String> = fixture.runs.iter().map(|r| r.scenario.clone()).collect();
+    // Every shipped scenario, and the first arms of every population file.
+    let covered: Vec<String> = (fixture.runs.iter())
+        .map(|r| r.scenario.clone())
+        .filter(|name| !name.contains("/arm="))
+        .collect();
+    for population in shipped.iter().filter(|name| {
+        let text = std::fs::read_to_string(root().join(format!("scenarios/{name}.toml"))).unwrap();
+        text.contains("\n[population]")
+    }) {
+        assert!(
+            (fixture.runs.iter()).any(|r| r.scenario == format!("{population}/arm=00002")),
+            "{population}'s arms in the fixture; {REGENERATE}"
+        );
+    }
     assert_eq!(
         covered, shipped,
         "every shipped scenario in the fixture; {REGENERATE}"
