@@ -866,6 +866,13 @@ impl Scenario {
             s.file.time.step = step;
             s.steps_per_sample = (s.file.time.sample_period / step).round() as usize;
         }
+        if let Some(friction) = p.joint_friction(seed, index, &s.chain.joint_kinds()) {
+            for (d, f) in s.drives.iter_mut().zip(friction) {
+                if f.is_some() {
+                    d.friction = f;
+                }
+            }
+        }
         let drawn = arm
             .drives
             .unwrap_or_else(|| s.drives.iter().map(|d| d.drive.clone()).collect());
@@ -920,6 +927,7 @@ impl Scenario {
             let Some(section) = file.joint.iter_mut().find(|j| j.id == d.id) else {
                 continue;
             };
+            section.friction.clone_from(&d.friction);
             match &d.drive {
                 Drive::Motion(p) => {
                     (section.motion, section.servo) = (Some(p.clone()), None);

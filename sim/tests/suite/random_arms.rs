@@ -193,3 +193,46 @@ fn bad_random_sections_name_the_field() {
     });
     assert!(e.contains("population.length"), "{e}");
 }
+
+/// `[population.friction]`: every joint of every arm gets its own Coulomb–viscous friction
+/// within the laws, recorded in the arm's truth and scenario; the arms' bodies and motions are
+/// those of the file without it.
+#[test]
+fn friction_is_drawn_per_arm_and_joint_within_its_laws() {
+    let with = population(20, 1.0, |_| {});
+    let without = population(20, 1.0, |f| f.population.as_mut().unwrap().friction = None);
+    let mut levels = Vec::new();
+    for k in 0..20 {
+        let (a, b) = (
+            with.population_arm(k).unwrap(),
+            without.population_arm(k).unwrap(),
+        );
+        for (la, lb) in a.chain.links.iter().zip(&b.chain.links) {
+            assert_eq!(la.body, lb.body);
+            let Some(sim::friction::Friction::CoulombViscous {
+                coulomb, viscous, ..
+            }) = la.joint.friction
+            else {
+                panic!("arm {k}: {:?}", la.joint.friction)
+            };
+            assert!((0.0..=1.5).contains(&coulomb) && (0.0..=0.5).contains(&viscous));
+            assert_eq!(lb.joint.friction, None);
+            levels.push(coulomb);
+        }
+        for (da, db) in a.drives.iter().zip(&b.drives) {
+            assert_eq!(da.drive, db.drive);
+        }
+        // The arm's own scenario states its friction.
+        let again = Scenario::from_toml_with_model(&a.source, "arm", &a.chain).unwrap();
+        for (d, l) in again.drives.iter().zip(&a.chain.links) {
+            assert_eq!(d.friction, l.joint.friction);
+        }
+    }
+    levels.sort_by(f64::total_cmp);
+    levels.dedup();
+    assert!(
+        levels.len() > 40,
+        "drawn per joint: {} distinct levels",
+        levels.len()
+    );
+}

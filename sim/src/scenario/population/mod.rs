@@ -353,6 +353,42 @@ pub struct PopulationSection {
     /// population spans noise levels. Drawn from a stream of its own, so adding it leaves the
     /// arms and their motions as they were; written in each arm's manifest (`noise_scale`).
     pub noise_scale: Option<Distribution>,
+    /// Coulomb–viscous friction drawn per arm and joint (`[population.friction]`,
+    /// [`FrictionLaws`]; default none: the file's friction), in place of the file's on every
+    /// revolute joint; part of the arm's truth.
+    pub friction: Option<FrictionLaws>,
+}
+
+/// `[population.friction]`: each revolute joint of an arm gets `coulomb_viscous` friction
+/// (`sim::friction::Friction::CoulombViscous`) with `F_c` from `coulomb` (N·m) and `F_v` from
+/// `viscous` (N·m·s/rad), its own draws, from a stream of its own (the arms' bodies and motions
+/// stay those of the file without it): the randomized friction of learned identifiers'
+/// training sets (Elseiagy et al., SII 2026).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrictionLaws {
+    /// The Coulomb level `F_c` (N·m).
+    pub coulomb: Distribution,
+    /// The viscous coefficient `F_v` (N·m·s/rad).
+    pub viscous: Distribution,
+    /// The smoothing velocity of the sign (rad/s), default 0.01.
+    #[serde(default = "default_smoothing")]
+    pub smoothing: f64,
+}
+
+fn default_smoothing() -> f64 {
+    0.01
+}
+
+impl FrictionLaws {
+    /// Checks the laws; `Err` names the field (relative to `friction`).
+    pub fn validate(&self) -> Result<(), ParamError> {
+        for (name, d) in [("coulomb", &self.coulomb), ("viscous", &self.viscous)] {
+            d.validate().map_err(|(f, e)| (format!("{name}.{f}"), e))?;
+            random::at_least(name, d, 0.0)?;
+        }
+        positive("smoothing", self.smoothing, "speed in rad/s")
+    }
 }
 
 /// Whether a population of `model` draws arm6's cylinders (the reference arm, built in or read
@@ -379,6 +415,9 @@ pub fn arm_seed(seed: u64, arm: usize) -> u64 {
 /// Mixed into the population seed for the noise levels' stream (ASCII "noise").
 const NOISE_STREAM: u64 = 0x006E_6F69_7365;
 
+/// Mixed into the population seed for the friction's stream (ASCII "frict").
+const FRICTION_STREAM: u64 = 0x0066_7269_6374;
+
 /// One drawn arm: its chain (the truth) and the drives of its joints, dataset order.
 #[derive(Clone, Debug)]
 pub struct Arm {
@@ -401,6 +440,29 @@ impl PopulationSection {
         let law = self.noise_scale.as_ref()?;
         let mut rng = ChaCha8Rng::seed_from_u64(arm_seed(seed ^ NOISE_STREAM, index));
         Some(law.sample(&mut rng))
+    }
+
+    /// Arm `index`'s friction per joint of `kinds` (`seed`: the population's), if the section
+    /// draws it: `Some(friction)` for a revolute joint, `None` for another.
+    pub fn joint_friction(
+        &self,
+        seed: u64,
+        index: usize,
+        kinds: &[crate::model::JointKind],
+    ) -> Option<Vec<Option<crate::friction::Friction>>> {
+        let laws = self.friction.as_ref()?;
+        let mut rng = ChaCha8Rng::seed_from_u64(arm_seed(seed ^ FRICTION_STREAM, index));
+        let drawn = kinds.iter().map(|kind| {
+            (*kind == crate::model::JointKind::Revolute).then(|| {
+                let coulomb = laws.coulomb.sample(&mut rng);
+                crate::friction::Friction::CoulombViscous {
+                    coulomb,
+                    viscous: laws.viscous.sample(&mut rng),
+                    smoothing: laws.smoothing,
+                }
+            })
+        });
+        Some(drawn.collect())
     }
 
     /// The excitation of each arm (`paper` unless the file says otherwise).
@@ -456,6 +518,10 @@ impl PopulationSection {
             ("joint_acceleration", &self.joint_acceleration),
         ] {
             check(name, d)?;
+        }
+        if let Some(f) = &self.friction {
+            f.validate()
+                .map_err(|(n, e)| (format!("friction.{n}"), e))?;
         }
         if let Some(d) = &self.noise_scale {
             check("noise_scale", &self.noise_scale)?;
@@ -745,6 +811,7 @@ mod tests {
             motion: Vec::new(),
             random: None,
             noise_scale: None,
+            friction: None,
         };
         p.validate(6).unwrap();
         let a = p.arm(5, 7, 2.0);
