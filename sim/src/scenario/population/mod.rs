@@ -23,208 +23,24 @@
 //! mass) is given instead of `density`, in which case the moments follow from the cylinder
 //! formulas with that mass.
 
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rand_distr::{Distribution as _, LogNormal, Normal};
 use serde::{Deserialize, Serialize};
 
+pub mod arm_laws;
+mod distribution;
 pub mod motion;
 pub mod random;
 pub mod scaled;
 
+pub use arm_laws::FrictionLaws;
+pub use distribution::Distribution;
+
 use crate::drive::Drive;
 use crate::model::Chain;
 use crate::model::reference::{self, Cylinder};
-use crate::param::{ParamError, finite, non_negative, positive};
+use crate::param::{ParamError, positive};
 use crate::profile::Profile;
-
-/// A scalar distribution, optionally truncated to `[low, high]` by rejection.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Distribution {
-    /// Always `value`.
-    Constant {
-        /// The value.
-        value: f64,
-    },
-    /// Uniform on `[low, high)`.
-    Uniform {
-        /// Lower bound.
-        low: f64,
-        /// Upper bound.
-        high: f64,
-    },
-    /// Normal with `mean` and standard deviation `std`, truncated to `[low, high]`.
-    Normal {
-        /// Mean.
-        mean: f64,
-        /// Standard deviation.
-        std: f64,
-        /// Lower bound (default none).
-        #[serde(default)]
-        low: Option<f64>,
-        /// Upper bound (default none).
-        #[serde(default)]
-        high: Option<f64>,
-    },
-    /// Log-normal: `ln x` is normal with mean `mu` and standard deviation `sigma` (the median
-    /// is `e^mu`), truncated to `[low, high]`.
-    LogNormal {
-        /// Mean of `ln x`.
-        mu: f64,
-        /// Standard deviation of `ln x`.
-        sigma: f64,
-        /// Lower bound (default none).
-        #[serde(default)]
-        low: Option<f64>,
-        /// Upper bound (default none).
-        #[serde(default)]
-        high: Option<f64>,
-    },
-}
-
-/// Rejection attempts before a truncated distribution is declared out of reach.
-const MAX_REJECTIONS: usize = 10_000;
-
-impl Distribution {
-    /// The distribution of `factor · x` (`factor > 0`): every location, spread and bound scaled
-    /// (a log-normal's `mu` shifted by `ln factor`), e.g. a density 20 % higher, out of the
-    /// distribution a population was trained on.
-    pub fn scaled(&self, factor: f64) -> Distribution {
-        let bound = |b: &Option<f64>| b.map(|b| factor * b);
-        match self {
-            Distribution::Constant { value } => Distribution::Constant {
-                value: factor * value,
-            },
-            Distribution::Uniform { low, high } => Distribution::Uniform {
-                low: factor * low,
-                high: factor * high,
-            },
-            Distribution::Normal {
-                mean,
-                std,
-                low,
-                high,
-            } => Distribution::Normal {
-                mean: factor * mean,
-                std: factor * std,
-                low: bound(low),
-                high: bound(high),
-            },
-            Distribution::LogNormal {
-                mu,
-                sigma,
-                low,
-                high,
-            } => Distribution::LogNormal {
-                mu: mu + factor.ln(),
-                sigma: *sigma,
-                low: bound(low),
-                high: bound(high),
-            },
-        }
-    }
-
-    /// Draws one value.
-    pub fn sample(&self, rng: &mut ChaCha8Rng) -> f64 {
-        let within = |x: f64, low: &Option<f64>, high: &Option<f64>| {
-            low.is_none_or(|l| x >= l) && high.is_none_or(|h| x <= h)
-        };
-        match self {
-            Distribution::Constant { value } => *value,
-            Distribution::Uniform { low, high } => low + (high - low) * rng.random::<f64>(),
-            Distribution::Normal {
-                mean,
-                std,
-                low,
-                high,
-            } => {
-                let n = Normal::new(*mean, *std).expect("validated");
-                (0..MAX_REJECTIONS)
-                    .map(|_| n.sample(rng))
-                    .find(|x| within(*x, low, high))
-                    .expect("validated: the bounds hold enough probability")
-            }
-            Distribution::LogNormal {
-                mu,
-                sigma,
-                low,
-                high,
-            } => {
-                let n = LogNormal::new(*mu, *sigma).expect("validated");
-                (0..MAX_REJECTIONS)
-                    .map(|_| n.sample(rng))
-                    .find(|x| within(*x, low, high))
-                    .expect("validated: the bounds hold enough probability")
-            }
-        }
-    }
-
-    /// Checks the parameters; `Err` names the field.
-    pub fn validate(&self) -> Result<(), ParamError> {
-        let bounds = |low: &Option<f64>, high: &Option<f64>| -> Result<(), ParamError> {
-            if let (Some(l), Some(h)) = (low, high)
-                && l >= h
-            {
-                return Err((
-                    "high".into(),
-                    format!("expected more than low = {l}, got {h}"),
-                ));
-            }
-            low.map_or(Ok(()), |l| finite("low", l))?;
-            high.map_or(Ok(()), |h| finite("high", h))
-        };
-        match self {
-            Distribution::Constant { value } => finite("value", *value),
-            Distribution::Uniform { low, high } => {
-                finite("low", *low)?;
-                finite("high", *high)?;
-                if low >= high {
-                    return Err(("high".into(), format!("expected more than low = {low}")));
-                }
-                Ok(())
-            }
-            Distribution::Normal {
-                mean,
-                std,
-                low,
-                high,
-            } => {
-                finite("mean", *mean)?;
-                non_negative("std", *std)?;
-                bounds(low, high)?;
-                // The bounds must hold a reasonable share of the distribution.
-                let z = |b: f64| (b - mean) / std.max(f64::MIN_POSITIVE);
-                if low.is_some_and(|l| z(l) > 3.0) || high.is_some_and(|h| z(h) < -3.0) {
-                    return Err((
-                        "low/high".into(),
-                        "expected bounds that include values within 3 std of the mean".into(),
-                    ));
-                }
-                Ok(())
-            }
-            Distribution::LogNormal {
-                mu,
-                sigma,
-                low,
-                high,
-            } => {
-                finite("mu", *mu)?;
-                non_negative("sigma", *sigma)?;
-                bounds(low, high)?;
-                let z =
-                    |b: f64| (b.max(f64::MIN_POSITIVE).ln() - mu) / sigma.max(f64::MIN_POSITIVE);
-                if low.is_some_and(|l| z(l) > 3.0) || high.is_some_and(|h| z(h) < -3.0) {
-                    return Err((
-                        "low/high".into(),
-                        "expected bounds that include values within 3 sigma of e^mu".into(),
-                    ));
-                }
-                Ok(())
-            }
-        }
-    }
-}
 
 /// How each arm of a population is excited.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -359,38 +175,6 @@ pub struct PopulationSection {
     pub friction: Option<FrictionLaws>,
 }
 
-/// `[population.friction]`: each revolute joint of an arm gets `coulomb_viscous` friction
-/// (`sim::friction::Friction::CoulombViscous`) with `F_c` from `coulomb` (N·m) and `F_v` from
-/// `viscous` (N·m·s/rad), its own draws, from a stream of its own (the arms' bodies and motions
-/// stay those of the file without it): the randomized friction of learned identifiers'
-/// training sets (Elseiagy et al., SII 2026).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FrictionLaws {
-    /// The Coulomb level `F_c` (N·m).
-    pub coulomb: Distribution,
-    /// The viscous coefficient `F_v` (N·m·s/rad).
-    pub viscous: Distribution,
-    /// The smoothing velocity of the sign (rad/s), default 0.01.
-    #[serde(default = "default_smoothing")]
-    pub smoothing: f64,
-}
-
-fn default_smoothing() -> f64 {
-    0.01
-}
-
-impl FrictionLaws {
-    /// Checks the laws; `Err` names the field (relative to `friction`).
-    pub fn validate(&self) -> Result<(), ParamError> {
-        for (name, d) in [("coulomb", &self.coulomb), ("viscous", &self.viscous)] {
-            d.validate().map_err(|(f, e)| (format!("{name}.{f}"), e))?;
-            random::at_least(name, d, 0.0)?;
-        }
-        positive("smoothing", self.smoothing, "speed in rad/s")
-    }
-}
-
 /// Whether a population of `model` draws arm6's cylinders (the reference arm, built in or read
 /// from its URDF file) rather than scaling the model's links ([`scaled`]).
 pub fn is_arm6(model: &Chain) -> bool {
@@ -412,12 +196,6 @@ pub fn arm_seed(seed: u64, arm: usize) -> u64 {
     h
 }
 
-/// Mixed into the population seed for the noise levels' stream (ASCII "noise").
-const NOISE_STREAM: u64 = 0x006E_6F69_7365;
-
-/// Mixed into the population seed for the friction's stream (ASCII "frict").
-const FRICTION_STREAM: u64 = 0x0066_7269_6374;
-
 /// One drawn arm: its chain (the truth) and the drives of its joints, dataset order.
 #[derive(Clone, Debug)]
 pub struct Arm {
@@ -434,37 +212,6 @@ pub struct Arm {
 }
 
 impl PopulationSection {
-    /// Arm `index`'s factor on its readings' white noise (`seed`: the population's), if the
-    /// section draws one.
-    pub fn noise_factor(&self, seed: u64, index: usize) -> Option<f64> {
-        let law = self.noise_scale.as_ref()?;
-        let mut rng = ChaCha8Rng::seed_from_u64(arm_seed(seed ^ NOISE_STREAM, index));
-        Some(law.sample(&mut rng))
-    }
-
-    /// Arm `index`'s friction per joint of `kinds` (`seed`: the population's), if the section
-    /// draws it: `Some(friction)` for a revolute joint, `None` for another.
-    pub fn joint_friction(
-        &self,
-        seed: u64,
-        index: usize,
-        kinds: &[crate::model::JointKind],
-    ) -> Option<Vec<Option<crate::friction::Friction>>> {
-        let laws = self.friction.as_ref()?;
-        let mut rng = ChaCha8Rng::seed_from_u64(arm_seed(seed ^ FRICTION_STREAM, index));
-        let drawn = kinds.iter().map(|kind| {
-            (*kind == crate::model::JointKind::Revolute).then(|| {
-                let coulomb = laws.coulomb.sample(&mut rng);
-                crate::friction::Friction::CoulombViscous {
-                    coulomb,
-                    viscous: laws.viscous.sample(&mut rng),
-                    smoothing: laws.smoothing,
-                }
-            })
-        });
-        Some(drawn.collect())
-    }
-
     /// The excitation of each arm (`paper` unless the file says otherwise).
     pub fn excitation(&self) -> ExcitationKind {
         self.excitation.unwrap_or_default()
