@@ -549,10 +549,6 @@ impl Scenario {
             }
         }
 
-        // A random arm (recorded, or drawn by `population_arm`) takes the first of the file's
-        // joint sections, its drive templates, their motions replaced by its own; the other
-        // sections are not its joints.
-        let random_arm = recorded && file.population.as_ref().is_some_and(|p| p.random.is_some());
         let ids = chain.joint_ids();
         let mut drives = Vec::with_capacity(ids.len());
         let mut recordings = crate::profile::recorded::Recordings::new();
@@ -625,7 +621,7 @@ impl Scenario {
             let limits = (id > 0)
                 .then(|| chain.links[id as usize - 1].joint.limits)
                 .flatten();
-            if let (Drive::Motion(p), Some(l), false) = (&drive, limits, random_arm) {
+            if let (Drive::Motion(p), Some(l)) = (&drive, limits) {
                 within_limits(p, &l, samples * steps_per_sample, t.step)
                     .map_err(|e| invalid(&field("motion"), e))?;
             }
@@ -754,10 +750,7 @@ impl Scenario {
             .and_then(|()| p.validate_motion(&file.time))
             .map_err(|(f, e)| invalid(&format!("population.{f}"), e))?;
         }
-        if let Some((k, j)) = (file.joint.iter().enumerate())
-            .filter(|_| !random_arm)
-            .find(|(_, j)| !ids.contains(&j.id))
-        {
+        if let Some((k, j)) = (file.joint.iter().enumerate()).find(|(_, j)| !ids.contains(&j.id)) {
             return Err(invalid(
                 &format!("joint[{k}].id"),
                 format!(
@@ -843,13 +836,28 @@ impl Scenario {
             let drives: Vec<Drive> = self.drives.iter().map(|d| d.drive.clone()).collect();
             p.scaled_arm(&self.chain, &drives, seed, index)
         };
-        let mut s = if p.random.is_some() {
-            // The file read again about the drawn arm: its first joint sections, sensors and
-            // noise checked against that arm's joints and bodies.
+        let mut s = if let (Some(_), Some(drives)) = (&p.random, &arm.drives) {
+            // The file read again about the drawn arm: its first joint sections (the drive
+            // templates) with the motions it drew, sensors and noise checked against its joints
+            // and bodies.
+            let mut file = self.file.clone();
+            // A random arm's joints are 1..=n, its drives in that order.
+            file.joint
+                .retain(|j| (1..=drives.len()).contains(&(j.id as usize)));
+            for section in &mut file.joint {
+                if let Drive::Motion(m) = &drives[section.id as usize - 1] {
+                    (section.motion, section.servo, section.torque) = (Some(m.clone()), None, None);
+                    section.free = false;
+                }
+            }
+            let text = toml::to_string(&file).map_err(|e| ScenarioError::Parse {
+                path: origin.clone(),
+                message: format!("the drawn arm's scenario cannot be written as TOML: {e}"),
+            })?;
             Scenario {
                 path: self.path.clone(),
                 model_dir: self.model_dir.clone(),
-                ..Self::from_toml_with_model(&self.source, &origin, &arm.chain)?
+                ..Self::from_toml_with_model(&text, &origin, &arm.chain)?
             }
         } else {
             self.clone()

@@ -3,7 +3,7 @@
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use rand_distr::{Distribution as _, LogNormal, Normal};
+use rand_distr::{LogNormal, Normal};
 use serde::{Deserialize, Serialize};
 
 use crate::param::{ParamError, finite, non_negative};
@@ -97,9 +97,18 @@ impl Distribution {
 
     /// Draws one value.
     pub fn sample(&self, rng: &mut ChaCha8Rng) -> f64 {
-        let within = |x: f64, low: &Option<f64>, high: &Option<f64>| {
-            low.is_none_or(|l| x >= l) && high.is_none_or(|h| x <= h)
-        };
+        // A draw of `law` within `[low, high]`, by rejection.
+        fn truncated(
+            law: impl rand_distr::Distribution<f64>,
+            low: &Option<f64>,
+            high: &Option<f64>,
+            rng: &mut ChaCha8Rng,
+        ) -> f64 {
+            (0..MAX_REJECTIONS)
+                .map(|_| law.sample(rng))
+                .find(|x| low.is_none_or(|l| *x >= l) && high.is_none_or(|h| *x <= h))
+                .expect("validated: the bounds hold enough probability")
+        }
         match self {
             Distribution::Constant { value } => *value,
             Distribution::Uniform { low, high } => low + (high - low) * rng.random::<f64>(),
@@ -108,25 +117,18 @@ impl Distribution {
                 std,
                 low,
                 high,
-            } => {
-                let n = Normal::new(*mean, *std).expect("validated");
-                (0..MAX_REJECTIONS)
-                    .map(|_| n.sample(rng))
-                    .find(|x| within(*x, low, high))
-                    .expect("validated: the bounds hold enough probability")
-            }
+            } => truncated(Normal::new(*mean, *std).expect("validated"), low, high, rng),
             Distribution::LogNormal {
                 mu,
                 sigma,
                 low,
                 high,
-            } => {
-                let n = LogNormal::new(*mu, *sigma).expect("validated");
-                (0..MAX_REJECTIONS)
-                    .map(|_| n.sample(rng))
-                    .find(|x| within(*x, low, high))
-                    .expect("validated: the bounds hold enough probability")
-            }
+            } => truncated(
+                LogNormal::new(*mu, *sigma).expect("validated"),
+                low,
+                high,
+                rng,
+            ),
         }
     }
 
