@@ -308,10 +308,11 @@ fn survival(root: &Path, out: &Path, name: &str) -> Result<(), Box<dyn std::erro
     Ok(())
 }
 
-/// The joint-level yardstick (`validation::study::joint_level`): `JOINT_LEVEL_ARMS` arms of
+/// The joint-level study (`validation::study::joint_level`): `JOINT_LEVEL_ARMS` arms of
 /// `scenarios/population_panda.toml` into generated/populations/population_panda (resumed if
-/// there), the first `JOINT_LEVEL_TRAINING` the population mean's, the rest held out and
-/// identified by the IDIM family; generated/report/joint_level.json and .md.
+/// there), the first `JOINT_LEVEL_TRAINING` the training arms (the population mean's and the
+/// joint-level NIM's, saved into generated/models/nim_joint_panda), the rest held out and
+/// identified by the IDIM family and the NIM; generated/report/joint_level.json and .md.
 fn joint_level(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
     use validation::study::joint_level;
     let t0 = Instant::now();
@@ -319,12 +320,40 @@ fn joint_level(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>
     let dir = out.join("populations").join(&scenario.file.name);
     let runs = validation::study::plan::populations::population(&scenario, JOINT_LEVEL_ARMS, &dir)?;
     let (training, held_out) = runs.split_at(JOINT_LEVEL_TRAINING);
-    let result = joint_level::evaluate(
+    let models = out.join("models").join("nim_joint_panda");
+    // The chapter names the directory as a user types it.
+    let shown = models
+        .strip_prefix(root)
+        .unwrap_or(&models)
+        .display()
+        .to_string();
+    let trained = joint_level::train(&scenario.file.name, training, &models)?;
+    println!(
+        "trained the joint-level NIM on {} arms, {} kept out ({} skipped): least squares {:.1} s, \
+         {} steps chosen, training {:.1} s, saved {}",
+        trained.arms,
+        trained.calibration_arms,
+        trained.skipped,
+        trained.encode_seconds,
+        trained.steps,
+        trained.train_seconds,
+        models.display()
+    );
+    let options = validation::estimate::Options {
+        nim_models: Some(models),
+        ..Default::default()
+    };
+    let mut result = joint_level::evaluate(
         &scenario.file.name,
         training,
         held_out,
-        &["idim_ols", "idim_wls", "idim_irls"],
+        &["idim_ols", "idim_wls", "idim_irls", "nim"],
+        &options,
     )?;
+    result.training = Some(joint_level::Training {
+        saved: shown,
+        ..trained
+    });
     let report = out.join("report");
     std::fs::create_dir_all(&report)?;
     std::fs::write(
@@ -343,9 +372,10 @@ fn joint_level(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>
     Ok(())
 }
 
-/// Arms of the joint-level yardstick's population, and how many of them make the population mean.
-const JOINT_LEVEL_ARMS: usize = 300;
-const JOINT_LEVEL_TRAINING: usize = 200;
+/// Arms of the joint-level study's population, and how many of them are training arms (the
+/// population mean's and the NIM's).
+const JOINT_LEVEL_ARMS: usize = 1200;
+const JOINT_LEVEL_TRAINING: usize = 1000;
 
 /// Renders the guide's results chapters of `chapters` from the results in `report`.
 fn render_chapters(

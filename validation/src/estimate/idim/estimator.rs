@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use crate::dataset::{JointColumn, Measurements};
 use crate::estimate::idim::{
     self as id, Derivatives, Method, adaptive, base, cloe, consistent, didim, friction_sweep, iv,
-    kalman, two_step,
+    kalman, refined, two_step,
 };
 use crate::estimate::{
     Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId, Role,
@@ -138,6 +138,11 @@ impl Teaching {
     /// Unscented Kalman filter, parameters in the state.
     pub fn ukf() -> Self {
         Self::idim("ukf", Method::Ukf(kalman::ukf::Ukf))
+    }
+
+    /// IDIM-OLS revised by `refine` ([`crate::estimate::idim::refined`]), named `name`.
+    pub fn refined(name: &'static str, refine: std::sync::Arc<dyn refined::Refine>) -> Self {
+        Self::idim(name, Method::Refined(refined::Refined { name, refine }))
     }
 
     /// IDIM, total least squares.

@@ -27,6 +27,7 @@ pub mod friction_sweep;
 pub mod iv;
 pub mod kalman;
 pub mod log_cholesky;
+pub mod refined;
 pub mod robust;
 pub mod single;
 pub mod two_step;
@@ -166,6 +167,8 @@ pub enum Method {
     Ekf(kalman::ekf::Ekf),
     /// [`kalman::ukf::Ukf`].
     Ukf(kalman::ukf::Ukf),
+    /// [`refined::Refined`].
+    Refined(refined::Refined),
 }
 
 impl Method {
@@ -182,6 +185,7 @@ impl Method {
             Method::Cloe(m) => m.name(),
             Method::Ekf(m) => m.name(),
             Method::Ukf(m) => m.name(),
+            Method::Refined(m) => m.name(),
         }
     }
 
@@ -198,6 +202,7 @@ impl Method {
             Method::Cloe(m) => m.identify(experiment),
             Method::Ekf(m) => m.identify(experiment),
             Method::Ukf(m) => m.identify(experiment),
+            Method::Refined(m) => m.identify(experiment),
         }
     }
 

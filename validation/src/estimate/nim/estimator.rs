@@ -6,11 +6,19 @@
 //! predictions and the members'; its standard deviation is given where the ensemble is
 //! calibrated (an uncalibrated σ would be a number without a meaning). NIM always answers: where
 //! the motion does not determine a parameter its estimate is the population's prior.
+//!
+//! A directory with a joint-level model instead (`joint.json`, [`crate::estimate::nim::joint`],
+//! written by `cargo xtask reproduce --only joint_level`) makes `nim` a joint-level identifier:
+//! IDIM-OLS on the run's angles and drive torques, its base parameters revised by the network,
+//! each with its standard deviation, and the revised torque model (so validation runs get
+//! `torque_nrms` rows).
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
+use crate::estimate::idim::Teaching;
 use crate::estimate::nim::dense::Dense;
+use crate::estimate::nim::joint::JointNim;
 use crate::estimate::{
     Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId,
 };
@@ -18,13 +26,29 @@ use crate::estimate::{
 /// Inference through the nalgebra forward pass ([`crate::estimate::nim::dense`]).
 type Model = crate::estimate::nim::ensemble::Ensemble<Dense>;
 
+/// The models of a directory: per-body networks, or one joint-level model.
+enum Loaded {
+    Bodies(Model),
+    Joint(Arc<JointNim<Dense>>),
+}
+
+impl Loaded {
+    fn load(dir: &std::path::Path) -> crate::Result<Loaded> {
+        if JointNim::<Dense>::is_in(dir) {
+            Ok(Loaded::Joint(Arc::new(JointNim::load(dir)?)))
+        } else {
+            Ok(Loaded::Bodies(Model::load(dir)?))
+        }
+    }
+}
+
 /// NIM with its models' directory (loaded on first use).
 pub struct NimModels {
     dir: Option<PathBuf>,
     /// Inputs from the encoder-only kinematics ([`crate::encoder`]) instead of the sensed body
     /// columns.
     encoders: bool,
-    models: OnceLock<Result<Model, String>>,
+    models: OnceLock<Result<Loaded, String>>,
 }
 
 impl NimModels {
@@ -45,7 +69,7 @@ impl NimModels {
         }
     }
 
-    fn models(&self) -> Result<&Model, NotApplicable> {
+    fn models(&self) -> Result<&Loaded, NotApplicable> {
         let dir = self.dir.as_ref().ok_or_else(|| {
             NotApplicable::new(
                 "needs trained NIM models (--nim-models DIR from `cargo xtask nim-motion-study`, \
@@ -53,9 +77,16 @@ impl NimModels {
             )
         })?;
         self.models
-            .get_or_init(|| Model::load(dir).map_err(|e| e.to_string()))
+            .get_or_init(|| Loaded::load(dir).map_err(|e| e.to_string()))
             .as_ref()
             .map_err(|e| NotApplicable::new(e.to_string()))
+    }
+}
+
+impl NimModels {
+    /// The joint-level identifier of `model`, under this estimator's name.
+    fn joint(&self, model: &Arc<JointNim<Dense>>) -> Teaching {
+        Teaching::refined(self.name(), model.clone())
     }
 }
 
@@ -65,8 +96,17 @@ impl Estimator for NimModels {
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
+        let models = match self.models()? {
+            Loaded::Joint(_) if self.encoders => {
+                return Err(NotApplicable::new(
+                    "the models are joint-level (`joint.json`): they read joint angles and \
+                     torques, not encoder-only body kinematics",
+                ));
+            }
+            Loaded::Joint(model) => return self.joint(model).applies(experiment),
+            Loaded::Bodies(models) => models,
+        };
         let data = crate::estimate::single(experiment)?;
-        let models = self.models()?;
         if models.bodies() != data.bodies.len() {
             return Err(NotApplicable::new(format!(
                 "needs one NIM model per body: the models cover {} bodies, the run has {}",
@@ -80,6 +120,10 @@ impl Estimator for NimModels {
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         let err = |e: NotApplicable| e.into_error(self.name());
         self.applies(experiment).map_err(err)?;
+        let models = match self.models().map_err(err)? {
+            Loaded::Joint(model) => return self.joint(model).estimate(experiment),
+            Loaded::Bodies(models) => models,
+        };
         let view;
         let data = if self.encoders {
             view = crate::estimate::mim::encoder_view(experiment).map_err(err)?;
@@ -87,7 +131,6 @@ impl Estimator for NimModels {
         } else {
             crate::estimate::single(experiment).map_err(err)?
         };
-        let models = self.models().map_err(err)?;
         let calibrated = models.calibration.is_fitted();
         let mut out = Estimates::default();
         for i in 0..models.bodies() {

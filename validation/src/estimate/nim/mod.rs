@@ -7,6 +7,7 @@ pub mod dense;
 pub mod ensemble;
 pub mod estimator;
 pub mod features;
+pub mod joint;
 pub mod mlp;
 pub mod network;
 pub mod pooling;

@@ -1,0 +1,377 @@
+//! NIM for joint-level sensing (issue 28): a run-level identifier of an arm's base parameters
+//! from what real arms log (joint angles and drive torques or currents), trained on a
+//! population of arms of one kinematic structure (`scenarios/population_panda.toml`).
+//!
+//! **Encoder.** A run is a set of samples; for a model linear in its parameters the statistics
+//! a set encoder needs are known in closed form: the normal equations of the run's base
+//! regressor, `AᵀA` and `Aᵀτ` (sum-pooled outer products of the regressor rows, a DeepSets
+//! encoder with a fixed `φ`), which least squares reduces to its estimate `x̂` and the standard
+//! deviations `s` ([`crate::estimate::idim::refined`]: IDIM-OLS with its friction columns, the
+//! rates from a Fourier series of the measured angles). They sum over the run, so noise averages
+//! out as it does for least squares — what a per-sample network cannot do.
+//!
+//! **Decoder.** Per base parameter `k`, the Gaussian posterior of `x̂_k ± s_k` and the training
+//! population's `μ_k ± σ_k` ([`Prior::anchor`]: centre `c_k`, scale `d_k`) is where the network
+//! starts; an MLP ([`super::Network`], β-NLL) reads every parameter's `z_k = (x̂_k − μ_k)/σ_k`
+//! and `ln(s_k/σ_k)` at once and outputs, per parameter, a correction `r_k` and a log-variance
+//! `v_k`, in units of `d_k`: the estimate is `c_k + d_k r_k`, its standard deviation
+//! `d_k e^{v_k/2}`. A network that outputs zeros is that posterior; training teaches it what
+//! the posterior gets wrong — least squares' stated `s` is too small where the rates come from
+//! noisy angles (errors in the regressor, unmodelled friction), the population is not Gaussian,
+//! the errors are correlated across parameters. Friction terms are IDIM-OLS's, unrevised.
+//!
+//! Files ([`JointNim::save`]): `joint.json` (the [`Card`]: widths, prior, population) and
+//! `joint.safetensors` (the network, [`super::Network::save`]'s layout).
+
+pub mod prior;
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+pub use prior::{Anchor, Prior};
+
+use super::ensemble::{TWO_SIGMA_COVERAGE, conformal_quantile};
+use super::network::{Network, Predictor, TrainConfig, TrainReport};
+use super::{LOG_VARIANCE_BOUNDS, OUTPUT_BOUND};
+use crate::estimate::idim::refined::{Refine, Solved};
+use crate::param::ParamId;
+
+/// The model's description file in its directory.
+pub const CARD: &str = "joint.json";
+/// The network's weights in its directory.
+pub const WEIGHTS: &str = "joint.safetensors";
+/// The card's `kind`.
+pub const KIND: &str = "nim_joint_level";
+
+/// Bound on `|z_k|` (population standard deviations).
+const Z_BOUND: f64 = 30.0;
+/// Bounds on `ln(s_k/σ_k)`; a parameter without a stated `s_k` reads the upper one (the run
+/// says nothing about it).
+const LOG_SCALE_BOUNDS: (f64, f64) = (-12.0, 6.0);
+
+/// What a trained joint-level model is, beside its weights.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Card {
+    /// Always [`KIND`].
+    pub kind: String,
+    /// The population scenario the model was trained on.
+    pub population: String,
+    /// Training arms.
+    pub training_arms: usize,
+    /// Layer widths: `2n` inputs, hidden…, `2n` outputs (`n` base parameters).
+    pub widths: Vec<usize>,
+    /// The training population's base parameters.
+    pub prior: Prior,
+    /// The factor on the network's standard deviations fitted on calibration arms
+    /// ([`JointNim::calibrate`]; 1: uncalibrated).
+    #[serde(default = "unit")]
+    pub sigma_scale: f64,
+}
+
+fn unit() -> f64 {
+    1.0
+}
+
+/// One arm's training example.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Example {
+    /// IDIM-OLS's base parameters `(x̂_k, s_k)` (std NaN where none is stated).
+    pub ols: Vec<(f64, f64)>,
+    /// The arm's true base parameters.
+    pub truth: Vec<f64>,
+}
+
+/// A trained joint-level identifier: the network and its card.
+pub struct JointNim<N> {
+    /// The network (inputs and outputs of the module docs).
+    pub network: N,
+    /// What it is.
+    pub card: Card,
+}
+
+/// The network's inputs for one arm: `z_k` then `ln(s_k/σ_k)` per parameter (module docs).
+pub fn inputs(prior: &Prior, ols: &[(f64, f64)]) -> Vec<f32> {
+    let (lo, hi) = LOG_SCALE_BOUNDS;
+    let z = (0..prior.len()).map(|k| {
+        let (x, sd) = (ols[k].0, prior.sd[k]);
+        let z = if x.is_finite() && sd > 0.0 {
+            (x - prior.mean[k]) / sd
+        } else {
+            0.0
+        };
+        z.clamp(-Z_BOUND, Z_BOUND) as f32
+    });
+    let scale = (0..prior.len()).map(|k| {
+        let (s, sd) = (ols[k].1, prior.sd[k]);
+        let l = if s.is_finite() && s > 0.0 && sd > 0.0 {
+            (s / sd).ln()
+        } else {
+            hi
+        };
+        l.clamp(lo, hi) as f32
+    });
+    z.chain(scale).collect()
+}
+
+/// The network's targets for one arm: `(θ_k − c_k)/d_k` per parameter.
+fn targets(prior: &Prior, ols: &[(f64, f64)], truth: &[f64]) -> Vec<f32> {
+    (0..prior.len())
+        .map(|k| {
+            let a = prior.anchor(k, ols[k].0, ols[k].1);
+            ((truth[k] - a.centre) / a.scale) as f32
+        })
+        .collect()
+}
+
+impl<N: Network> JointNim<N> {
+    /// Trains a model with `hidden` layer widths on `examples` (arms of `population`, whose
+    /// truths also make the prior); `Err` if the examples do not share one structure.
+    pub fn train(
+        population: &str,
+        examples: &[Example],
+        hidden: &[usize],
+        config: &TrainConfig,
+    ) -> crate::Result<(Self, TrainReport)> {
+        let truths: Vec<Vec<f64>> = examples.iter().map(|e| e.truth.clone()).collect();
+        let prior = Prior::of(&truths)
+            .map_err(|e| crate::Error::Data(format!("joint-level NIM on {population}: {e}")))?;
+        let n = prior.len();
+        if let Some(e) = examples.iter().find(|e| e.ols.len() != n) {
+            return Err(crate::Error::Data(format!(
+                "joint-level NIM on {population}: an arm's least squares has {} base parameters, \
+                 its truth {n}",
+                e.ols.len()
+            )));
+        }
+        let x: Vec<f32> = examples
+            .iter()
+            .flat_map(|e| inputs(&prior, &e.ols))
+            .collect();
+        let y: Vec<f32> = (examples.iter())
+            .flat_map(|e| targets(&prior, &e.ols, &e.truth))
+            .collect();
+        let widths: Vec<usize> = std::iter::once(2 * n)
+            .chain(hidden.iter().copied())
+            .chain([2 * n])
+            .collect();
+        let mut network = N::new(&widths, config.seed);
+        let report = network.train(&x, &y, config);
+        let card = Card {
+            kind: KIND.into(),
+            population: population.into(),
+            training_arms: examples.len(),
+            widths,
+            prior,
+            sigma_scale: 1.0,
+        };
+        Ok((JointNim { network, card }, report))
+    }
+
+    /// Writes `dir/joint.json` and `dir/joint.safetensors` (the directory created).
+    pub fn save(&self, dir: &Path) -> crate::Result<()> {
+        std::fs::create_dir_all(dir).map_err(crate::Error::io(dir))?;
+        let card = serde_json::to_string_pretty(&self.card).expect("a card serializes");
+        self.network.save(&dir.join(WEIGHTS), &card)?;
+        let path = dir.join(CARD);
+        crate::files::write_atomic(&path, &card).map_err(crate::Error::io(&path))
+    }
+}
+
+impl<N: Predictor> JointNim<N> {
+    /// Whether `dir` holds a joint-level model.
+    pub fn is_in(dir: &Path) -> bool {
+        dir.join(CARD).is_file()
+    }
+
+    /// The model [`JointNim::save`] wrote into `dir`.
+    pub fn load(dir: &Path) -> crate::Result<Self> {
+        let path = dir.join(CARD);
+        let text = std::fs::read_to_string(&path).map_err(crate::Error::io(&path))?;
+        let card: Card = serde_json::from_str(&text).map_err(|e| crate::Error::Format {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        let n = card.prior.len();
+        if card.kind != KIND || card.widths.first() != Some(&(2 * n)) || card.prior.sd.len() != n {
+            return Err(crate::Error::Format {
+                path,
+                message: format!(
+                    "expected kind `{KIND}`, widths from 2n to 2n and a prior of n parameters"
+                ),
+            });
+        }
+        let network = N::load(&dir.join(WEIGHTS), &card.widths)?;
+        Ok(JointNim { network, card })
+    }
+
+    /// Base parameters.
+    pub fn parameters(&self) -> usize {
+        self.card.prior.len()
+    }
+
+    /// Each arm's revised base parameters `(value, std)` from its least squares `(x̂_k, s_k)`,
+    /// the arms in one batch.
+    pub fn predict(&self, arms: &[Vec<(f64, f64)>]) -> Vec<Vec<(f64, f64)>> {
+        let prior = &self.card.prior;
+        let n = prior.len();
+        let x: Vec<f32> = arms.iter().flat_map(|ols| inputs(prior, ols)).collect();
+        let out = self.network.predict(&x);
+        (arms.iter().zip(out.chunks_exact(2 * n)))
+            .map(|(ols, row)| {
+                (0..n)
+                    .map(|k| {
+                        let a = prior.anchor(k, ols[k].0, ols[k].1);
+                        let r = f64::from(row[k].clamp(-OUTPUT_BOUND, OUTPUT_BOUND));
+                        let (lo, hi) = LOG_VARIANCE_BOUNDS;
+                        let v = f64::from(row[n + k].clamp(lo, hi));
+                        let std = a.scale * (0.5 * v).exp() * self.card.sigma_scale;
+                        (a.centre + a.scale * r, std)
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+impl<N: Predictor> JointNim<N> {
+    /// The mean Gaussian negative log-likelihood of `examples`' truths under the model's
+    /// estimates, each parameter's error and σ in units of its anchor's scale
+    /// ([`Prior::anchor`]), the constant `½ ln 2π` left out: how well the model's estimates and
+    /// σ together fit arms it did not train on (lower is better).
+    pub fn nll(&self, examples: &[Example]) -> f64 {
+        let prior = &self.card.prior;
+        let arms: Vec<Vec<(f64, f64)>> = examples.iter().map(|e| e.ols.clone()).collect();
+        let (mut sum, mut count) = (0.0, 0usize);
+        for (e, revised) in examples.iter().zip(self.predict(&arms)) {
+            for (k, (value, std)) in revised.into_iter().enumerate() {
+                let d = prior.anchor(k, e.ols[k].0, e.ols[k].1).scale;
+                let (z, s) = ((e.truth[k] - value) / d, std / d);
+                sum += s.ln() + 0.5 * z * z / (s * s);
+                count += 1;
+            }
+        }
+        sum / count.max(1) as f64
+    }
+
+    /// Scales the network's standard deviations so that 95.45 % of the calibration arms'
+    /// errors `|estimate − truth|` (every base parameter of every arm) lie within ±2σ: the
+    /// finite-sample split-conformal quantile ([`super::ensemble::conformal_quantile`]), as the
+    /// per-body ensembles are calibrated. The arms must be ones the network did not train on;
+    /// on arms exchangeable with them the ±2σ interval then covers at least 95.45 %. Too few
+    /// arms for that rank leave the model uncalibrated.
+    pub fn calibrate(&mut self, arms: &[Example]) {
+        self.card.sigma_scale = 1.0;
+        let ols: Vec<Vec<(f64, f64)>> = arms.iter().map(|e| e.ols.clone()).collect();
+        let mut ratios: Vec<f64> = (arms.iter().zip(self.predict(&ols)))
+            .flat_map(|(e, revised)| {
+                (e.truth.iter().zip(revised)).map(|(t, (v, s))| (t - v).abs() / s)
+            })
+            .filter(|r| r.is_finite())
+            .collect();
+        if let Some(q) = conformal_quantile(&mut ratios, TWO_SIGMA_COVERAGE) {
+            self.card.sigma_scale = q / 2.0;
+        }
+    }
+}
+
+impl<N: Predictor + Send + Sync> Refine for JointNim<N> {
+    /// The base parameters revised, the friction terms IDIM-OLS's.
+    fn refine(&self, ols: &[Solved]) -> Result<Vec<(f64, f64)>, String> {
+        let n = self.parameters();
+        let base: Vec<(f64, f64)> = (ols.iter())
+            .filter(|s| matches!(s.id, ParamId::Base(_)))
+            .map(|s| (s.value, s.std))
+            .collect();
+        if base.len() != n {
+            return Err(format!(
+                "the model was trained on arms with {n} base parameters ({}), this arm has {}",
+                self.card.population,
+                base.len()
+            ));
+        }
+        let revised = self.predict(&[base]).remove(0);
+        let mut revised = revised.into_iter();
+        Ok((ols.iter())
+            .map(|s| match s.id {
+                ParamId::Base(_) => revised.next().expect("n base parameters"),
+                _ => (s.value, s.std),
+            })
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A network answering zeros: no correction, unit variance.
+    struct Zeros(usize);
+
+    impl Predictor for Zeros {
+        fn predict(&self, x: &[f32]) -> Vec<f32> {
+            vec![0.0; x.len() / self.0 * self.0]
+        }
+        fn load(_: &Path, widths: &[usize]) -> crate::Result<Self> {
+            Ok(Zeros(widths[0]))
+        }
+    }
+
+    fn model() -> JointNim<Zeros> {
+        let prior = Prior::of(&[vec![1.0, -2.0], vec![3.0, -4.0], vec![2.0, -3.0]]).unwrap();
+        JointNim {
+            network: Zeros(4),
+            card: Card {
+                kind: KIND.into(),
+                population: "test".into(),
+                training_arms: 3,
+                widths: vec![4, 8, 4],
+                prior,
+                sigma_scale: 1.0,
+            },
+        }
+    }
+
+    #[test]
+    fn a_network_without_corrections_answers_the_gaussian_posterior() {
+        let m = model();
+        let arms = vec![
+            vec![(2.5, 0.5), (-3.0, f64::NAN)],
+            vec![(9.0, 1e-3), (-1.0, 2.0)],
+        ];
+        let out = m.predict(&arms);
+        for (ols, revised) in arms.iter().zip(&out) {
+            for k in 0..2 {
+                let a = m.card.prior.anchor(k, ols[k].0, ols[k].1);
+                assert!((revised[k].0 - a.centre).abs() < 1e-12, "{revised:?}");
+                assert!((revised[k].1 - a.scale).abs() < 1e-12, "{revised:?}");
+            }
+        }
+        // A precise estimate stays itself; an unstated one is the prior's mean.
+        assert!((out[1][0].0 - 9.0).abs() < 1e-5 && out[0][1].0 == -3.0);
+        // Inputs: z then ln(s/σ), the unstated σ at the bound.
+        let x = inputs(&m.card.prior, &arms[0]);
+        assert_eq!(x.len(), 4);
+        assert!((x[0] - 0.5).abs() < 1e-6 && x[3] == LOG_SCALE_BOUNDS.1 as f32);
+    }
+
+    #[test]
+    fn refinement_revises_base_parameters_and_keeps_friction() {
+        let m = model();
+        let solved = |id, value, std| Solved { id, value, std };
+        let friction = ParamId::Friction {
+            joint: 1,
+            term: crate::param::FrictionTerm::Offset,
+        };
+        let ols = [
+            solved(ParamId::Base(1), 2.5, 0.5),
+            solved(ParamId::Base(2), -3.0, 0.1),
+            solved(friction, 0.3, 0.01),
+        ];
+        let revised = m.refine(&ols).unwrap();
+        assert_eq!(revised[2], (0.3, 0.01));
+        assert!((revised[0].0 - m.card.prior.anchor(0, 2.5, 0.5).centre).abs() < 1e-12);
+        let err = m.refine(&ols[..1]).unwrap_err();
+        assert!(err.contains("2 base parameters"), "{err}");
+    }
+}
