@@ -5,7 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use crate::study::recorded::{METHODS, PRIOR, REPLAYED, RecordedStudy};
+use crate::study::recorded::{PRIOR, REPLAYED, RecordedStudy};
 
 /// A published value to set beside ours: `(our parameter, its name there, value)`.
 pub type Reference = (String, String, f64);
@@ -49,7 +49,13 @@ pub fn render(
     md += "\n|---|---|---|---|";
     md += &"---|".repeat(joints.len());
     md += "\n";
-    for method in METHODS {
+    let mut methods: Vec<&str> = Vec::new();
+    for r in s.holdout_rows.iter().chain(&s.whole_rows) {
+        if !methods.contains(&r.method.as_str()) {
+            methods.push(&r.method);
+        }
+    }
+    for method in methods {
         for (fit, rows) in [("holdout", &s.holdout_rows), ("in-sample", &s.whole_rows)] {
             let v = |p: &str| {
                 RecordedStudy::value(rows, method, p)
@@ -65,6 +71,11 @@ pub fn render(
             }
             md += "\n";
         }
+    }
+    if s.holdout_rows.iter().any(|r| r.method == "nim") {
+        md += "\n`nim`: the joint-level NIM of `--nim-models` (`validation::estimate::nim::joint`), \
+               trained on simulated arms only: IDIM-OLS's base parameters revised by its network, \
+               its friction and drive terms IDIM-OLS's.\n";
     }
     if let Some(f) = figure {
         md += &format!(

@@ -88,27 +88,28 @@ impl RecordedStudy {
     }
 }
 
-/// Runs the study on the recorded run in `dir`; `prior` (a URDF, e.g. the maker's) enables the
-/// standard-parameter identifiers `idim_prior` and `idim_consistent`. With `replay_into`,
+/// Runs the study on the recorded run in `dir`; `options.prior` (a URDF, e.g. the maker's)
+/// enables the standard-parameter identifiers `idim_prior` and `idim_consistent`, and
+/// `options.nim_models` (a joint-level model, [`crate::estimate::nim::joint`]) adds `nim`
+/// beside [`METHODS`]. With `replay_into`,
 /// Rapier replays the recording on the prior (into `replay_into/prior`) and on
 /// [`REPLAYED`]'s model identified on the first part (written to `replay_into/model`, replayed
 /// into `replay_into/replay`), compared over the validation stretch ([`replay`]).
 pub fn study(
     dir: &std::path::Path,
     holdout: f64,
-    prior: Option<std::path::PathBuf>,
+    options: &Options,
     replay_into: Option<&std::path::Path>,
 ) -> crate::Result<RecordedStudy> {
+    let prior = options.prior.clone();
     let run = crate::dataset::recorded::read_recorded(dir)?;
     let (run_id, samples) = (run.manifest.run_id.clone(), run.measurements.samples());
     let signal = run.manifest.signal.clone();
     let loaded = Loaded::from(run);
-    let estimators = registry(&Options {
-        prior: prior.clone(),
-        ..Options::default()
-    });
+    let estimators = registry(options);
+    let learned = options.nim_models.is_some();
     let chosen: Vec<&dyn Estimator> = (estimators.iter())
-        .filter(|e| METHODS.contains(&e.name()))
+        .filter(|e| METHODS.contains(&e.name()) || (learned && e.name() == "nim"))
         .map(|e| e.as_ref())
         .collect();
     let (identify, validate) = loaded.split(holdout)?;

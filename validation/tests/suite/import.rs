@@ -82,7 +82,7 @@ fn a_simulated_run_written_as_a_recording_imports_back_to_the_same_estimates() {
             .values
     };
     // The recording study on it: identified on 70 %, predicted on the rest, exactly.
-    let study = validation::study::recorded::study(&out, 0.3, Some(ur10()), None).unwrap();
+    let study = validation::study::recorded::study(&out, 0.3, &with_prior(ur10()), None).unwrap();
     let holdout = |p: &str| {
         validation::study::recorded::RecordedStudy::value(&study.holdout_rows, "idim_ols", p)
     };
@@ -155,9 +155,13 @@ fn the_identified_model_replayed_in_rapier_predicts_what_the_estimator_predicts(
     std::fs::write(&recording, csv).unwrap();
     let out = dir.join("recorded");
     import(&options(&recording, &out)).unwrap();
-    let study =
-        validation::study::recorded::study(&out, 0.3, Some(ur10()), Some(&dir.join("replay")))
-            .unwrap();
+    let study = validation::study::recorded::study(
+        &out,
+        0.3,
+        &with_prior(ur10()),
+        Some(&dir.join("replay")),
+    )
+    .unwrap();
     assert_eq!(
         study.replays.len(),
         2,
@@ -482,4 +486,12 @@ fn a_ros2_bag_of_joint_states_imports_to_the_states_it_holds() {
         .to_string();
     assert!(e.contains("cut.mcap"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Estimator options with `urdf` as the prior model.
+fn with_prior(urdf: std::path::PathBuf) -> validation::estimate::Options {
+    validation::estimate::Options {
+        prior: Some(urdf),
+        ..Default::default()
+    }
 }
