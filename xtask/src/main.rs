@@ -343,13 +343,45 @@ fn joint_level(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>
         nim_models: Some(models),
         ..Default::default()
     };
-    let mut result = joint_level::evaluate(
-        &scenario.file.name,
-        training,
-        held_out,
-        &["idim_ols", "idim_wls", "idim_irls", "nim"],
-        &options,
+    let methods = ["idim_ols", "idim_wls", "idim_irls", "nim"];
+    let mut result =
+        joint_level::evaluate(&scenario.file.name, training, held_out, &methods, &options)?;
+    let (family, seed) = validation::study::plan::populations::other_fourier_family(
+        &scenario,
+        JOINT_LEVEL_FAMILY.0,
+        JOINT_LEVEL_FAMILY.1,
+        JOINT_LEVEL_FAMILY.3,
     )?;
+    let family_dir = out
+        .join("populations")
+        .join("population_panda_other_family");
+    let family_arms = validation::study::plan::populations::population(
+        &family,
+        JOINT_LEVEL_FAMILY.2,
+        &family_dir,
+    )?;
+    let description = format!(
+        "{} arms of the same family (seed {seed}) on Fourier motions of base frequency {} Hz with \
+         {} harmonics over {} s (the training arms': {} Hz, {}, {} s)",
+        JOINT_LEVEL_FAMILY.2,
+        JOINT_LEVEL_FAMILY.0,
+        JOINT_LEVEL_FAMILY.1,
+        JOINT_LEVEL_FAMILY.3,
+        scenario
+            .file
+            .population
+            .as_ref()
+            .and_then(|p| p.fourier.as_ref())
+            .map_or(f64::NAN, |f| f.base_frequency),
+        scenario
+            .file
+            .population
+            .as_ref()
+            .and_then(|p| p.fourier.as_ref())
+            .map_or(0, |f| f.harmonics),
+        scenario.file.time.end,
+    );
+    result.score_other_family(&description, training, &family_arms, &methods, &options)?;
     result.training = Some(joint_level::Training {
         saved: shown,
         ..trained
@@ -376,6 +408,10 @@ fn joint_level(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>
 /// population mean's and the NIM's).
 const JOINT_LEVEL_ARMS: usize = 1200;
 const JOINT_LEVEL_TRAINING: usize = 1000;
+/// The held-out motion family: base frequency (Hz), harmonics, arms, run length (s). IDIM
+/// keeps whole periods after the first and fits 200 harmonics of the period to the angles (a
+/// period of at least 4 s at 100 Hz): a 10 s period needs 20 s runs.
+const JOINT_LEVEL_FAMILY: (f64, usize, usize, f64) = (0.1, 8, 100, 20.0);
 
 /// Renders the guide's results chapters of `chapters` from the results in `report`.
 fn render_chapters(

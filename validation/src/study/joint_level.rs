@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use rayon::prelude::*;
 
 use crate::dataset::Run;
+use crate::estimate::nim::dense::Dense;
 use crate::estimate::nim::joint::{Example, JointNim, Prior};
 use crate::estimate::nim::mlp::BurnMlp;
 use crate::estimate::nim::{Loss, TrainConfig};
@@ -77,6 +78,44 @@ pub struct JointLevelStudy {
     /// How the joint-level NIM scored here (method `nim`) was trained, where one was.
     #[serde(default)]
     pub training: Option<Training>,
+    /// The same methods on arms of a motion family none of the training arms had, where scored.
+    #[serde(default)]
+    pub other_family: Option<OtherFamily>,
+}
+
+/// The methods of a study scored on held-out arms of another motion family.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OtherFamily {
+    /// What the family is (for the report).
+    pub description: String,
+    /// Arms scored.
+    pub arms: usize,
+    /// Per noise band and method, as [`JointLevelStudy::rows`].
+    pub rows: Vec<BandRow>,
+    /// Arms a method could not identify: `(method, arm, reason)`.
+    pub failures: Vec<(String, usize, String)>,
+}
+
+impl JointLevelStudy {
+    /// Scores `methods` (with `options`) on `arms` of another motion family, described by
+    /// `description`, against the same training arms, into [`JointLevelStudy::other_family`].
+    pub fn score_other_family(
+        &mut self,
+        description: &str,
+        training: &[Run],
+        arms: &[Run],
+        methods: &[&str],
+        options: &Options,
+    ) -> crate::Result<()> {
+        let other = evaluate(&self.population, training, arms, methods, options)?;
+        self.other_family = Some(OtherFamily {
+            description: description.into(),
+            arms: arms.len(),
+            rows: other.rows,
+            failures: other.failures,
+        });
+        Ok(())
+    }
 }
 
 /// One held-out arm's errors: its noise factor and, per method, its score.
@@ -164,6 +203,7 @@ pub fn evaluate(
         rows: bands(&scores, &names),
         failures,
         training: None,
+        other_family: None,
     })
 }
 
@@ -233,8 +273,14 @@ pub struct Training {
     pub sigma_scale: f64,
     /// Seconds spent computing the training arms' least squares (wall clock).
     pub encode_seconds: f64,
+    /// Threads that computed them.
+    #[serde(default)]
+    pub threads: usize,
     /// Seconds spent training the candidate networks.
     pub train_seconds: f64,
+    /// The saved network's inference, microseconds per arm (one batch of the kept-out arms).
+    #[serde(default)]
+    pub inference_micros: f64,
     /// Where the model was saved.
     pub saved: String,
 }
@@ -399,6 +445,13 @@ pub fn train(population: &str, training: &[Run], dir: &std::path::Path) -> crate
     let (_, mut model) = best.expect("at least one candidate");
     model.calibrate(calibration);
     model.save(dir)?;
+    // Inference as `nim` runs it: the saved model through the nalgebra forward pass, the
+    // kept-out arms in one batch.
+    let saved = JointNim::<Dense>::load(dir)?;
+    let batch: Vec<Vec<(f64, f64)>> = calibration.iter().map(|e| e.ols.clone()).collect();
+    let t2 = std::time::Instant::now();
+    let predicted = saved.predict(&batch);
+    let inference_micros = 1e6 * t2.elapsed().as_secs_f64() / predicted.len().max(1) as f64;
     let steps = (candidates.iter())
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map_or(0, |c| c.0);
@@ -411,7 +464,9 @@ pub fn train(population: &str, training: &[Run], dir: &std::path::Path) -> crate
         candidates,
         sigma_scale: model.card.sigma_scale,
         encode_seconds,
+        threads: rayon::current_num_threads(),
         train_seconds: t1.elapsed().as_secs_f64(),
+        inference_micros,
         saved: dir.display().to_string(),
     })
 }

@@ -282,3 +282,37 @@ fn the_joint_level_nim_trains_saves_loads_and_stays_near_least_squares() {
     assert!(err.contains("base parameters"), "{err}");
     std::fs::remove_dir_all(&out).unwrap();
 }
+
+/// Another motion family for held-out scoring: the file's Fourier law with another base
+/// frequency, harmonics and run length, and the next seed; a population without a Fourier
+/// excitation is refused, naming the file.
+#[test]
+fn another_fourier_family_changes_the_motions_and_the_seed_only() {
+    use validation::study::plan::populations::other_fourier_family;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios");
+    let s = Scenario::from_path(&root.join("population_panda.toml")).unwrap();
+    let (other, seed) = other_fourier_family(&s, 0.1, 8, 20.0).unwrap();
+    let (p, q) = (
+        s.file.population.as_ref().unwrap(),
+        other.file.population.as_ref().unwrap(),
+    );
+    assert_eq!(seed, p.seed.unwrap() + 1);
+    assert_eq!(q.seed, Some(seed));
+    let f = q.fourier.as_ref().unwrap();
+    assert_eq!(
+        (f.base_frequency, f.harmonics, other.file.time.end),
+        (0.1, 8, 20.0)
+    );
+    assert_eq!(
+        (q.length.clone(), q.mass.clone()),
+        (p.length.clone(), p.mass.clone())
+    );
+    let rail = Scenario::from_path(&root.join("population_rail.toml")).unwrap();
+    let e = other_fourier_family(&rail, 0.1, 8, 20.0)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("population_rail.toml") && e.contains("fourier"),
+        "{e}"
+    );
+}

@@ -48,6 +48,41 @@ pub fn population(scenario: &Scenario, arms: usize, dir: &Path) -> crate::Result
         .collect::<Result<_, _>>()?)
 }
 
+/// `scenario` (a population with `excitation = "fourier"`) with its arms on another Fourier
+/// family — `base_frequency` (Hz) and `harmonics` in place of the file's, runs of `end` s — and
+/// the next seed:
+/// arms and motions none of the file's arms had, to score identifiers trained on the file's
+/// arms on a motion family they never saw. Its seed, for reports.
+pub fn other_fourier_family(
+    scenario: &Scenario,
+    base_frequency: f64,
+    harmonics: usize,
+    end: f64,
+) -> crate::Result<(Scenario, u64)> {
+    let file = scenario.path.as_deref().unwrap_or(Path::new("?")).display();
+    let (mut edited, mut seed) = (false, None);
+    let other = scenario.edited(|f| {
+        f.time.end = end;
+        if let Some(p) = f.population.as_mut() {
+            if let Some(s) = p.seed.as_mut() {
+                *s += 1;
+                seed = Some(*s);
+            }
+            if let Some(fourier) = p.fourier.as_mut() {
+                fourier.base_frequency = base_frequency;
+                fourier.harmonics = harmonics;
+                edited = true;
+            }
+        }
+    })?;
+    match seed {
+        Some(seed) if edited => Ok((other, seed)),
+        _ => Err(crate::Error::Data(format!(
+            "{file}: another motion family needs a `[population]` seed and a `fourier` excitation"
+        ))),
+    }
+}
+
 /// A population with every drawn density `scale` times higher (bounds too) and the next seed:
 /// arms out of the distribution `scenario`'s networks were trained on. Its seed, for reports.
 pub fn denser(scenario: &Scenario, scale: f64) -> crate::Result<(Scenario, u64)> {
