@@ -362,7 +362,8 @@ fn joint_level(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>
     )?;
     let description = format!(
         "{} arms of the same family (seed {seed}) on Fourier motions of base frequency {} Hz with \
-         {} harmonics over {} s (the training arms': {} Hz, {}, {} s)",
+         {} harmonics over {} s (the training arms': {} Hz, {}, {} s), the NIM and the \
+         population mean those trained above",
         JOINT_LEVEL_FAMILY.2,
         JOINT_LEVEL_FAMILY.0,
         JOINT_LEVEL_FAMILY.1,
@@ -381,7 +382,19 @@ fn joint_level(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>
             .map_or(0, |f| f.harmonics),
         scenario.file.time.end,
     );
-    result.score_other_family(&description, training, &family_arms, &methods, &options)?;
+    let other = joint_level::evaluate(
+        &scenario.file.name,
+        training,
+        &family_arms,
+        &methods,
+        &options,
+    )?;
+    result.others.push(joint_level::OtherArms {
+        title: "A motion family none of the training arms had".into(),
+        description,
+        ..other.into()
+    });
+    result.others.push(random_arms(root, out)?);
     result.training = Some(joint_level::Training {
         saved: shown,
         ..trained
@@ -403,6 +416,45 @@ fn joint_level(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>
     );
     Ok(())
 }
+
+/// The joint-level yardstick on random serial arms (`scenarios/population_random.toml`,
+/// `JOINT_LEVEL_RANDOM.0` arms into generated/populations/population_random, the first
+/// `JOINT_LEVEL_RANDOM.1` the population's links): IDIM beside the population's answer for
+/// each arm's own kinematics. The Panda-family NIM reads 43 base parameters and is not scored.
+fn random_arms(
+    root: &Path,
+    out: &Path,
+) -> Result<validation::study::joint_level::OtherArms, Box<dyn std::error::Error>> {
+    use validation::study::joint_level;
+    let scenario = Scenario::from_path(&root.join("scenarios/population_random.toml"))?;
+    let dir = out.join("populations").join(&scenario.file.name);
+    let (arms, training) = JOINT_LEVEL_RANDOM;
+    let runs = validation::study::plan::populations::population(&scenario, arms, &dir)?;
+    let (training, held_out) = runs.split_at(training);
+    let methods = ["idim_ols", "idim_wls", "idim_irls"];
+    let options = validation::estimate::Options::default();
+    let study = joint_level::evaluate(&scenario.file.name, training, held_out, &methods, &options)?;
+    Ok(joint_level::OtherArms {
+        title: "Random serial arms".into(),
+        description: format!(
+            "{} held-out arms of `{}` (2–7 revolute joints on random Denavit–Hartenberg steps, \
+             box links, drawn Coulomb–viscous friction, each at its own noise level): each arm \
+             its own base parameters. `{}` answers each arm with the mean of {} training arms' \
+             links put on the arm's own kinematics and mapped through its base map \
+             (`validation::study::joint_level::link_prior`); `{}` shrinks IDIM-OLS toward it \
+             by the links' spread on that arm",
+            held_out.len(),
+            scenario.file.name,
+            joint_level::POPULATION_MEAN,
+            training.len(),
+            joint_level::SHRUNK,
+        ),
+        ..study.into()
+    })
+}
+
+/// Arms of the random-arm yardstick, and how many of them make the population's links.
+const JOINT_LEVEL_RANDOM: (usize, usize) = (300, 200);
 
 /// Arms of the joint-level study's population, and how many of them are training arms (the
 /// population mean's and the NIM's).

@@ -68,16 +68,18 @@ pub fn markdown(s: &JointLevelStudy) -> String {
             let _ = writeln!(md, "- `{method}`, held-out arm {arm}: {reason}");
         }
     }
-    if let Some(f) = &s.other_family {
+    for f in &s.others {
         let _ = write!(
             md,
-            "\n## A motion family none of the training arms had\n\n{}: the same methods, \
-             the NIM and the population mean as trained above, scored as above.\n\n",
-            f.description
+            "\n## {}\n\n{}; scored as above.\n\n",
+            f.title, f.description
         );
         table(&mut md, &f.rows);
+        if !f.failures.is_empty() {
+            let _ = writeln!(md, "\nNot identified:\n");
+        }
         for (method, arm, reason) in &f.failures {
-            let _ = writeln!(md, "- `{method}`, arm {arm} of that family: {reason}");
+            let _ = writeln!(md, "- `{method}`, arm {arm}: {reason}");
         }
     }
     md

@@ -145,9 +145,10 @@ fn arms_drawn_at_their_own_noise_level_say_so_and_measure_so() {
 
 /// The joint-level yardstick (`validation::study::joint_level`): on held-out Panda-family arms,
 /// IDIM-OLS from each arm's own run lands far closer to the arm's base parameters than the
-/// training arms' mean does; arms of another kinematic structure are refused, naming why.
+/// training arms' mean does; so it does on random arms of many structures against the training
+/// arms' links put on each arm's kinematics.
 #[test]
-fn idim_beats_the_population_mean_on_held_out_arms_and_random_arms_are_refused() {
+fn idim_beats_the_population_mean_on_held_out_panda_family_and_random_arms() {
     use validation::study::joint_level::{POPULATION_MEAN, evaluate};
     let read = |file: &str, arms: usize| {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -191,16 +192,32 @@ fn idim_beats_the_population_mean_on_held_out_arms_and_random_arms_are_refused()
             _ => assert_eq!(r.coverage, None, "{r:?}"),
         }
     }
-    let random = read("population_random.toml", 4);
-    let e = evaluate(
+    // Random arms, each its own structure: the population's answer for an arm is the training
+    // arms' links put on its kinematics; IDIM lands far closer on the arms read at or below the
+    // file's noise (light random arms at several times that noise can be lost in it: the
+    // study's 100 arms show IDIM still ahead there, 8 arms need not).
+    let random = read("population_random.toml", 30);
+    let study = evaluate(
         "population_random",
-        &random[..2],
-        &random[2..],
+        &random[..20],
+        &random[20..],
         &["idim_ols"],
         &options,
     )
-    .unwrap_err();
-    assert!(e.to_string().contains("one kinematic structure"), "{e}");
+    .unwrap();
+    assert_eq!(study.base_parameters, 0);
+    assert!(study.failures.is_empty(), "{:?}", study.failures);
+    let error = |method: &str| -> Vec<f64> {
+        (study.rows.iter())
+            .filter(|r| r.method == method && r.low < 1.0)
+            .map(|r| r.median)
+            .collect()
+    };
+    let (idim, mean) = (error("idim_ols"), error(POPULATION_MEAN));
+    assert!(!idim.is_empty() && idim.len() == mean.len());
+    for (i, m) in idim.iter().zip(&mean) {
+        assert!(i * 5.0 < *m, "idim {i} against the population's links {m}");
+    }
 }
 
 /// The joint-level NIM end to end (`validation::estimate::nim::joint`): trained on a few

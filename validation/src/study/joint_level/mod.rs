@@ -14,8 +14,9 @@
 //! median and 90th percentile over the arms, and for a method that states standard deviations
 //! (IDIM-OLS) the share of the counted parameters whose truth lies within ±2σ of its estimate
 //! (its calibration; 95 % for a calibrated σ). The base parameters are combinations fixed by the
-//! kinematics' structure, so the population's arms must share it (a scaled family: the same
-//! joints, axes and base count; `Err` otherwise).
+//! kinematics' structure: where the training arms share it (a scaled family) the population's
+//! answer is the mean of their base parameters; where they do not (random arms) it is their
+//! links put on each held-out arm's own kinematics ([`link_prior`]).
 //!
 //! Computation only; [`crate::report::joint_level`] renders the result.
 
@@ -23,13 +24,16 @@ use serde::{Deserialize, Serialize};
 
 use rayon::prelude::*;
 
+pub mod link_prior;
+mod training;
+
+pub use training::{CALIBRATION_SHARE, HIDDEN, STEPS, Training, examples, train, train_config};
+
 use crate::dataset::Run;
-use crate::estimate::nim::dense::Dense;
-use crate::estimate::nim::joint::{Example, JointNim, Prior};
-use crate::estimate::nim::mlp::BurnMlp;
-use crate::estimate::nim::{Loss, TrainConfig};
+use crate::estimate::nim::joint::Prior;
 use crate::estimate::{Experiment, Options, Role, by_name};
 use crate::param::{ParamId, arm_truth};
+use link_prior::LinkPopulation;
 
 /// Parameters counted: `|truth|` at least this share of the arm's largest base parameter.
 pub const COUNTED: f64 = 1e-6;
@@ -69,7 +73,7 @@ pub struct JointLevelStudy {
     pub training_arms: usize,
     /// Held-out arms scored.
     pub held_out_arms: usize,
-    /// Base parameters per arm.
+    /// Base parameters per arm (0: each arm its own number, a population of many structures).
     pub base_parameters: usize,
     /// Per noise band and method.
     pub rows: Vec<BandRow>,
@@ -78,43 +82,40 @@ pub struct JointLevelStudy {
     /// How the joint-level NIM scored here (method `nim`) was trained, where one was.
     #[serde(default)]
     pub training: Option<Training>,
-    /// The same methods on arms of a motion family none of the training arms had, where scored.
+    /// The same methods on other arms (another motion family, another population), where
+    /// scored.
     #[serde(default)]
-    pub other_family: Option<OtherFamily>,
+    pub others: Vec<OtherArms>,
 }
 
-/// The methods of a study scored on held-out arms of another motion family.
+/// A study's methods scored on other held-out arms.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct OtherFamily {
-    /// What the family is (for the report).
+pub struct OtherArms {
+    /// A heading for the report.
+    pub title: String,
+    /// What the arms are, and what the methods were trained on.
     pub description: String,
     /// Arms scored.
     pub arms: usize,
+    /// Base parameters per arm (0: each arm its own number).
+    pub base_parameters: usize,
     /// Per noise band and method, as [`JointLevelStudy::rows`].
     pub rows: Vec<BandRow>,
     /// Arms a method could not identify: `(method, arm, reason)`.
     pub failures: Vec<(String, usize, String)>,
 }
 
-impl JointLevelStudy {
-    /// Scores `methods` (with `options`) on `arms` of another motion family, described by
-    /// `description`, against the same training arms, into [`JointLevelStudy::other_family`].
-    pub fn score_other_family(
-        &mut self,
-        description: &str,
-        training: &[Run],
-        arms: &[Run],
-        methods: &[&str],
-        options: &Options,
-    ) -> crate::Result<()> {
-        let other = evaluate(&self.population, training, arms, methods, options)?;
-        self.other_family = Some(OtherFamily {
-            description: description.into(),
-            arms: arms.len(),
-            rows: other.rows,
-            failures: other.failures,
-        });
-        Ok(())
+impl From<JointLevelStudy> for OtherArms {
+    /// A study's rows as other arms' (title and description empty).
+    fn from(s: JointLevelStudy) -> Self {
+        OtherArms {
+            title: String::new(),
+            description: String::new(),
+            arms: s.held_out_arms,
+            base_parameters: s.base_parameters,
+            rows: s.rows,
+            failures: s.failures,
+        }
     }
 }
 
@@ -178,7 +179,7 @@ pub fn evaluate(
     methods: &[&str],
     options: &Options,
 ) -> crate::Result<JointLevelStudy> {
-    let prior = prior_of(training)?;
+    let prior = PopulationPrior::of(training)?;
     let arms: Vec<crate::Result<(ArmScore, Vec<Failure>)>> = (held_out.par_iter().enumerate())
         .map(|(arm, run)| score_arm(run, arm, &prior, methods, options))
         .collect();
@@ -199,11 +200,14 @@ pub fn evaluate(
         population: population.into(),
         training_arms: training.len(),
         held_out_arms: held_out.len(),
-        base_parameters: prior.len(),
+        base_parameters: match &prior {
+            PopulationPrior::Shared(p) => p.len(),
+            PopulationPrior::Links(_) => 0,
+        },
         rows: bands(&scores, &names),
         failures,
         training: None,
-        other_family: None,
+        others: Vec::new(),
     })
 }
 
@@ -214,14 +218,24 @@ type Failure = (String, usize, String);
 fn score_arm(
     run: &Run,
     arm: usize,
-    prior: &Prior,
+    prior: &PopulationPrior,
     methods: &[&str],
     options: &Options,
 ) -> crate::Result<(ArmScore, Vec<Failure>)> {
     let truth = base_truth(run);
-    if truth.len() != prior.len() {
-        return Err(structure_error(run, truth.len(), prior.len()));
-    }
+    let own;
+    let prior = match prior {
+        PopulationPrior::Shared(p) if truth.len() != p.len() => {
+            return Err(structure_error(run, truth.len(), p.len()));
+        }
+        PopulationPrior::Shared(p) => p,
+        PopulationPrior::Links(links) => {
+            own = (links.prior_for(&run.manifest.model)).map_err(|e| {
+                crate::Error::Data(format!("joint-level study: {}: {e}", run.dir.display()))
+            })?;
+            &own
+        }
+    };
     let mut errors = vec![(
         POPULATION_MEAN.to_string(),
         Score::of(&prior.mean, None, &truth),
@@ -248,62 +262,32 @@ fn score_arm(
     Ok((ArmScore { factor, errors }, failures))
 }
 
-/// The prior of the training arms' true base parameters.
-fn prior_of(training: &[Run]) -> crate::Result<Prior> {
-    let truths: Vec<Vec<f64>> = training.iter().map(base_truth).collect();
-    Prior::of(&truths).map_err(|e| crate::Error::Data(format!("joint-level study: {e}")))
+/// What the training arms say about a held-out arm's base parameters.
+enum PopulationPrior {
+    /// Arms of one kinematic structure: the mean and spread of their true base parameters.
+    Shared(Prior),
+    /// Arms of many structures: their links, put on each held-out arm's kinematics
+    /// ([`link_prior`]).
+    Links(LinkPopulation),
 }
 
-/// How the joint-level NIM of a study was trained.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Training {
-    /// Arms the network was trained on.
-    pub arms: usize,
-    /// Training arms kept out to choose the training length and calibrate σ.
-    pub calibration_arms: usize,
-    /// Training arms IDIM-OLS could not identify (left out).
-    pub skipped: usize,
-    /// Layer widths.
-    pub widths: Vec<usize>,
-    /// Optimizer steps of the network kept.
-    pub steps: usize,
-    /// Each candidate length with its calibration arms' likelihood ([`JointNim::nll`]).
-    pub candidates: Vec<(usize, f64)>,
-    /// The factor on the network's σ fitted on the calibration arms.
-    pub sigma_scale: f64,
-    /// Seconds spent computing the training arms' least squares (wall clock).
-    pub encode_seconds: f64,
-    /// Threads that computed them.
-    #[serde(default)]
-    pub threads: usize,
-    /// Seconds spent training the candidate networks.
-    pub train_seconds: f64,
-    /// The saved network's inference, microseconds per arm (one batch of the kept-out arms).
-    #[serde(default)]
-    pub inference_micros: f64,
-    /// Where the model was saved.
-    pub saved: String,
-}
-
-/// The training examples of `training`'s arms: each arm's IDIM-OLS base parameters with their
-/// standard deviations, beside its truth (the only read of the truth: the labels). Arms IDIM-OLS
-/// cannot identify are left out; their count is returned.
-pub fn examples(training: &[Run]) -> crate::Result<(Vec<Example>, usize)> {
-    let options = Options::default();
-    let solved: Vec<crate::Result<Option<Example>>> = (training.par_iter())
-        .map(|run| {
-            let truth = base_truth(run);
-            Ok(identify(run, "idim_ols", truth.len(), &options)?
-                .ok()
-                .map(|ols| Example { ols, truth }))
-        })
-        .collect();
-    let mut examples = Vec::with_capacity(training.len());
-    for e in solved {
-        examples.extend(e?);
+impl PopulationPrior {
+    /// `Shared` if every training arm has the first's joints and base parameters, else `Links`;
+    /// `Err` with fewer than two training arms.
+    fn of(training: &[Run]) -> crate::Result<PopulationPrior> {
+        let truths: Vec<Vec<f64>> = training.iter().map(base_truth).collect();
+        let joints = |r: &Run| r.manifest.model.len();
+        let shared = (training.iter().zip(&truths))
+            .all(|(r, t)| joints(r) == joints(&training[0]) && t.len() == truths[0].len());
+        if !shared && training.len() >= 2 {
+            let models: Vec<&sim::model::Chain> =
+                training.iter().map(|r| &r.manifest.model).collect();
+            return Ok(PopulationPrior::Links(LinkPopulation::of(&models)));
+        }
+        Prior::of(&truths)
+            .map(PopulationPrior::Shared)
+            .map_err(|e| crate::Error::Data(format!("joint-level study: {e}")))
     }
-    let skipped = training.len() - examples.len();
-    Ok((examples, skipped))
 }
 
 /// The method name of IDIM-OLS shrunk toward the population: per base parameter, the
@@ -317,7 +301,7 @@ pub const SHRUNK: &str = "idim_ols_shrunk";
 /// `name`'s base-parameter estimates `(value, std)` from `run`'s own measurements (`Ok(Err)`:
 /// the estimator does not apply or failed, with the reason; `Err`: no such estimator). A
 /// missing value or std is NaN.
-fn identify(
+pub(crate) fn identify(
     run: &Run,
     name: &str,
     parameters: usize,
@@ -342,7 +326,7 @@ fn identify(
 }
 
 /// The arm's true base parameters `base.1 …` (the scorer's only read of the truth).
-fn base_truth(run: &Run) -> Vec<f64> {
+pub(crate) fn base_truth(run: &Run) -> Vec<f64> {
     let truth = arm_truth(&run.manifest.model);
     (1..)
         .map_while(|k| truth.get(&ParamId::Base(k)).copied())
@@ -390,83 +374,4 @@ fn bands(scores: &[ArmScore], names: &[String]) -> Vec<BandRow> {
         }
     }
     rows
-}
-
-/// The joint-level NIM's network: hidden layer widths. Small on purpose: trained on a thousand
-/// arms, wider networks (256 × 256) fit the training arms' noise and state σ that cover 30–80 %
-/// of held-out arms' errors where this one covers about 95 % (measured while choosing).
-pub const HIDDEN: [usize; 2] = [64, 64];
-
-/// The candidate training lengths (optimizer steps), chosen among by the calibration arms'
-/// likelihood ([`JointNim::nll`]): early stopping on arms the network does not train on.
-pub const STEPS: [usize; 6] = [250, 500, 1000, 2000, 4000, 8000];
-
-/// The share of the training arms kept out of the network's training to choose its length and
-/// calibrate its σ ([`JointNim::calibrate`]).
-pub const CALIBRATION_SHARE: f64 = 0.2;
-
-/// The joint-level NIM's training settings for `steps` optimizer steps: Adam from 1e-3 down to
-/// 1e-5 (cosine), β-NLL with β = 0.5, batches of 64 arms.
-pub fn train_config(steps: usize) -> TrainConfig {
-    TrainConfig {
-        learning_rate: 1e-3,
-        final_learning_rate: Some(1e-5),
-        target_mse: 0.0,
-        max_steps: steps,
-        batch: 64,
-        seed: 28,
-        loss: Loss::GaussianNll { beta: 0.5 },
-    }
-}
-
-/// Trains the joint-level NIM ([`crate::estimate::nim::joint`]) on the `training` arms of
-/// `population` and saves it into `dir`: the last [`CALIBRATION_SHARE`] of the arms are kept
-/// out; the network is trained on the others for each length of [`STEPS`], the one whose
-/// estimates fit the kept-out arms best ([`JointNim::nll`]) is kept, and its σ is calibrated on
-/// them ([`JointNim::calibrate`]).
-pub fn train(population: &str, training: &[Run], dir: &std::path::Path) -> crate::Result<Training> {
-    let t0 = std::time::Instant::now();
-    let (examples, skipped) = examples(training)?;
-    let encode_seconds = t0.elapsed().as_secs_f64();
-    let kept_out = ((examples.len() as f64 * CALIBRATION_SHARE).round() as usize).max(1);
-    let (fit, calibration) = examples.split_at(examples.len().saturating_sub(kept_out));
-    let t1 = std::time::Instant::now();
-    let mut candidates = Vec::with_capacity(STEPS.len());
-    let mut best: Option<(f64, JointNim<BurnMlp>)> = None;
-    for steps in STEPS {
-        let (model, _) =
-            JointNim::<BurnMlp>::train(population, fit, &HIDDEN, &train_config(steps))?;
-        let nll = model.nll(calibration);
-        candidates.push((steps, nll));
-        if best.as_ref().is_none_or(|(b, _)| nll < *b) {
-            best = Some((nll, model));
-        }
-    }
-    let (_, mut model) = best.expect("at least one candidate");
-    model.calibrate(calibration);
-    model.save(dir)?;
-    // Inference as `nim` runs it: the saved model through the nalgebra forward pass, the
-    // kept-out arms in one batch.
-    let saved = JointNim::<Dense>::load(dir)?;
-    let batch: Vec<Vec<(f64, f64)>> = calibration.iter().map(|e| e.ols.clone()).collect();
-    let t2 = std::time::Instant::now();
-    let predicted = saved.predict(&batch);
-    let inference_micros = 1e6 * t2.elapsed().as_secs_f64() / predicted.len().max(1) as f64;
-    let steps = (candidates.iter())
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map_or(0, |c| c.0);
-    Ok(Training {
-        arms: fit.len(),
-        calibration_arms: calibration.len(),
-        skipped,
-        widths: model.card.widths.clone(),
-        steps,
-        candidates,
-        sigma_scale: model.card.sigma_scale,
-        encode_seconds,
-        threads: rayon::current_num_threads(),
-        train_seconds: t1.elapsed().as_secs_f64(),
-        inference_micros,
-        saved: dir.display().to_string(),
-    })
 }
