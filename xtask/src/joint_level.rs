@@ -119,7 +119,8 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
 /// The joint-level yardstick on random serial arms (`scenarios/population_random.toml`,
 /// `JOINT_LEVEL_RANDOM.0` arms into generated/populations/population_random, the first
 /// `JOINT_LEVEL_RANDOM.1` the population's links): IDIM beside the population's answer for
-/// each arm's own kinematics. The Panda-family NIM reads 43 base parameters and is not scored.
+/// each arm's own kinematics, and the joint-level NIM of many structures trained on the
+/// training arms (saved in generated/models/nim_joint_random).
 fn random_arms(
     root: &Path,
     out: &Path,
@@ -130,8 +131,21 @@ fn random_arms(
     let (arms, training) = JOINT_LEVEL_RANDOM;
     let runs = validation::study::plan::populations::population(&scenario, arms, &dir)?;
     let (training, held_out) = runs.split_at(training);
-    let methods = ["idim_ols", "idim_wls", "idim_irls"];
-    let options = validation::estimate::Options::default();
+    let models = out.join("models").join("nim_joint_random");
+    let trained = joint_level::train(&scenario.file.name, training, &models)?;
+    println!(
+        "trained the random arms' joint-level NIM on {} arms, {} kept out: {} steps, σ × {:.2}, saved {}",
+        trained.arms,
+        trained.calibration_arms,
+        trained.steps,
+        trained.sigma_scale,
+        models.display()
+    );
+    let methods = ["idim_ols", "idim_wls", "idim_irls", "nim"];
+    let options = validation::estimate::Options {
+        nim_models: Some(models),
+        ..Default::default()
+    };
     let study = joint_level::evaluate(&scenario.file.name, training, held_out, &methods, &options)?;
     Ok(joint_level::OtherArms {
         title: "Random serial arms".into(),
@@ -140,20 +154,27 @@ fn random_arms(
              box links, drawn Coulomb–viscous friction, each at its own noise level): each arm \
              its own base parameters. `{}` answers each arm with the mean of {} training arms' \
              links put on the arm's own kinematics and mapped through its base map \
-             (`validation::study::joint_level::link_prior`); `{}` shrinks IDIM-OLS toward it \
-             by the links' spread on that arm",
+             (`validation::estimate::nim::joint::LinkPopulation`); `{}` shrinks IDIM-OLS toward it \
+             by the links' spread on that arm; `nim` is the joint-level NIM of many structures \
+             (one parameter at a time, each arm's prior from the links), trained on {} of the \
+             training arms' least squares, {} kept out to choose its length ({} steps) and \
+             calibrate its σ (× {:.2}), saved in `generated/models/nim_joint_random`",
             held_out.len(),
             scenario.file.name,
             joint_level::POPULATION_MEAN,
             training.len(),
             joint_level::SHRUNK,
+            trained.arms,
+            trained.calibration_arms,
+            trained.steps,
+            trained.sigma_scale,
         ),
         ..study.into()
     })
 }
 
 /// Arms of the random-arm yardstick, and how many of them make the population's links.
-const JOINT_LEVEL_RANDOM: (usize, usize) = (300, 200);
+const JOINT_LEVEL_RANDOM: (usize, usize) = (700, 500);
 
 /// Arms of the joint-level study's population, and how many of them are training arms (the
 /// population mean's and the NIM's).

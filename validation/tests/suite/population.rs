@@ -333,3 +333,51 @@ fn another_fourier_family_changes_the_motions_and_the_seed_only() {
         "{e}"
     );
 }
+
+/// The joint-level NIM of random arms (each arm its own structure): trained on a few arms, it
+/// keeps their links in its card, reads one base parameter at a time with each arm's prior from
+/// those links, and answers every base parameter of a held-out arm of any structure with a σ,
+/// staying within 2× IDIM-OLS's error.
+#[test]
+fn the_joint_level_nim_of_random_arms_reads_any_structure() {
+    use validation::study::joint_level::{evaluate, train};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_random.toml");
+    let s = Scenario::from_path(&path).unwrap();
+    let out = std::env::temp_dir().join(format!("validation-jl-random-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let runs = validation::study::plan::populations::population(&s, 40, &out.join("arms")).unwrap();
+    let models = out.join("models");
+    let trained = train("population_random", &runs[..30], &models).unwrap();
+    assert_eq!(trained.widths.first(), Some(&2));
+    let card = std::fs::read_to_string(models.join("joint.json")).unwrap();
+    assert!(card.contains("\"links\""), "{card}");
+    let options = validation::estimate::Options {
+        nim_models: Some(models),
+        ..Default::default()
+    };
+    let study = evaluate(
+        "population_random",
+        &runs[..30],
+        &runs[30..],
+        &["idim_ols", "nim"],
+        &options,
+    )
+    .unwrap();
+    assert!(study.failures.is_empty(), "{:?}", study.failures);
+    let rows = |method: &str| -> Vec<_> {
+        (study.rows.iter())
+            .filter(|r| r.method == method)
+            .cloned()
+            .collect()
+    };
+    let (ols, nim) = (rows("idim_ols"), rows("nim"));
+    assert!(!nim.is_empty() && ols.len() == nim.len());
+    for (o, n) in ols.iter().zip(&nim) {
+        assert!(
+            n.median <= 2.0 * o.median,
+            "nim {n:?} against idim_ols {o:?}"
+        );
+        assert!(n.coverage.is_some(), "{n:?}");
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+}

@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use nalgebra::DVector;
+use sim::model::Chain;
 
 use super::base::{Idim, System};
 use super::{Identified, Prepared};
@@ -29,9 +30,10 @@ pub struct Solved {
 
 /// A revision of IDIM-OLS's solution.
 pub trait Refine: Send + Sync {
-    /// The revised `(value, std)` of every parameter of `ols`, in its order (std NaN where
-    /// none is stated); `Err` with the reason where the revision does not apply to this arm.
-    fn refine(&self, ols: &[Solved]) -> Result<Vec<(f64, f64)>, String>;
+    /// The revised `(value, std)` of every parameter of `ols` (the solution for an arm of
+    /// kinematics `geometry`), in its order (std NaN where none is stated); `Err` with the
+    /// reason where the revision does not apply to this arm.
+    fn refine(&self, geometry: &Chain, ols: &[Solved]) -> Result<Vec<(f64, f64)>, String>;
 }
 
 /// IDIM-OLS revised by a [`Refine`].
@@ -62,7 +64,7 @@ impl Refined {
             .collect();
         let revised = self
             .refine
-            .refine(&solved)
+            .refine(experiment.geometry(), &solved)
             .map_err(|message| EstimateError {
                 estimator: self.name.into(),
                 message,

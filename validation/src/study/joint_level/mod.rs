@@ -16,7 +16,7 @@
 //! (its calibration; 95 % for a calibrated σ). The base parameters are combinations fixed by the
 //! kinematics' structure: where the training arms share it (a scaled family) the population's
 //! answer is the mean of their base parameters; where they do not (random arms) it is their
-//! links put on each held-out arm's own kinematics ([`link_prior`]).
+//! links put on each held-out arm's own kinematics ([`LinkPopulation`]).
 //!
 //! Computation only; [`crate::report::joint_level`] renders the result.
 
@@ -24,16 +24,14 @@ use serde::{Deserialize, Serialize};
 
 use rayon::prelude::*;
 
-pub mod link_prior;
 mod training;
 
 pub use training::{CALIBRATION_SHARE, HIDDEN, STEPS, Training, examples, train, train_config};
 
 use crate::dataset::Run;
-use crate::estimate::nim::joint::Prior;
+use crate::estimate::nim::joint::{LinkPopulation, Prior};
 use crate::estimate::{Experiment, Options, Role, by_name};
 use crate::param::{ParamId, arm_truth};
-use link_prior::LinkPopulation;
 
 /// Parameters counted: `|truth|` at least this share of the arm's largest base parameter.
 pub const COUNTED: f64 = 1e-6;
@@ -267,7 +265,7 @@ enum PopulationPrior {
     /// Arms of one kinematic structure: the mean and spread of their true base parameters.
     Shared(Prior),
     /// Arms of many structures: their links, put on each held-out arm's kinematics
-    /// ([`link_prior`]).
+    /// ([`LinkPopulation`]).
     Links(LinkPopulation),
 }
 

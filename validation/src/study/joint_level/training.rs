@@ -9,7 +9,7 @@ use super::{base_truth, identify};
 use crate::dataset::Run;
 use crate::estimate::Options;
 use crate::estimate::nim::dense::Dense;
-use crate::estimate::nim::joint::{Example, JointNim};
+use crate::estimate::nim::joint::{Example, JointNim, Labeled, LinkPopulation, Prior};
 use crate::estimate::nim::mlp::BurnMlp;
 use crate::estimate::nim::{Loss, TrainConfig};
 
@@ -44,17 +44,17 @@ pub struct Training {
     pub saved: String,
 }
 
-/// The training examples of `training`'s arms: each arm's IDIM-OLS base parameters with their
-/// standard deviations, beside its truth (the only read of the truth: the labels). Arms IDIM-OLS
-/// cannot identify are left out; their count is returned.
-pub fn examples(training: &[Run]) -> crate::Result<(Vec<Example>, usize)> {
+/// The training examples of `training`'s arms, each with its arm's index: the arm's IDIM-OLS
+/// base parameters with their standard deviations, beside its truth (the only read of the
+/// truth: the labels). Arms IDIM-OLS cannot identify are left out; their count is returned.
+pub fn examples(training: &[Run]) -> crate::Result<(Vec<(usize, Example)>, usize)> {
     let options = Options::default();
-    let solved: Vec<crate::Result<Option<Example>>> = (training.par_iter())
-        .map(|run| {
+    let solved: Vec<crate::Result<Option<(usize, Example)>>> = (training.par_iter().enumerate())
+        .map(|(arm, run)| {
             let truth = base_truth(run);
             Ok(identify(run, "idim_ols", truth.len(), &options)?
                 .ok()
-                .map(|ols| Example { ols, truth }))
+                .map(|ols| (arm, Example { ols, truth })))
         })
         .collect();
     let mut examples = Vec::with_capacity(training.len());
@@ -96,32 +96,71 @@ pub fn train_config(steps: usize) -> TrainConfig {
 /// `population` and saves it into `dir`: the last [`CALIBRATION_SHARE`] of the arms are kept
 /// out; the network is trained on the others for each length of [`STEPS`], the one whose
 /// estimates fit the kept-out arms best ([`JointNim::nll`]) is kept, and its σ is calibrated on
-/// them ([`JointNim::calibrate`]).
+/// them ([`JointNim::calibrate`]). Arms of one kinematic structure get a model of their base
+/// parameter vector; arms of many (random arms) a model that reads one parameter at a time,
+/// each arm's prior from the fitted arms' links ([`LinkPopulation`]).
 pub fn train(population: &str, training: &[Run], dir: &std::path::Path) -> crate::Result<Training> {
     let t0 = std::time::Instant::now();
     let (examples, skipped) = examples(training)?;
     let encode_seconds = t0.elapsed().as_secs_f64();
     let kept_out = ((examples.len() as f64 * CALIBRATION_SHARE).round() as usize).max(1);
     let (fit, calibration) = examples.split_at(examples.len().saturating_sub(kept_out));
+    let model_of = |&(arm, _): &(usize, Example)| &training[arm].manifest.model;
+    let first = fit.first().map_or(0, |f| model_of(f).len());
+    let one_structure = (fit.iter().chain(calibration))
+        .all(|f| model_of(f).len() == first && f.1.truth.len() == fit[0].1.truth.len());
+    let links =
+        (!one_structure).then(|| LinkPopulation::of(&fit.iter().map(model_of).collect::<Vec<_>>()));
+    let priors: Vec<Prior> = match &links {
+        None => {
+            let truths: Vec<Vec<f64>> = fit.iter().map(|f| f.1.truth.clone()).collect();
+            let prior = Prior::of(&truths)
+                .map_err(|e| crate::Error::Data(format!("joint-level NIM on {population}: {e}")))?;
+            vec![prior; examples.len()]
+        }
+        Some(links) => (examples.iter())
+            .map(|f| links.prior_for(model_of(f)))
+            .collect::<Result<_, _>>()
+            .map_err(|e| crate::Error::Data(format!("joint-level NIM on {population}: {e}")))?,
+    };
+    let labeled: Vec<Labeled> = priors.iter().zip(examples.iter().map(|f| &f.1)).collect();
+    let (labeled_fit, labeled_calibration) = labeled.split_at(fit.len());
     let t1 = std::time::Instant::now();
     let mut candidates = Vec::with_capacity(STEPS.len());
     let mut best: Option<(f64, JointNim<BurnMlp>)> = None;
     for steps in STEPS {
-        let (model, _) =
-            JointNim::<BurnMlp>::train(population, fit, &HIDDEN, &train_config(steps))?;
-        let nll = model.nll(calibration);
+        let config = train_config(steps);
+        let model = match &links {
+            None => {
+                let fit: Vec<Example> = fit.iter().map(|f| f.1.clone()).collect();
+                JointNim::<BurnMlp>::train(population, &fit, &HIDDEN, &config)?.0
+            }
+            Some(links) => {
+                let (model, _) = JointNim::<BurnMlp>::train_per_parameter(
+                    population,
+                    links.clone(),
+                    labeled_fit,
+                    &HIDDEN,
+                    &config,
+                );
+                model
+            }
+        };
+        let nll = model.nll(labeled_calibration);
         candidates.push((steps, nll));
         if best.as_ref().is_none_or(|(b, _)| nll < *b) {
             best = Some((nll, model));
         }
     }
     let (_, mut model) = best.expect("at least one candidate");
-    model.calibrate(calibration);
+    model.calibrate(labeled_calibration);
     model.save(dir)?;
     // Inference as `nim` runs it: the saved model through the nalgebra forward pass, the
     // kept-out arms in one batch.
     let saved = JointNim::<Dense>::load(dir)?;
-    let batch: Vec<Vec<(f64, f64)>> = calibration.iter().map(|e| e.ols.clone()).collect();
+    let batch: Vec<(&Prior, &[(f64, f64)])> = (labeled_calibration.iter())
+        .map(|(p, e)| (*p, e.ols.as_slice()))
+        .collect();
     let t2 = std::time::Instant::now();
     let predicted = saved.predict(&batch);
     let inference_micros = 1e6 * t2.elapsed().as_secs_f64() / predicted.len().max(1) as f64;

@@ -20,16 +20,29 @@
 //! noisy angles (errors in the regressor, unmodelled friction), the population is not Gaussian,
 //! the errors are correlated across parameters. Friction terms are IDIM-OLS's, unrevised.
 //!
-//! Files ([`JointNim::save`]): `joint.json` (the [`Card`]: widths, prior, population) and
-//! `joint.safetensors` (the network, [`super::Network::save`]'s layout).
+//! **Arms of many structures.** Random arms have different base parameters, so no vector of
+//! them is shared: there the network reads and answers one parameter at a time (inputs
+//! `(z_k, ln(s_k/σ_k))`, outputs `(r_k, v_k)`, the same weights for every parameter of every
+//! arm) and each arm's prior comes from the training arms' links put on its kinematics
+//! ([`LinkPopulation`], kept in the card): what it can learn is the shape of the posterior's
+//! errors, not the correlations between parameters.
+//!
+//! Files ([`JointNim::save`]): `joint.json` (the [`Card`]: widths, prior or links, population)
+//! and `joint.safetensors` (the network, [`super::Network::save`]'s layout).
 
+pub mod link_prior;
 pub mod prior;
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub use link_prior::LinkPopulation;
 pub use prior::{Anchor, Prior};
+
+use std::borrow::Cow;
+
+use sim::model::Chain;
 
 use super::ensemble::{TWO_SIGMA_COVERAGE, conformal_quantile};
 use super::network::{Network, Predictor, TrainConfig, TrainReport};
@@ -59,10 +72,14 @@ pub struct Card {
     pub population: String,
     /// Training arms.
     pub training_arms: usize,
-    /// Layer widths: `2n` inputs, hidden…, `2n` outputs (`n` base parameters).
+    /// Layer widths: `2n` inputs, hidden…, `2n` outputs (`n` base parameters); 2 and 2 for a
+    /// model of arms of many structures.
     pub widths: Vec<usize>,
-    /// The training population's base parameters.
+    /// The training population's base parameters (empty for a model of many structures).
     pub prior: Prior,
+    /// The training arms' links, for a model of arms of many structures (module docs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<LinkPopulation>,
     /// The factor on the network's standard deviations fitted on calibration arms
     /// ([`JointNim::calibrate`]; 1: uncalibrated).
     #[serde(default = "unit")]
@@ -82,6 +99,9 @@ pub struct Example {
     pub truth: Vec<f64>,
 }
 
+/// An example with the prior of its arm's base parameters.
+pub type Labeled<'a> = (&'a Prior, &'a Example);
+
 /// A trained joint-level identifier: the network and its card.
 pub struct JointNim<N> {
     /// The network (inputs and outputs of the module docs).
@@ -90,28 +110,43 @@ pub struct JointNim<N> {
     pub card: Card,
 }
 
-/// The network's inputs for one arm: `z_k` then `ln(s_k/σ_k)` per parameter (module docs).
-pub fn inputs(prior: &Prior, ols: &[(f64, f64)]) -> Vec<f32> {
+/// `z_k` (module docs).
+fn z(prior: &Prior, k: usize, x: f64) -> f32 {
+    let sd = prior.sd[k];
+    let z = if x.is_finite() && sd > 0.0 {
+        (x - prior.mean[k]) / sd
+    } else {
+        0.0
+    };
+    z.clamp(-Z_BOUND, Z_BOUND) as f32
+}
+
+/// `ln(s_k/σ_k)` (module docs).
+fn log_scale(prior: &Prior, k: usize, s: f64) -> f32 {
     let (lo, hi) = LOG_SCALE_BOUNDS;
-    let z = (0..prior.len()).map(|k| {
-        let (x, sd) = (ols[k].0, prior.sd[k]);
-        let z = if x.is_finite() && sd > 0.0 {
-            (x - prior.mean[k]) / sd
-        } else {
-            0.0
-        };
-        z.clamp(-Z_BOUND, Z_BOUND) as f32
-    });
-    let scale = (0..prior.len()).map(|k| {
-        let (s, sd) = (ols[k].1, prior.sd[k]);
-        let l = if s.is_finite() && s > 0.0 && sd > 0.0 {
-            (s / sd).ln()
-        } else {
-            hi
-        };
-        l.clamp(lo, hi) as f32
-    });
+    let sd = prior.sd[k];
+    let l = if s.is_finite() && s > 0.0 && sd > 0.0 {
+        (s / sd).ln()
+    } else {
+        hi
+    };
+    l.clamp(lo, hi) as f32
+}
+
+/// The network's inputs for one arm of a one-structure model: `z_k` then `ln(s_k/σ_k)` per
+/// parameter (module docs).
+pub fn inputs(prior: &Prior, ols: &[(f64, f64)]) -> Vec<f32> {
+    let z = (0..prior.len()).map(|k| z(prior, k, ols[k].0));
+    let scale = (0..prior.len()).map(|k| log_scale(prior, k, ols[k].1));
     z.chain(scale).collect()
+}
+
+/// The inputs of one arm for a model of many structures: one row `(z_k, ln(s_k/σ_k))` per
+/// parameter.
+fn parameter_inputs(prior: &Prior, ols: &[(f64, f64)]) -> Vec<f32> {
+    (0..prior.len())
+        .flat_map(|k| [z(prior, k, ols[k].0), log_scale(prior, k, ols[k].1)])
+        .collect()
 }
 
 /// The network's targets for one arm: `(θ_k − c_k)/d_k` per parameter.
@@ -125,8 +160,9 @@ fn targets(prior: &Prior, ols: &[(f64, f64)], truth: &[f64]) -> Vec<f32> {
 }
 
 impl<N: Network> JointNim<N> {
-    /// Trains a model with `hidden` layer widths on `examples` (arms of `population`, whose
-    /// truths also make the prior); `Err` if the examples do not share one structure.
+    /// Trains a model of arms of one structure with `hidden` layer widths on `examples` (arms
+    /// of `population`, whose truths also make the prior); `Err` if the examples do not share
+    /// one structure.
     pub fn train(
         population: &str,
         examples: &[Example],
@@ -144,28 +180,61 @@ impl<N: Network> JointNim<N> {
                 e.ols.len()
             )));
         }
-        let x: Vec<f32> = examples
-            .iter()
-            .flat_map(|e| inputs(&prior, &e.ols))
-            .collect();
-        let y: Vec<f32> = (examples.iter())
-            .flat_map(|e| targets(&prior, &e.ols, &e.truth))
-            .collect();
+        let labeled: Vec<Labeled> = examples.iter().map(|e| (&prior, e)).collect();
         let widths: Vec<usize> = std::iter::once(2 * n)
             .chain(hidden.iter().copied())
             .chain([2 * n])
             .collect();
-        let mut network = N::new(&widths, config.seed);
-        let report = network.train(&x, &y, config);
         let card = Card {
             kind: KIND.into(),
             population: population.into(),
             training_arms: examples.len(),
             widths,
-            prior,
+            prior: prior.clone(),
+            links: None,
             sigma_scale: 1.0,
         };
-        Ok((JointNim { network, card }, report))
+        Ok(Self::fit(card, &labeled, config))
+    }
+
+    /// Trains a model of arms of many structures ([`LinkPopulation`], module docs) on `labeled`
+    /// examples, each with its arm's prior from `links`.
+    pub fn train_per_parameter(
+        population: &str,
+        links: LinkPopulation,
+        labeled: &[Labeled],
+        hidden: &[usize],
+        config: &TrainConfig,
+    ) -> (Self, TrainReport) {
+        let widths: Vec<usize> = std::iter::once(2)
+            .chain(hidden.iter().copied())
+            .chain([2])
+            .collect();
+        let card = Card {
+            kind: KIND.into(),
+            population: population.into(),
+            training_arms: labeled.len(),
+            widths,
+            prior: Prior {
+                mean: Vec::new(),
+                sd: Vec::new(),
+            },
+            links: Some(links),
+            sigma_scale: 1.0,
+        };
+        Self::fit(card, labeled, config)
+    }
+
+    fn fit(card: Card, labeled: &[Labeled], config: &TrainConfig) -> (Self, TrainReport) {
+        let x: Vec<f32> = (labeled.iter())
+            .flat_map(|(prior, e)| card.rows(prior, &e.ols))
+            .collect();
+        let y: Vec<f32> = (labeled.iter())
+            .flat_map(|(prior, e)| targets(prior, &e.ols, &e.truth))
+            .collect();
+        let mut network = N::new(&card.widths, config.seed);
+        let report = network.train(&x, &y, config);
+        (JointNim { network, card }, report)
     }
 
     /// Writes `dir/joint.json` and `dir/joint.safetensors` (the directory created).
@@ -175,6 +244,22 @@ impl<N: Network> JointNim<N> {
         self.network.save(&dir.join(WEIGHTS), &card)?;
         let path = dir.join(CARD);
         crate::files::write_atomic(&path, &card).map_err(crate::Error::io(&path))
+    }
+}
+
+impl Card {
+    /// Whether the model reads arms of many structures, one parameter at a time.
+    pub fn per_parameter(&self) -> bool {
+        self.links.is_some()
+    }
+
+    /// The network's input rows for one arm.
+    fn rows(&self, prior: &Prior, ols: &[(f64, f64)]) -> Vec<f32> {
+        if self.per_parameter() {
+            parameter_inputs(prior, ols)
+        } else {
+            inputs(prior, ols)
+        }
     }
 }
 
@@ -193,11 +278,18 @@ impl<N: Predictor> JointNim<N> {
             message: e.to_string(),
         })?;
         let n = card.prior.len();
-        if card.kind != KIND || card.widths.first() != Some(&(2 * n)) || card.prior.sd.len() != n {
+        let inputs = if card.per_parameter() { 2 } else { 2 * n };
+        let last = card.widths.last().copied();
+        if card.kind != KIND
+            || card.widths.first() != Some(&inputs)
+            || last != Some(inputs)
+            || card.prior.sd.len() != n
+        {
             return Err(crate::Error::Format {
                 path,
                 message: format!(
-                    "expected kind `{KIND}`, widths from 2n to 2n and a prior of n parameters"
+                    "expected kind `{KIND}` and widths from 2n to 2n with a prior of n \
+                     parameters (2 to 2 with `links`)"
                 ),
             });
         }
@@ -205,26 +297,47 @@ impl<N: Predictor> JointNim<N> {
         Ok(JointNim { network, card })
     }
 
-    /// Base parameters.
-    pub fn parameters(&self) -> usize {
-        self.card.prior.len()
+    /// The prior of the base parameters of an arm of kinematics `geometry` with `n` base
+    /// parameters; `Err` with the reason where the model does not apply to it.
+    pub fn prior_for(&self, geometry: &Chain, n: usize) -> Result<Cow<'_, Prior>, String> {
+        let prior = match &self.card.links {
+            Some(links) => Cow::Owned(links.prior_for(geometry)?),
+            None => Cow::Borrowed(&self.card.prior),
+        };
+        if prior.len() != n {
+            return Err(format!(
+                "the model was trained on arms with {} base parameters ({}), this arm has {n}",
+                prior.len(),
+                self.card.population
+            ));
+        }
+        Ok(prior)
     }
 
-    /// Each arm's revised base parameters `(value, std)` from its least squares `(x̂_k, s_k)`,
-    /// the arms in one batch.
-    pub fn predict(&self, arms: &[Vec<(f64, f64)>]) -> Vec<Vec<(f64, f64)>> {
-        let prior = &self.card.prior;
-        let n = prior.len();
-        let x: Vec<f32> = arms.iter().flat_map(|ols| inputs(prior, ols)).collect();
+    /// Each arm's revised base parameters `(value, std)` from its prior and its least squares
+    /// `(x̂_k, s_k)`, the arms in one batch.
+    pub fn predict(&self, arms: &[(&Prior, &[(f64, f64)])]) -> Vec<Vec<(f64, f64)>> {
+        let x: Vec<f32> = (arms.iter())
+            .flat_map(|(prior, ols)| self.card.rows(prior, ols))
+            .collect();
         let out = self.network.predict(&x);
-        (arms.iter().zip(out.chunks_exact(2 * n)))
-            .map(|(ols, row)| {
+        let mut offset = 0;
+        (arms.iter())
+            .map(|(prior, ols)| {
+                let n = prior.len();
+                let row = &out[offset..offset + 2 * n];
+                offset += 2 * n;
                 (0..n)
                     .map(|k| {
+                        let (r, v) = if self.card.per_parameter() {
+                            (row[2 * k], row[2 * k + 1])
+                        } else {
+                            (row[k], row[n + k])
+                        };
                         let a = prior.anchor(k, ols[k].0, ols[k].1);
-                        let r = f64::from(row[k].clamp(-OUTPUT_BOUND, OUTPUT_BOUND));
+                        let r = f64::from(r.clamp(-OUTPUT_BOUND, OUTPUT_BOUND));
                         let (lo, hi) = LOG_VARIANCE_BOUNDS;
-                        let v = f64::from(row[n + k].clamp(lo, hi));
+                        let v = f64::from(v.clamp(lo, hi));
                         let std = a.scale * (0.5 * v).exp() * self.card.sigma_scale;
                         (a.centre + a.scale * r, std)
                     })
@@ -232,18 +345,21 @@ impl<N: Predictor> JointNim<N> {
             })
             .collect()
     }
-}
 
-impl<N: Predictor> JointNim<N> {
-    /// The mean Gaussian negative log-likelihood of `examples`' truths under the model's
+    /// [`JointNim::predict`] of labeled examples.
+    fn predict_labeled(&self, arms: &[Labeled]) -> Vec<Vec<(f64, f64)>> {
+        let batch: Vec<(&Prior, &[(f64, f64)])> =
+            arms.iter().map(|(p, e)| (*p, e.ols.as_slice())).collect();
+        self.predict(&batch)
+    }
+
+    /// The mean Gaussian negative log-likelihood of the examples' truths under the model's
     /// estimates, each parameter's error and σ in units of its anchor's scale
     /// ([`Prior::anchor`]), the constant `½ ln 2π` left out: how well the model's estimates and
     /// σ together fit arms it did not train on (lower is better).
-    pub fn nll(&self, examples: &[Example]) -> f64 {
-        let prior = &self.card.prior;
-        let arms: Vec<Vec<(f64, f64)>> = examples.iter().map(|e| e.ols.clone()).collect();
+    pub fn nll(&self, arms: &[Labeled]) -> f64 {
         let (mut sum, mut count) = (0.0, 0usize);
-        for (e, revised) in examples.iter().zip(self.predict(&arms)) {
+        for ((prior, e), revised) in arms.iter().zip(self.predict_labeled(arms)) {
             for (k, (value, std)) in revised.into_iter().enumerate() {
                 let d = prior.anchor(k, e.ols[k].0, e.ols[k].1).scale;
                 let (z, s) = ((e.truth[k] - value) / d, std / d);
@@ -260,11 +376,10 @@ impl<N: Predictor> JointNim<N> {
     /// per-body ensembles are calibrated. The arms must be ones the network did not train on;
     /// on arms exchangeable with them the ±2σ interval then covers at least 95.45 %. Too few
     /// arms for that rank leave the model uncalibrated.
-    pub fn calibrate(&mut self, arms: &[Example]) {
+    pub fn calibrate(&mut self, arms: &[Labeled]) {
         self.card.sigma_scale = 1.0;
-        let ols: Vec<Vec<(f64, f64)>> = arms.iter().map(|e| e.ols.clone()).collect();
-        let mut ratios: Vec<f64> = (arms.iter().zip(self.predict(&ols)))
-            .flat_map(|(e, revised)| {
+        let mut ratios: Vec<f64> = (arms.iter().zip(self.predict_labeled(arms)))
+            .flat_map(|((_, e), revised)| {
                 (e.truth.iter().zip(revised)).map(|(t, (v, s))| (t - v).abs() / s)
             })
             .filter(|r| r.is_finite())
@@ -277,20 +392,13 @@ impl<N: Predictor> JointNim<N> {
 
 impl<N: Predictor + Send + Sync> Refine for JointNim<N> {
     /// The base parameters revised, the friction terms IDIM-OLS's.
-    fn refine(&self, ols: &[Solved]) -> Result<Vec<(f64, f64)>, String> {
-        let n = self.parameters();
+    fn refine(&self, geometry: &Chain, ols: &[Solved]) -> Result<Vec<(f64, f64)>, String> {
         let base: Vec<(f64, f64)> = (ols.iter())
             .filter(|s| matches!(s.id, ParamId::Base(_)))
             .map(|s| (s.value, s.std))
             .collect();
-        if base.len() != n {
-            return Err(format!(
-                "the model was trained on arms with {n} base parameters ({}), this arm has {}",
-                self.card.population,
-                base.len()
-            ));
-        }
-        let revised = self.predict(&[base]).remove(0);
+        let prior = self.prior_for(geometry, base.len())?;
+        let revised = self.predict(&[(&prior, &base)]).remove(0);
         let mut revised = revised.into_iter();
         Ok((ols.iter())
             .map(|s| match s.id {
@@ -327,6 +435,7 @@ mod tests {
                 training_arms: 3,
                 widths: vec![4, 8, 4],
                 prior,
+                links: None,
                 sigma_scale: 1.0,
             },
         }
@@ -335,11 +444,14 @@ mod tests {
     #[test]
     fn a_network_without_corrections_answers_the_gaussian_posterior() {
         let m = model();
-        let arms = vec![
+        let arms = [
             vec![(2.5, 0.5), (-3.0, f64::NAN)],
             vec![(9.0, 1e-3), (-1.0, 2.0)],
         ];
-        let out = m.predict(&arms);
+        let prior = &m.card.prior;
+        let batch: Vec<(&Prior, &[(f64, f64)])> =
+            arms.iter().map(|a| (prior, a.as_slice())).collect();
+        let out = m.predict(&batch);
         for (ols, revised) in arms.iter().zip(&out) {
             for k in 0..2 {
                 let a = m.card.prior.anchor(k, ols[k].0, ols[k].1);
@@ -368,10 +480,13 @@ mod tests {
             solved(ParamId::Base(2), -3.0, 0.1),
             solved(friction, 0.3, 0.01),
         ];
-        let revised = m.refine(&ols).unwrap();
+        // A model of one structure reads no kinematics: any arm's.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let geometry = sim::urdf::read(&root.join("models/panda.urdf")).unwrap();
+        let revised = m.refine(&geometry, &ols).unwrap();
         assert_eq!(revised[2], (0.3, 0.01));
         assert!((revised[0].0 - m.card.prior.anchor(0, 2.5, 0.5).centre).abs() < 1e-12);
-        let err = m.refine(&ols[..1]).unwrap_err();
+        let err = m.refine(&geometry, &ols[..1]).unwrap_err();
         assert!(err.contains("2 base parameters"), "{err}");
     }
 }

@@ -16,11 +16,13 @@ use nalgebra::DVector;
 use sim::dynamics::StandardParameters;
 use sim::model::Chain;
 
-use crate::estimate::nim::joint::Prior;
+use serde::{Deserialize, Serialize};
+
+use super::Prior;
 use crate::regressor::BaseParameters;
 
 /// The training arms' links, by link index.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LinkPopulation {
     /// `links[k]`: link `k`'s standard parameters of every training arm that has one.
     links: Vec<Vec<[f64; 10]>>,
