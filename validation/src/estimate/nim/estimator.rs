@@ -81,9 +81,7 @@ impl NimModels {
             .as_ref()
             .map_err(|e| NotApplicable::new(e.to_string()))
     }
-}
 
-impl NimModels {
     /// The joint-level identifier of `model`, under this estimator's name.
     fn joint(&self, model: &Arc<JointNim<Dense>>) -> Teaching {
         Teaching::refined(self.name(), model.clone())
