@@ -269,15 +269,26 @@ enum PopulationPrior {
     Links(LinkPopulation),
 }
 
+/// Whether arms `(model, base parameters)` share one kinematic structure: the first's joint
+/// count and number of base parameters (the structures the studies' populations draw differ in
+/// at least one).
+pub(crate) fn one_structure<'a>(
+    arms: impl IntoIterator<Item = (&'a sim::model::Chain, usize)>,
+) -> bool {
+    let mut arms = arms.into_iter();
+    let Some((first, n)) = arms.next() else {
+        return true;
+    };
+    arms.all(|(m, k)| m.len() == first.len() && k == n)
+}
+
 impl PopulationPrior {
     /// `Shared` if every training arm has the first's joints and base parameters, else `Links`;
     /// `Err` with fewer than two training arms.
     fn of(training: &[Run]) -> crate::Result<PopulationPrior> {
         let truths: Vec<Vec<f64>> = training.iter().map(base_truth).collect();
-        let joints = |r: &Run| r.manifest.model.len();
-        let shared = (training.iter().zip(&truths))
-            .all(|(r, t)| joints(r) == joints(&training[0]) && t.len() == truths[0].len());
-        if !shared && training.len() >= 2 {
+        let arms = training.iter().map(|r| &r.manifest.model).zip(&truths);
+        if !one_structure(arms.map(|(m, t)| (m, t.len()))) && training.len() >= 2 {
             let models: Vec<&sim::model::Chain> =
                 training.iter().map(|r| &r.manifest.model).collect();
             return Ok(PopulationPrior::Links(LinkPopulation::of(&models)));

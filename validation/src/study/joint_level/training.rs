@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{base_truth, identify};
+use super::{base_truth, identify, one_structure};
 use crate::dataset::Run;
 use crate::estimate::Options;
 use crate::estimate::nim::dense::Dense;
@@ -106,11 +106,9 @@ pub fn train(population: &str, training: &[Run], dir: &std::path::Path) -> crate
     let kept_out = ((examples.len() as f64 * CALIBRATION_SHARE).round() as usize).max(1);
     let (fit, calibration) = examples.split_at(examples.len().saturating_sub(kept_out));
     let model_of = |&(arm, _): &(usize, Example)| &training[arm].manifest.model;
-    let first = fit.first().map_or(0, |f| model_of(f).len());
-    let one_structure = (fit.iter().chain(calibration))
-        .all(|f| model_of(f).len() == first && f.1.truth.len() == fit[0].1.truth.len());
+    let shared = one_structure((examples.iter()).map(|f| (model_of(f), f.1.truth.len())));
     let links =
-        (!one_structure).then(|| LinkPopulation::of(&fit.iter().map(model_of).collect::<Vec<_>>()));
+        (!shared).then(|| LinkPopulation::of(&fit.iter().map(model_of).collect::<Vec<_>>()));
     let priors: Vec<Prior> = match &links {
         None => {
             let truths: Vec<Vec<f64>> = fit.iter().map(|f| f.1.truth.clone()).collect();

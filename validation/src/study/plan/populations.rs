@@ -59,42 +59,50 @@ pub fn other_fourier_family(
     harmonics: usize,
     end: f64,
 ) -> crate::Result<(Scenario, u64)> {
-    let file = scenario.path.as_deref().unwrap_or(Path::new("?")).display();
-    let (mut edited, mut seed) = (false, None);
-    let other = scenario.edited(|f| {
+    let needs = "another motion family needs a `[population]` seed and a `fourier` excitation";
+    next_arms(scenario, needs, |f| {
         f.time.end = end;
-        if let Some(p) = f.population.as_mut() {
-            if let Some(s) = p.seed.as_mut() {
-                *s += 1;
-                seed = Some(*s);
-            }
-            if let Some(fourier) = p.fourier.as_mut() {
+        let fourier = f.population.as_mut().and_then(|p| p.fourier.as_mut());
+        fourier
+            .map(|fourier| {
                 fourier.base_frequency = base_frequency;
                 fourier.harmonics = harmonics;
-                edited = true;
-            }
+            })
+            .is_some()
+    })
+}
+
+/// `scenario` with its population's next seed (other arms: the seed the file states, plus one)
+/// and `edit` applied to its file, `edit` saying whether it found what it edits; the seed, for
+/// reports. `Err` naming the file and what the edit `needs` where there is no seed or nothing
+/// to edit.
+fn next_arms(
+    scenario: &Scenario,
+    needs: &str,
+    edit: impl FnOnce(&mut sim::scenario::ScenarioFile) -> bool,
+) -> crate::Result<(Scenario, u64)> {
+    let file = scenario.path.as_deref().unwrap_or(Path::new("?")).display();
+    let (mut edited, mut seed) = (false, None);
+    let next = scenario.edited(|f| {
+        if let Some(s) = f.population.as_mut().and_then(|p| p.seed.as_mut()) {
+            *s += 1;
+            seed = Some(*s);
         }
+        edited = edit(f);
     })?;
     match seed {
-        Some(seed) if edited => Ok((other, seed)),
-        _ => Err(crate::Error::Data(format!(
-            "{file}: another motion family needs a `[population]` seed and a `fourier` excitation"
-        ))),
+        Some(seed) if edited => Ok((next, seed)),
+        _ => Err(crate::Error::Data(format!("{file}: {needs}"))),
     }
 }
 
 /// A population with every drawn density `scale` times higher (bounds too) and the next seed:
 /// arms out of the distribution `scenario`'s networks were trained on. Its seed, for reports.
 pub fn denser(scenario: &Scenario, scale: f64) -> crate::Result<(Scenario, u64)> {
-    let file = scenario.path.as_deref().unwrap_or(Path::new("?")).display();
-    let (mut scaled, mut seed) = (false, None);
-    let heavy = scenario.edited(|f| {
+    let needs = "the out-of-distribution arms need a `[population]` seed and a drawn density";
+    next_arms(scenario, needs, |f| {
+        let mut scaled = false;
         if let Some(p) = f.population.as_mut() {
-            // Other arms need another seed: one the file states, plus one.
-            if let Some(s) = p.seed.as_mut() {
-                *s += 1;
-                seed = Some(*s);
-            }
             let densities = p.body.iter_mut().map(|b| &mut b.density);
             for d in std::iter::once(&mut p.density).chain(densities) {
                 if let Some(d) = d.as_mut() {
@@ -103,11 +111,6 @@ pub fn denser(scenario: &Scenario, scale: f64) -> crate::Result<(Scenario, u64)>
                 }
             }
         }
-    })?;
-    match seed {
-        Some(seed) if scaled => Ok((heavy, seed)),
-        _ => Err(crate::Error::Data(format!(
-            "{file}: the out-of-distribution arms need a `[population]` seed and a drawn density"
-        ))),
-    }
+        scaled
+    })
 }
