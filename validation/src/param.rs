@@ -96,6 +96,17 @@ impl ParamId {
         }
     }
 
+    /// Whether it is a body's central principal moment (`B<i>.j<k>`).
+    pub fn is_moment(self) -> bool {
+        matches!(
+            self,
+            ParamId::Body {
+                quantity: Inertial::Moment(_),
+                ..
+            }
+        )
+    }
+
     /// Body `b`'s mass.
     pub fn mass(body: u8) -> Self {
         ParamId::Body {

@@ -26,7 +26,13 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
         .unwrap_or(&models)
         .display()
         .to_string();
-    let trained = joint_level::train(&scenario.file.name, training, &models)?;
+    let trained = joint_level::train(
+        validation::estimate::nim::joint::Sensing::JointLevel,
+        &scenario.file.name,
+        training,
+        &Default::default(),
+        &models,
+    )?;
     println!(
         "trained the joint-level NIM on {} arms, {} kept out ({} skipped): least squares {:.1} s, \
          {} steps chosen, training {:.1} s, saved {}",
@@ -43,8 +49,14 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
         ..Default::default()
     };
     let methods = ["idim_ols", "idim_wls", "idim_irls", "nim"];
-    let mut result =
-        joint_level::evaluate(&scenario.file.name, training, held_out, &methods, &options)?;
+    let mut result = joint_level::evaluate(
+        validation::estimate::nim::joint::Sensing::JointLevel,
+        &scenario.file.name,
+        training,
+        held_out,
+        &methods,
+        &options,
+    )?;
     let (family, seed) = validation::study::plan::populations::other_fourier_family(
         &scenario,
         JOINT_LEVEL_FAMILY.0,
@@ -82,6 +94,7 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
         scenario.file.time.end,
     );
     let other = joint_level::evaluate(
+        validation::estimate::nim::joint::Sensing::JointLevel,
         &scenario.file.name,
         training,
         &family_arms,
@@ -98,21 +111,8 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
         saved: shown,
         ..trained
     });
-    let report = out.join("report");
-    std::fs::create_dir_all(&report)?;
-    std::fs::write(
-        report.join("joint_level.json"),
-        serde_json::to_string_pretty(&result)?,
-    )?;
-    std::fs::write(
-        report.join("joint_level.md"),
-        validation::report::joint_level::markdown(&result),
-    )?;
-    println!(
-        "wrote {}/joint_level.md, .json in {:.1} s",
-        report.display(),
-        t0.elapsed().as_secs_f64()
-    );
+    let markdown = validation::report::joint_level::markdown(&result);
+    crate::write_report(out, "joint_level", &result, markdown, t0)?;
     Ok(())
 }
 
@@ -132,7 +132,13 @@ fn random_arms(
     let runs = validation::study::plan::populations::population(&scenario, arms, &dir)?;
     let (training, held_out) = runs.split_at(training);
     let models = out.join("models").join("nim_joint_random");
-    let trained = joint_level::train(&scenario.file.name, training, &models)?;
+    let trained = joint_level::train(
+        validation::estimate::nim::joint::Sensing::JointLevel,
+        &scenario.file.name,
+        training,
+        &Default::default(),
+        &models,
+    )?;
     println!(
         "trained the random arms' joint-level NIM on {} arms, {} kept out: {} steps, σ × {:.2}, saved {}",
         trained.arms,
@@ -146,7 +152,14 @@ fn random_arms(
         nim_models: Some(models),
         ..Default::default()
     };
-    let study = joint_level::evaluate(&scenario.file.name, training, held_out, &methods, &options)?;
+    let study = joint_level::evaluate(
+        validation::estimate::nim::joint::Sensing::JointLevel,
+        &scenario.file.name,
+        training,
+        held_out,
+        &methods,
+        &options,
+    )?;
     Ok(joint_level::OtherArms {
         title: "Random serial arms".into(),
         description: format!(
@@ -163,7 +176,7 @@ fn random_arms(
             scenario.file.name,
             joint_level::POPULATION_MEAN,
             training.len(),
-            joint_level::SHRUNK,
+            joint_level::shrunk(validation::estimate::nim::joint::Sensing::JointLevel),
             trained.arms,
             trained.calibration_arms,
             trained.steps,

@@ -15,6 +15,7 @@ mod joint_level;
 mod nim;
 mod nim_motion;
 mod nim_noise;
+mod paper_sensing;
 mod real;
 mod teaching;
 
@@ -322,8 +323,32 @@ fn render_chapters(
     Ok(())
 }
 
+/// Writes a study's serialized `result` and its Markdown report as `out/report/<stem>.json` and
+/// `.md`, and says so with the time since `t0`.
+fn write_report<T: serde::Serialize>(
+    out: &Path,
+    stem: &str,
+    result: &T,
+    markdown: String,
+    t0: Instant,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let report = out.join("report");
+    std::fs::create_dir_all(&report)?;
+    std::fs::write(
+        report.join(format!("{stem}.json")),
+        serde_json::to_string_pretty(result)?,
+    )?;
+    std::fs::write(report.join(format!("{stem}.md")), markdown)?;
+    println!(
+        "wrote {}/{stem}.md, .json in {:.1} s",
+        report.display(),
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 /// The parts of `reproduce`, and whether the default run (without `--full`) includes them.
-const PARTS: [(&str, bool); 11] = [
+const PARTS: [(&str, bool); 12] = [
     ("mim", true),
     ("nim", false),
     ("multisine", true),
@@ -335,6 +360,7 @@ const PARTS: [(&str, bool); 11] = [
     ("realism_ft", true),
     ("realism_gear", false),
     ("joint_level", true),
+    ("paper_sensing", true),
 ];
 
 fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
@@ -402,6 +428,9 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             }
             if part("joint_level") {
                 joint_level::reproduce(&root, &out)?;
+            }
+            if part("paper_sensing") {
+                paper_sensing::reproduce(&root, &out)?;
             }
             for name in ["realism", "realism_ft", "realism_gear"] {
                 if part(name) {

@@ -113,7 +113,13 @@ fn joint_nim(root: &Path, out: &Path) -> Result<std::path::PathBuf, Box<dyn std:
     let arms = out.join("populations").join(&scenario.file.name);
     let runs = validation::study::plan::populations::population(&scenario, TX40_ARMS, &arms)?;
     let models = out.join("models").join("nim_joint_tx40");
-    let t = validation::study::joint_level::train(&scenario.file.name, &runs, &models)?;
+    let t = validation::study::joint_level::train(
+        validation::estimate::nim::joint::Sensing::JointLevel,
+        &scenario.file.name,
+        &runs,
+        &Default::default(),
+        &models,
+    )?;
     println!(
         "trained the TX40 joint-level NIM on {} arms ({} kept out, {} steps, σ × {:.2}) into {}",
         t.arms,

@@ -14,6 +14,7 @@ use crate::study::industrial::IndustrialStudy;
 use crate::study::joint_level::JointLevelStudy;
 use crate::study::mim::MimStudy;
 use crate::study::multisine::MultisineStudy;
+use crate::study::paper_sensing::PaperSensingStudy;
 use crate::study::sweep::SweepResult;
 use crate::study::teaching::TeachingStudy;
 
@@ -40,11 +41,14 @@ pub enum Chapter {
     /// Joint-level identification across a population of robots (`joint_level.json`,
     /// [`JointLevelStudy`]).
     JointLevel,
+    /// The run-level NIM under the MIM paper's sensing (`paper_sensing.json`,
+    /// [`PaperSensingStudy`]).
+    PaperSensing,
 }
 
 impl Chapter {
     /// Every chapter, in the guide's order.
-    pub const ALL: [Chapter; 9] = [
+    pub const ALL: [Chapter; 10] = [
         Chapter::Mim,
         Chapter::Multisine,
         Chapter::Teaching,
@@ -54,6 +58,7 @@ impl Chapter {
         Chapter::RealismFt,
         Chapter::RealismGear,
         Chapter::JointLevel,
+        Chapter::PaperSensing,
     ];
 
     /// The file stem of its result (`<stem>.json`) and of its chapter (`results-<stem>.md`).
@@ -68,6 +73,7 @@ impl Chapter {
             Chapter::RealismFt => "realism_ft",
             Chapter::RealismGear => "realism_gear",
             Chapter::JointLevel => "joint_level",
+            Chapter::PaperSensing => "paper_sensing",
         }
     }
 
@@ -97,6 +103,9 @@ impl Chapter {
             }
             Chapter::JointLevel => {
                 super::joint_level::markdown(&parse::<JointLevelStudy>(json, source)?)
+            }
+            Chapter::PaperSensing => {
+                super::paper_sensing::markdown(&parse::<PaperSensingStudy>(json, source)?)
             }
         };
         Ok(format!(

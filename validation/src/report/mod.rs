@@ -8,6 +8,7 @@ pub mod mim;
 pub mod multisine;
 pub mod nim;
 pub mod nim_motion;
+pub mod paper_sensing;
 pub(crate) mod plot;
 pub mod recorded;
 pub mod survival;

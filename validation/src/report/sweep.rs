@@ -186,7 +186,8 @@ fn comparison(result: &SweepResult) -> String {
         return String::new();
     }
     let mut md = String::from(
-        "\n## MIM beside NIM\n\nMedian relative RMSE over the central moments `j11..j33` that each method reports (MIM's \
+        "\n## MIM beside NIM\n\nMedian relative RMSE over the central moments `j11..j33` that the best MIM variant reports (NIM's \
+         over the same moments; MIM's \
          per-axis masses `m_e1..3` and NIM's single `m` are different parameters; both are in the tables below). \
          `best MIM` is the MIM variant with the smallest value at that level among those that read the swept \
          sensor (under `encoder` sweeps only the `*_encoders` variants do: the others read ideal body sensors). \
@@ -218,25 +219,25 @@ fn comparison(result: &SweepResult) -> String {
         md.push('\n');
         let (mut nim_wins, mut total) = (0, 0);
         for bits in levels {
-            let moments = |m: &str| -> Option<f64> {
+            // A method's moment rows at this level (within `only`'s parameters where given).
+            let moments = |m: &str, only: Option<&[&SweepRow]>| -> Option<(f64, Vec<&SweepRow>)> {
                 let rows = g
                     .get(&(scenario.clone(), sensor, m.to_string()))?
                     .get(&bits)?;
-                let v: Vec<&SweepRow> = rows
-                    .iter()
-                    .copied()
+                let v: Vec<&SweepRow> = (rows.iter().copied())
                     .filter(|r| r.parameter.contains(".j"))
+                    .filter(|r| only.is_none_or(|o| o.iter().any(|b| b.parameter == r.parameter)))
                     .collect();
-                (!v.is_empty()).then(|| relative_rmse(&v))
+                (!v.is_empty()).then(|| (relative_rmse(&v), v))
             };
             let best = g
                 .keys()
                 .filter(|k| {
                     k.0 == scenario && k.1 == sensor && k.2.starts_with("mim") && reads(&k.2)
                 })
-                .filter_map(|k| moments(&k.2).map(|v| (k.2.clone(), v)))
-                .min_by(|a, b| a.1.total_cmp(&b.1));
-            let Some((best_name, best_v)) = best else {
+                .filter_map(|k| moments(&k.2, None).map(|v| (k.2.clone(), v)))
+                .min_by(|a, b| a.1.0.total_cmp(&b.1.0));
+            let Some((best_name, (best_v, best_rows))) = best else {
                 continue;
             };
             let _ = write!(
@@ -245,8 +246,8 @@ fn comparison(result: &SweepResult) -> String {
                 f64::from_bits(bits)
             );
             for n in &nims {
-                match moments(n) {
-                    Some(v) => {
+                match moments(n, Some(&best_rows)) {
+                    Some((v, _)) => {
                         total += 1;
                         if v < best_v {
                             nim_wins += 1;

@@ -12,6 +12,7 @@ pub mod monte_carlo;
 pub mod multisine;
 pub mod nim;
 pub mod nim_motion;
+pub mod paper_sensing;
 pub mod plan;
 pub mod recorded;
 pub mod stats;

@@ -18,6 +18,7 @@ mod multisine;
 mod nim;
 mod output_error;
 mod paper_rail;
+mod paper_sensing;
 mod pinocchio;
 mod population;
 mod studies;

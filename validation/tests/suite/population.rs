@@ -6,6 +6,7 @@ use std::path::Path;
 use sim::population::Shard;
 use sim::scenario::Scenario;
 use validation::dataset::{population_arms, read_population_arm};
+use validation::estimate::nim::joint::Sensing;
 
 #[test]
 fn population_arms_read_back_with_their_own_truth() {
@@ -164,6 +165,7 @@ fn idim_beats_the_population_mean_on_held_out_panda_family_and_random_arms() {
     let runs = read("population_panda.toml", 9);
     let options = validation::estimate::Options::default();
     let study = evaluate(
+        Sensing::JointLevel,
         "population_panda",
         &runs[..6],
         &runs[6..],
@@ -198,6 +200,7 @@ fn idim_beats_the_population_mean_on_held_out_panda_family_and_random_arms() {
     // study's 100 arms show IDIM still ahead there, 8 arms need not).
     let random = read("population_random.toml", 30);
     let study = evaluate(
+        Sensing::JointLevel,
         "population_random",
         &random[..20],
         &random[20..],
@@ -235,7 +238,14 @@ fn the_joint_level_nim_trains_saves_loads_and_stays_near_least_squares() {
     let _ = std::fs::remove_dir_all(&out);
     let runs = validation::study::plan::populations::population(&s, 26, &out.join("arms")).unwrap();
     let models = out.join("models");
-    let trained = train("population_panda", &runs[..20], &models).unwrap();
+    let trained = train(
+        Sensing::JointLevel,
+        "population_panda",
+        &runs[..20],
+        &quick(),
+        &models,
+    )
+    .unwrap();
     assert_eq!((trained.arms, trained.calibration_arms), (16, 4));
     assert!(trained.sigma_scale.is_finite() && trained.sigma_scale > 0.0);
     let (study, options) = nim_beside_ols("population_panda", &runs, 20, &models);
@@ -320,7 +330,14 @@ fn the_joint_level_nim_of_random_arms_reads_any_structure() {
     let _ = std::fs::remove_dir_all(&out);
     let runs = validation::study::plan::populations::population(&s, 40, &out.join("arms")).unwrap();
     let models = out.join("models");
-    let trained = train("population_random", &runs[..30], &models).unwrap();
+    let trained = train(
+        Sensing::JointLevel,
+        "population_random",
+        &runs[..30],
+        &quick(),
+        &models,
+    )
+    .unwrap();
     assert_eq!(trained.widths.first(), Some(&2));
     let card = std::fs::read_to_string(models.join("joint.json")).unwrap();
     assert!(card.contains("\"links\""), "{card}");
@@ -345,6 +362,7 @@ fn nim_beside_ols(
         ..Default::default()
     };
     let study = validation::study::joint_level::evaluate(
+        validation::estimate::nim::joint::Sensing::JointLevel,
         population,
         &runs[..training],
         &runs[training..],
@@ -369,4 +387,12 @@ fn nim_beside_ols(
         assert!(n.coverage.is_some(), "{n:?}");
     }
     (study, options)
+}
+
+/// A quick training recipe for tests: two networks, two short lengths.
+pub(crate) fn quick() -> validation::study::joint_level::Recipe {
+    validation::study::joint_level::Recipe {
+        members: 2,
+        steps: vec![250, 500],
+    }
 }

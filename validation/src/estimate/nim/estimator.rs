@@ -11,14 +11,16 @@
 //! written by `cargo xtask reproduce --only joint_level`) makes `nim` a joint-level identifier:
 //! IDIM-OLS on the run's angles and drive torques, its base parameters revised by the network,
 //! each with its standard deviation, and the revised torque model (so validation runs get
-//! `torque_nrms` rows).
+//! `torque_nrms` rows). A joint-level model of paper sensing (its card's `sensing = "paper"`,
+//! written by `cargo xtask reproduce --only paper_sensing`) revises MIM-GLS's body parameters
+//! instead ([`crate::estimate::nim::joint::bodies`]).
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use crate::estimate::idim::Teaching;
 use crate::estimate::nim::dense::Dense;
-use crate::estimate::nim::joint::JointNim;
+use crate::estimate::nim::joint::{JointNim, Sensing};
 use crate::estimate::{
     Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId,
 };
@@ -97,9 +99,12 @@ impl Estimator for NimModels {
         let models = match self.models()? {
             Loaded::Joint(_) if self.encoders => {
                 return Err(NotApplicable::new(
-                    "the models are joint-level (`joint.json`): they read joint angles and \
-                     torques, not encoder-only body kinematics",
+                    "the models are run-level (`joint.json`): they read least squares on the \
+                     sensed run, not encoder-only body kinematics",
                 ));
+            }
+            Loaded::Joint(model) if model.card.sensing == Sensing::Paper => {
+                return model.applies_to_bodies(experiment).map_err(NotApplicable);
             }
             Loaded::Joint(model) => return self.joint(model).applies(experiment),
             Loaded::Bodies(models) => models,
@@ -119,6 +124,10 @@ impl Estimator for NimModels {
         let err = |e: NotApplicable| e.into_error(self.name());
         self.applies(experiment).map_err(err)?;
         let models = match self.models().map_err(err)? {
+            Loaded::Joint(model) if model.card.sensing == Sensing::Paper => {
+                return (model.identify_bodies(experiment))
+                    .map_err(|e| NotApplicable(e).into_error(self.name()));
+            }
             Loaded::Joint(model) => return self.joint(model).estimate(experiment),
             Loaded::Bodies(models) => models,
         };

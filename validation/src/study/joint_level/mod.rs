@@ -6,7 +6,12 @@
 //! that needs no data at all: the mean of the training arms' true base parameters (the
 //! population's spread — what a prior-carrying learned identifier must beat before it can claim
 //! to have read anything), and the simplest identifier that carries that prior: IDIM-OLS shrunk
-//! toward the population mean parameter by parameter ([`SHRUNK`]).
+//! toward the population mean parameter by parameter ([`shrunk`]).
+//!
+//! **Paper sensing.** The same study on a population read by force/torque sensors at every
+//! joint ([`Sensing::Paper`]): MIM-GLS beside the paper-sensing NIM, the parameters MIM's six
+//! per body, the score over the central moments `j11..j33` that the run determines (those
+//! MIM-GLS identifies on it; the per-axis masses are near exact for every method).
 //!
 //! **Score.** Per arm and method, the median over the arm's base parameters (`base.k`,
 //! [`crate::param::arm_truth`]; those with `|truth| ≥` [`COUNTED`] of the largest) of
@@ -26,12 +31,15 @@ use rayon::prelude::*;
 
 mod training;
 
-pub use training::{CALIBRATION_SHARE, HIDDEN, STEPS, Training, examples, train, train_config};
+pub use training::{
+    CALIBRATION_SHARE, HIDDEN, MEMBERS, Recipe, STEPS, Training, examples, train, train_config,
+};
 
 use crate::dataset::Run;
-use crate::estimate::nim::joint::{LinkPopulation, Prior};
+use crate::estimate::nim::joint::sensing::{body_parameters, encode_bodies, read};
+use crate::estimate::nim::joint::{LinkPopulation, Prior, Sensing};
 use crate::estimate::{Experiment, Options, Role, by_name};
-use crate::param::{ParamId, arm_truth};
+use crate::param::{ParamId, arm_truth, truth_table};
 
 /// Parameters counted: `|truth|` at least this share of the arm's largest base parameter.
 pub const COUNTED: f64 = 1e-6;
@@ -65,6 +73,9 @@ pub struct BandRow {
 /// The study's result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JointLevelStudy {
+    /// What the arms' runs read (absent in results written before paper sensing: joint level).
+    #[serde(default)]
+    pub sensing: Sensing,
     /// The population scenario's name.
     pub population: String,
     /// Arms whose truths make the population mean.
@@ -132,9 +143,9 @@ struct Score {
 }
 
 impl Score {
-    /// The score of `estimate` against `truth`, each estimate's σ in `std` where stated.
-    fn of(estimate: &[f64], std: Option<&[f64]>, truth: &[f64]) -> Score {
-        let counted = counted(truth);
+    /// The score of `estimate` against `truth` over the `counted` parameters, each estimate's σ
+    /// in `std` where stated.
+    fn of(estimate: &[f64], std: Option<&[f64]>, truth: &[f64], counted: &[usize]) -> Score {
         let covered = std.map(|std| {
             let stated: Vec<usize> = (counted.iter().copied())
                 .filter(|&k| std[k].is_finite())
@@ -157,29 +168,41 @@ impl Score {
     }
 }
 
-/// The parameters counted: `|truth|` at least [`COUNTED`] of the largest.
-fn counted(truth: &[f64]) -> Vec<usize> {
+/// The parameters scored on `run` (their ids and truths [`truth`]): those with `|truth|` at
+/// least [`COUNTED`] of the largest, and with paper sensing only the central moments the run
+/// determines (those its MIM encoding identifies, [`encode_bodies`]).
+fn counted(sensing: Sensing, run: &Run, ids: &[ParamId], truth: &[f64]) -> Vec<usize> {
     let largest = truth.iter().fold(0.0_f64, |m, t| m.max(t.abs()));
-    (0..truth.len())
-        .filter(|&k| truth[k].abs() >= COUNTED * largest)
-        .collect()
+    let large = (0..truth.len()).filter(|&k| truth[k].abs() >= COUNTED * largest);
+    match sensing {
+        Sensing::JointLevel => large.collect(),
+        Sensing::Paper => {
+            let encoded = encode_bodies(&Experiment::single(&run.measurements))
+                .map(|e| e.1)
+                .unwrap_or_default();
+            large
+                .filter(|&k| ids[k].is_moment() && encoded.get(k).is_some_and(|e| e.0.is_finite()))
+                .collect()
+        }
+    }
 }
 
 /// Scores `methods` (registry names, built with `options`: `nim` reads its models from
-/// `options.nim_models`) on the `held_out` arms against the truths, beside the mean of the
-/// `training` arms' base parameters and, where `methods` has `idim_ols`, its estimates shrunk
-/// toward that mean ([`SHRUNK`]; module docs). The arms are identified in parallel; the result
-/// does not depend on the thread count.
+/// `options.nim_models`) on the `held_out` arms against the truths of `sensing`'s parameters,
+/// beside the mean of the `training` arms' and, where `methods` has the sensing's encoder, its
+/// estimates shrunk toward that mean ([`shrunk`]; module docs). The arms are identified in
+/// parallel; the result does not depend on the thread count.
 pub fn evaluate(
+    sensing: Sensing,
     population: &str,
     training: &[Run],
     held_out: &[Run],
     methods: &[&str],
     options: &Options,
 ) -> crate::Result<JointLevelStudy> {
-    let prior = PopulationPrior::of(training)?;
+    let prior = PopulationPrior::of(sensing, training)?;
     let arms: Vec<crate::Result<(ArmScore, Vec<Failure>)>> = (held_out.par_iter().enumerate())
-        .map(|(arm, run)| score_arm(run, arm, &prior, methods, options))
+        .map(|(arm, run)| score_arm(sensing, run, arm, &prior, methods, options))
         .collect();
     let mut failures = Vec::new();
     let mut scores = Vec::with_capacity(held_out.len());
@@ -191,10 +214,11 @@ pub fn evaluate(
     let mut names: Vec<String> = std::iter::once(POPULATION_MEAN.to_string())
         .chain(methods.iter().map(|m| m.to_string()))
         .collect();
-    if methods.contains(&"idim_ols") {
-        names.push(SHRUNK.to_string());
+    if methods.contains(&sensing.encoder()) {
+        names.push(shrunk(sensing));
     }
     Ok(JointLevelStudy {
+        sensing,
         population: population.into(),
         training_arms: training.len(),
         held_out_arms: held_out.len(),
@@ -214,13 +238,15 @@ type Failure = (String, usize, String);
 
 /// Held-out arm `arm`'s scores (and the methods that failed on it).
 fn score_arm(
+    sensing: Sensing,
     run: &Run,
     arm: usize,
     prior: &PopulationPrior,
     methods: &[&str],
     options: &Options,
 ) -> crate::Result<(ArmScore, Vec<Failure>)> {
-    let truth = base_truth(run);
+    let (ids, truth) = self::truth(sensing, run);
+    let counted = counted(sensing, run, &ids, &truth);
     let own;
     let prior = match prior {
         PopulationPrior::Shared(p) if truth.len() != p.len() => {
@@ -236,21 +262,23 @@ fn score_arm(
     };
     let mut errors = vec![(
         POPULATION_MEAN.to_string(),
-        Score::of(&prior.mean, None, &truth),
+        Score::of(&prior.mean, None, &truth, &counted),
     )];
     let mut failures = Vec::new();
     for &name in methods {
-        match identify(run, name, truth.len(), options)? {
+        match identify(run, name, &ids, options)? {
             Ok(estimates) => {
                 let values: Vec<f64> = estimates.iter().map(|e| e.0).collect();
                 let std: Vec<f64> = estimates.iter().map(|e| e.1).collect();
                 let stated = std.iter().any(|s| s.is_finite()).then_some(std.as_slice());
-                errors.push((name.to_string(), Score::of(&values, stated, &truth)));
-                if name == "idim_ols" {
-                    let shrunk: Vec<f64> = (estimates.iter().enumerate())
+                let score = Score::of(&values, stated, &truth, &counted);
+                errors.push((name.to_string(), score));
+                if name == sensing.encoder() {
+                    let revised: Vec<f64> = (estimates.iter().enumerate())
                         .map(|(k, &(x, s))| prior.anchor(k, x, s).centre)
                         .collect();
-                    errors.push((SHRUNK.to_string(), Score::of(&shrunk, None, &truth)));
+                    let score = Score::of(&revised, None, &truth, &counted);
+                    errors.push((shrunk(sensing), score));
                 }
             }
             Err(reason) => failures.push((name.to_string(), arm, reason)),
@@ -285,8 +313,8 @@ pub(crate) fn one_structure<'a>(
 impl PopulationPrior {
     /// `Shared` if every training arm has the first's joints and base parameters, else `Links`;
     /// `Err` with fewer than two training arms.
-    fn of(training: &[Run]) -> crate::Result<PopulationPrior> {
-        let truths: Vec<Vec<f64>> = training.iter().map(base_truth).collect();
+    fn of(sensing: Sensing, training: &[Run]) -> crate::Result<PopulationPrior> {
+        let truths: Vec<Vec<f64>> = training.iter().map(|r| truth(sensing, r).1).collect();
         let arms = training.iter().map(|r| &r.manifest.model).zip(&truths);
         if !one_structure(arms.map(|(m, t)| (m, t.len()))) && training.len() >= 2 {
             let models: Vec<&sim::model::Chain> =
@@ -299,21 +327,23 @@ impl PopulationPrior {
     }
 }
 
-/// The method name of IDIM-OLS shrunk toward the population: per base parameter, the
-/// precision-weighted mean of the OLS estimate `x̂` (its least-squares std `s`) and the training
-/// arms' mean `μ` (their variance `v`): `(x̂/s² + μ/v) / (1/s² + 1/v)`, each parameter on its
-/// own (the OLS errors' correlations ignored). The answer of the simplest prior-carrying
-/// identifier: where the run determines a parameter (`s² ≪ v`) it is OLS's, where it says
-/// little the population's.
-pub const SHRUNK: &str = "idim_ols_shrunk";
+/// The method name of the sensing's encoder (IDIM-OLS, MIM-GLS) shrunk toward the population:
+/// per parameter, the precision-weighted mean of the estimate `x̂` (its stated std `s`) and the
+/// training arms' mean `μ` (their variance `v`): `(x̂/s² + μ/v) / (1/s² + 1/v)`, each parameter
+/// on its own (the estimates' correlations ignored). The answer of the simplest prior-carrying
+/// identifier: where the run determines a parameter (`s² ≪ v`) it is the estimator's, where it
+/// says little the population's.
+pub fn shrunk(sensing: Sensing) -> String {
+    format!("{}_shrunk", sensing.encoder())
+}
 
-/// `name`'s base-parameter estimates `(value, std)` from `run`'s own measurements (`Ok(Err)`:
-/// the estimator does not apply or failed, with the reason; `Err`: no such estimator). A
-/// missing value or std is NaN.
+/// `name`'s estimates `(value, std)` of the parameters `ids` from `run`'s own measurements
+/// (`Ok(Err)`: the estimator does not apply or failed, with the reason; `Err`: no such
+/// estimator). A missing value or std is NaN.
 pub(crate) fn identify(
     run: &Run,
     name: &str,
-    parameters: usize,
+    ids: &[ParamId],
     options: &Options,
 ) -> crate::Result<Result<Vec<(f64, f64)>, String>> {
     let estimator = by_name(options, name).ok_or_else(|| crate::Error::Invalid {
@@ -324,22 +354,29 @@ pub(crate) fn identify(
     let experiment = Experiment::new(vec![(Role::Single, m), (Role::Excitation, m)]);
     let estimate = (estimator.applies(&experiment).map_err(|e| e.to_string()))
         .and_then(|()| estimator.estimate(&experiment).map_err(|e| e.to_string()));
-    Ok(estimate.map(|e| {
-        (1..=parameters)
-            .map(|k| match e.values.get(&ParamId::Base(k)) {
-                Some(v) => (v.value.unwrap_or(f64::NAN), v.std.unwrap_or(f64::NAN)),
-                None => (f64::NAN, f64::NAN),
-            })
-            .collect()
-    }))
+    Ok(estimate.map(|e| read(&e, ids)))
 }
 
-/// The arm's true base parameters `base.1 …` (the scorer's only read of the truth).
-pub(crate) fn base_truth(run: &Run) -> Vec<f64> {
-    let truth = arm_truth(&run.manifest.model);
-    (1..)
-        .map_while(|k| truth.get(&ParamId::Base(k)).copied())
-        .collect()
+/// The parameters `sensing` scores on `run` — the arm's base parameters `base.1 …`, or MIM's six
+/// per body — and their truths (the scorer's only read of the truth).
+pub(crate) fn truth(sensing: Sensing, run: &Run) -> (Vec<ParamId>, Vec<f64>) {
+    let model = &run.manifest.model;
+    match sensing {
+        Sensing::JointLevel => {
+            let truth = arm_truth(model);
+            (1..)
+                .map_while(|k| truth.get(&ParamId::Base(k)).map(|&t| (ParamId::Base(k), t)))
+                .unzip()
+        }
+        Sensing::Paper => {
+            let truth = truth_table(model);
+            let ids = body_parameters(run.measurements.bodies.len());
+            let values = (ids.iter())
+                .map(|id| truth.get(id).copied().unwrap_or(f64::NAN))
+                .collect();
+            (ids, values)
+        }
+    }
 }
 
 fn structure_error(run: &Run, got: usize, expected: usize) -> crate::Error {

@@ -27,11 +27,24 @@
 //! ([`LinkPopulation`], kept in the card): what it can learn is the shape of the posterior's
 //! errors, not the correlations between parameters.
 //!
-//! Files ([`JointNim::save`]): `joint.json` (the [`Card`]: widths, prior or links, population)
-//! and `joint.safetensors` (the network, [`super::Network::save`]'s layout).
+//! **Paper sensing.** The same decoder reads MIM-GLS's body parameters and their Cramér–Rao σ
+//! instead (the card's [`Sensing`]; [`sensing`], [`bodies`]): a force/torque sensor at every
+//! joint, the MIM paper's arm family.
+//!
+//! **Ensemble.** A model is `members` networks of one architecture trained from different
+//! seeds; their outputs are pooled as a mixture (mean correction; variance the members' mean
+//! variance plus their corrections' spread). Where least squares already determines a
+//! parameter the best answer is its own, and a single network's small errors in `r` would
+//! make the model slightly worse than the estimator it reads; averaging members shrinks them.
+//!
+//! Files ([`JointNim::save`]): `joint.json` (the [`Card`]: sensing, widths, prior or links,
+//! population, members) and the members' weights, `joint.safetensors`, `joint.1.safetensors`, …
+//! ([`weights_file`]; [`super::Network::save`]'s layout).
 
+pub mod bodies;
 pub mod link_prior;
 pub mod prior;
+pub mod sensing;
 
 use std::path::Path;
 
@@ -39,6 +52,7 @@ use serde::{Deserialize, Serialize};
 
 pub use link_prior::LinkPopulation;
 pub use prior::{Anchor, Prior};
+pub use sensing::Sensing;
 
 use std::borrow::Cow;
 
@@ -52,8 +66,16 @@ use crate::param::ParamId;
 
 /// The model's description file in its directory.
 pub const CARD: &str = "joint.json";
-/// The network's weights in its directory.
+/// The first member's weights in its directory ([`weights_file`]).
 pub const WEIGHTS: &str = "joint.safetensors";
+
+/// Member `i`'s weights file: [`WEIGHTS`] for the first, `joint.<i>.safetensors` after.
+pub fn weights_file(i: usize) -> String {
+    match i {
+        0 => WEIGHTS.into(),
+        i => format!("joint.{i}.safetensors"),
+    }
+}
 /// The card's `kind`.
 pub const KIND: &str = "nim_joint_level";
 
@@ -68,6 +90,9 @@ const LOG_SCALE_BOUNDS: (f64, f64) = (-12.0, 6.0);
 pub struct Card {
     /// Always [`KIND`].
     pub kind: String,
+    /// What the model reads (absent in models saved before paper sensing: joint level).
+    #[serde(default)]
+    pub sensing: Sensing,
     /// The population scenario the model was trained on.
     pub population: String,
     /// Training arms.
@@ -84,6 +109,13 @@ pub struct Card {
     /// ([`JointNim::calibrate`]; 1: uncalibrated).
     #[serde(default = "unit")]
     pub sigma_scale: f64,
+    /// Networks in the ensemble (module docs; absent in models saved before: one).
+    #[serde(default = "one")]
+    pub members: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 fn unit() -> f64 {
@@ -93,21 +125,42 @@ fn unit() -> f64 {
 /// One arm's training example.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Example {
-    /// IDIM-OLS's base parameters `(x̂_k, s_k)` (std NaN where none is stated).
+    /// The encoder's estimates `(x̂_k, s_k)` ([`Sensing`]: IDIM-OLS's base parameters or
+    /// MIM-GLS's body parameters; value or std NaN where none is stated).
     pub ols: Vec<(f64, f64)>,
-    /// The arm's true base parameters.
+    /// The arm's true parameters.
     pub truth: Vec<f64>,
 }
 
 /// An example with the prior of its arm's base parameters.
 pub type Labeled<'a> = (&'a Prior, &'a Example);
 
-/// A trained joint-level identifier: the network and its card.
+/// A trained joint-level identifier: the networks and its card.
 pub struct JointNim<N> {
-    /// The network (inputs and outputs of the module docs).
-    pub network: N,
+    /// The ensemble's networks (inputs and outputs of the module docs), `card.members` of them.
+    pub networks: Vec<N>,
     /// What it is.
     pub card: Card,
+}
+
+/// The members' outputs `(r, v)` for one parameter pooled as an equal-weight Gaussian mixture:
+/// the mean correction and the mixture's variance (anchor units), each output clamped to its
+/// bounds first.
+fn mixture(members: impl Iterator<Item = (f32, f32)>) -> (f64, f64) {
+    let (lo, hi) = LOG_VARIANCE_BOUNDS;
+    let (mut count, mut sum, mut squares, mut variance) = (0.0, 0.0, 0.0, 0.0);
+    for (r, v) in members {
+        let r = f64::from(r.clamp(-OUTPUT_BOUND, OUTPUT_BOUND));
+        count += 1.0;
+        sum += r;
+        squares += r * r;
+        variance += f64::from(v.clamp(lo, hi)).exp();
+    }
+    let mean = sum / count;
+    (
+        mean,
+        variance / count + (squares / count - mean * mean).max(0.0),
+    )
 }
 
 /// `z_k` (module docs).
@@ -160,13 +213,15 @@ fn targets(prior: &Prior, ols: &[(f64, f64)], truth: &[f64]) -> Vec<f32> {
 }
 
 impl<N: Network> JointNim<N> {
-    /// Trains a model of arms of one structure with `hidden` layer widths on `examples` (arms
-    /// of `population`, whose truths also make the prior); `Err` if the examples do not share
-    /// one structure.
+    /// Trains a model of `sensing` for arms of one structure, `members` networks with `hidden`
+    /// layer widths, on `examples` (arms of `population`, whose truths also make the prior);
+    /// `Err` if the examples do not share one structure.
     pub fn train(
+        sensing: Sensing,
         population: &str,
         examples: &[Example],
         hidden: &[usize],
+        members: usize,
         config: &TrainConfig,
     ) -> crate::Result<(Self, TrainReport)> {
         let truths: Vec<Vec<f64>> = examples.iter().map(|e| e.truth.clone()).collect();
@@ -187,23 +242,26 @@ impl<N: Network> JointNim<N> {
             .collect();
         let card = Card {
             kind: KIND.into(),
+            sensing,
             population: population.into(),
             training_arms: examples.len(),
             widths,
             prior: prior.clone(),
             links: None,
             sigma_scale: 1.0,
+            members,
         };
         Ok(Self::fit(card, &labeled, config))
     }
 
-    /// Trains a model of arms of many structures ([`LinkPopulation`], module docs) on `labeled`
-    /// examples, each with its arm's prior from `links`.
+    /// Trains a model of arms of many structures ([`LinkPopulation`], module docs), `members`
+    /// networks, on `labeled` examples, each with its arm's prior from `links`.
     pub fn train_per_parameter(
         population: &str,
         links: LinkPopulation,
         labeled: &[Labeled],
         hidden: &[usize],
+        members: usize,
         config: &TrainConfig,
     ) -> (Self, TrainReport) {
         let widths: Vec<usize> = std::iter::once(2)
@@ -212,6 +270,7 @@ impl<N: Network> JointNim<N> {
             .collect();
         let card = Card {
             kind: KIND.into(),
+            sensing: Sensing::JointLevel,
             population: population.into(),
             training_arms: labeled.len(),
             widths,
@@ -221,6 +280,7 @@ impl<N: Network> JointNim<N> {
             },
             links: Some(links),
             sigma_scale: 1.0,
+            members,
         };
         Self::fit(card, labeled, config)
     }
@@ -232,16 +292,28 @@ impl<N: Network> JointNim<N> {
         let y: Vec<f32> = (labeled.iter())
             .flat_map(|(prior, e)| targets(prior, &e.ols, &e.truth))
             .collect();
-        let mut network = N::new(&card.widths, config.seed);
-        let report = network.train(&x, &y, config);
-        (JointNim { network, card }, report)
+        let mut reports = Vec::with_capacity(card.members);
+        let networks = (0..card.members.max(1))
+            .map(|i| {
+                let config = TrainConfig {
+                    seed: config.seed + i as u64,
+                    ..config.clone()
+                };
+                let mut network = N::new(&card.widths, config.seed);
+                reports.push(network.train(&x, &y, &config));
+                network
+            })
+            .collect();
+        (JointNim { networks, card }, reports.swap_remove(0))
     }
 
-    /// Writes `dir/joint.json` and `dir/joint.safetensors` (the directory created).
+    /// Writes `dir/joint.json` and the members' weights (the directory created).
     pub fn save(&self, dir: &Path) -> crate::Result<()> {
         std::fs::create_dir_all(dir).map_err(crate::Error::io(dir))?;
         let card = serde_json::to_string_pretty(&self.card).expect("a card serializes");
-        self.network.save(&dir.join(WEIGHTS), &card)?;
+        for (i, network) in self.networks.iter().enumerate() {
+            network.save(&dir.join(weights_file(i)), &card)?;
+        }
         let path = dir.join(CARD);
         crate::files::write_atomic(&path, &card).map_err(crate::Error::io(&path))
     }
@@ -284,17 +356,22 @@ impl<N: Predictor> JointNim<N> {
             || card.widths.first() != Some(&inputs)
             || last != Some(inputs)
             || card.prior.sd.len() != n
+            || card.members == 0
+            || (card.sensing == Sensing::Paper && (card.per_parameter() || !n.is_multiple_of(6)))
         {
             return Err(crate::Error::Format {
                 path,
                 message: format!(
                     "expected kind `{KIND}` and widths from 2n to 2n with a prior of n \
-                     parameters (2 to 2 with `links`)"
+                     parameters (2 to 2 with `links`, joint-level sensing only; n = 6 per body \
+                     with paper sensing), at least one member"
                 ),
             });
         }
-        let network = N::load(&dir.join(WEIGHTS), &card.widths)?;
-        Ok(JointNim { network, card })
+        let networks = (0..card.members)
+            .map(|i| N::load(&dir.join(weights_file(i)), &card.widths))
+            .collect::<crate::Result<_>>()?;
+        Ok(JointNim { networks, card })
     }
 
     /// The prior of the base parameters of an arm of kinematics `geometry` with `n` base
@@ -320,25 +397,25 @@ impl<N: Predictor> JointNim<N> {
         let x: Vec<f32> = (arms.iter())
             .flat_map(|(prior, ols)| self.card.rows(prior, ols))
             .collect();
-        let out = self.network.predict(&x);
+        let outs: Vec<Vec<f32>> = self.networks.iter().map(|n| n.predict(&x)).collect();
         let mut offset = 0;
         (arms.iter())
             .map(|(prior, ols)| {
                 let n = prior.len();
-                let row = &out[offset..offset + 2 * n];
+                let rows: Vec<&[f32]> = outs.iter().map(|o| &o[offset..offset + 2 * n]).collect();
                 offset += 2 * n;
                 (0..n)
                     .map(|k| {
-                        let (r, v) = if self.card.per_parameter() {
-                            (row[2 * k], row[2 * k + 1])
-                        } else {
-                            (row[k], row[n + k])
-                        };
+                        let members = rows.iter().map(|row| {
+                            if self.card.per_parameter() {
+                                (row[2 * k], row[2 * k + 1])
+                            } else {
+                                (row[k], row[n + k])
+                            }
+                        });
+                        let (r, variance) = mixture(members);
                         let a = prior.anchor(k, ols[k].0, ols[k].1);
-                        let r = f64::from(r.clamp(-OUTPUT_BOUND, OUTPUT_BOUND));
-                        let (lo, hi) = LOG_VARIANCE_BOUNDS;
-                        let v = f64::from(v.clamp(lo, hi));
-                        let std = a.scale * (0.5 * v).exp() * self.card.sigma_scale;
+                        let std = a.scale * variance.sqrt() * self.card.sigma_scale;
                         (a.centre + a.scale * r, std)
                     })
                     .collect()
@@ -428,15 +505,17 @@ mod tests {
     fn model() -> JointNim<Zeros> {
         let prior = Prior::of(&[vec![1.0, -2.0], vec![3.0, -4.0], vec![2.0, -3.0]]).unwrap();
         JointNim {
-            network: Zeros(4),
+            networks: vec![Zeros(4)],
             card: Card {
                 kind: KIND.into(),
+                sensing: Sensing::JointLevel,
                 population: "test".into(),
                 training_arms: 3,
                 widths: vec![4, 8, 4],
                 prior,
                 links: None,
                 sigma_scale: 1.0,
+                members: 1,
             },
         }
     }
