@@ -2,11 +2,13 @@
 //! ([`validation::study::paper_sensing`]): trained on arm6-family arms read by noisy
 //! force/torque sensors, scored on held-out arms and in a noise sweep on fixed runs.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use sim::scenario::Scenario;
 use sim::scenario::population::Distribution;
+use sim::scenario::population::motion::FamilyId;
+use validation::dataset::Run;
 use validation::estimate::nim::joint::Sensing;
 use validation::study::{joint_level, paper_sensing};
 
@@ -83,7 +85,9 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
         held_out.len(),
         t0.elapsed().as_secs_f64()
     );
-    let sweep = sweep(root, out, &models)?;
+    let (family, without_family) = held_out_family(root, name, training, out)?;
+    arms.others.push(family);
+    let sweep = sweep(root, out, &models, &without_family)?;
     let mut exact = Vec::new();
     for name in ["paper_rail", "arm6_fourier"] {
         let scenario = Scenario::from_path(&root.join(format!("scenarios/{name}.toml")))?;
@@ -103,12 +107,65 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
     Ok(())
 }
 
+/// The motion family held out: arms of [`HELD_OUT_FAMILY`].
+const HELD_OUT_FAMILY: FamilyId = FamilyId::Fourier;
+/// Its arms scored.
+const FAMILY_ARMS: usize = 200;
+
+/// The NIM trained again without one motion family ([`HELD_OUT_FAMILY`]): on the `training`
+/// arms of the other families (saved into generated/models/nim_noise_without_fourier), scored
+/// beside MIM-GLS on [`FAMILY_ARMS`] training arms of that family, which it never saw; the
+/// population mean is the other families' arms'. The scored arms and the models' directory.
+fn held_out_family(
+    root: &Path,
+    name: &str,
+    training: &[Run],
+    out: &Path,
+) -> Result<(joint_level::OtherArms, PathBuf), Box<dyn std::error::Error>> {
+    let (others, family): (Vec<Run>, Vec<Run>) =
+        (training.iter().cloned()).partition(|r| r.manifest.motion_family != Some(HELD_OUT_FAMILY));
+    let family = &family[..FAMILY_ARMS.min(family.len())];
+    let models = out
+        .join("models")
+        .join(format!("nim_noise_without_{HELD_OUT_FAMILY}"));
+    let trained = joint_level::train(Sensing::Paper, name, &others, &Default::default(), &models)?;
+    let options = validation::estimate::Options {
+        nim_models: Some(models.clone()),
+        ..Default::default()
+    };
+    let methods = ["mim_gls", "nim"];
+    let study = joint_level::evaluate(Sensing::Paper, name, &others, family, &methods, &options)?;
+    let shown = models.strip_prefix(root).unwrap_or(&models);
+    let other = joint_level::OtherArms {
+        title: "A motion family none of the training arms had".into(),
+        description: format!(
+            "{} arms of the `{HELD_OUT_FAMILY}` family (every joint on a Fourier series, as \
+             `arm6_fourier`), identified by MIM-GLS and by a NIM trained the same way on the {} \
+             training arms of the other two families only (`paper` rail runs and servo-tracked \
+             point-to-point moves; {} fit, {} kept out, {} steps, σ × {:.2}; saved in `{}`); \
+             `{}` is those arms' mean",
+            family.len(),
+            others.len(),
+            trained.arms,
+            trained.calibration_arms,
+            trained.steps,
+            trained.sigma_scale,
+            shown.display(),
+            joint_level::POPULATION_MEAN,
+        ),
+        ..study.into()
+    };
+    Ok((other, models))
+}
+
 /// `studies/nim_paper_noise.toml` with the study's `models`, into
-/// generated/studies/nim_paper_noise.
+/// generated/studies/nim_paper_noise, and `nim` alone with the `without_family` models (the NIM
+/// trained without the held-out family), its rows named `nim_without_<family>`.
 fn sweep(
     root: &Path,
     out: &Path,
     models: &Path,
+    without_family: &Path,
 ) -> Result<validation::study::sweep::SweepResult, Box<dyn std::error::Error>> {
     use validation::study::{file::Study, run_into, sweep::SweepResult};
     let names: Vec<&'static str> = validation::estimate::registry(&Default::default())
@@ -116,15 +173,47 @@ fn sweep(
         .map(|e| e.name())
         .collect();
     let study = Study::from_path(&root.join("studies/nim_paper_noise.toml"), &names)?;
-    let study = Study {
-        nim_models: Some(models.to_path_buf()),
-        ..study
-    };
     let none = |_: &SweepResult, _: &Path| Ok(());
-    let dir = out.join("studies").join(&study.name);
-    // A sweep resumes from its directory: models retrained since make its rows stale.
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir)?;
+    let label = format!("nim_without_{HELD_OUT_FAMILY}");
+    let mut merged: Option<SweepResult> = None;
+    for (dir_name, models, estimators) in [
+        (study.name.clone(), models, study.estimators.clone()),
+        (
+            format!("{}_{label}", study.name),
+            without_family,
+            vec!["nim".into()],
+        ),
+    ] {
+        let sweeps = (study.sweeps.iter().cloned())
+            .map(|mut s| {
+                s.estimators = estimators.clone();
+                s
+            })
+            .collect();
+        let study = Study {
+            nim_models: Some(models.to_path_buf()),
+            estimators,
+            sweeps,
+            ..study.clone()
+        };
+        let dir = out.join("studies").join(dir_name);
+        // A sweep resumes from its directory: models retrained since make its rows stale.
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir)?;
+        }
+        let part = run_into(&study, &dir, None, &none)?;
+        match merged.as_mut() {
+            None => merged = Some(part),
+            Some(m) => m.rows.extend(part.rows.into_iter().map(|mut r| {
+                r.method = label.clone();
+                r
+            })),
+        }
     }
-    Ok(run_into(&study, &dir, None, &none)?)
+    let mut merged = merged.expect("two parts");
+    merged.notes.push(format!(
+        "`{label}`: the NIM trained without the `{HELD_OUT_FAMILY}` motion family \
+         (`generated/models/nim_noise_without_{HELD_OUT_FAMILY}`), on the same measured copies."
+    ));
+    Ok(merged)
 }

@@ -9,6 +9,11 @@ use crate::study::paper_sensing::PaperSensingStudy;
 /// The chapter.
 pub fn markdown(s: &PaperSensingStudy) -> String {
     let mut md = super::joint_level::markdown(&s.arms);
+    let mut variants: Vec<&String> = (s.levels.iter())
+        .flat_map(|r| r.variants.iter().map(|v| &v.0))
+        .collect();
+    variants.sort();
+    variants.dedup();
     let _ = write!(
         md,
         "\n## Fixed runs under a force/torque noise sweep (`{}`)\n\n\
@@ -17,13 +22,21 @@ pub fn markdown(s: &PaperSensingStudy) -> String {
          over the seeds, for `mim_gls`, for `nim` (the model above) on the same moments, and the \
          Cramér–Rao bound's CRB/|truth|. A level is σ = level × each body's clean signal RMS on \
          that run. These runs' arms are the population's centre (the reference arm6), where a \
-         prior helps by construction; the held-out arms above are the fair test.\n\n\
-         | run | level | moments | mim_gls | nim | nim / mim_gls | bound |\n\
-         |---|---:|---:|---:|---:|---:|---:|\n",
-        s.sweep.study, s.sweep.seeds
+         prior helps by construction; the held-out arms above are the fair test. Further \
+         columns: other NIM models on the same measured copies (the sweep's notes below say \
+         which).\n\n\
+         | run | level | moments | mim_gls | nim | nim / mim_gls | bound |{}\n\
+         |---|---:|---:|---:|---:|---:|---:|{}\n",
+        s.sweep.study,
+        s.sweep.seeds,
+        variants
+            .iter()
+            .map(|v| format!(" {v} |"))
+            .collect::<String>(),
+        "---:|".repeat(variants.len()),
     );
     for r in &s.levels {
-        let _ = writeln!(
+        let _ = write!(
             md,
             "| `{}` | {:.0e} | {} | {:.2} % | {:.2} % | {:.2} | {:.2} % |",
             r.scenario,
@@ -34,6 +47,15 @@ pub fn markdown(s: &PaperSensingStudy) -> String {
             r.nim / r.mim_gls,
             100.0 * r.bound
         );
+        for v in &variants {
+            match r.variants.iter().find(|(m, _)| m == *v) {
+                Some((_, x)) => {
+                    let _ = write!(md, " {:.2} % |", 100.0 * x);
+                }
+                None => md.push_str(" – |"),
+            }
+        }
+        md.push('\n');
     }
     exact(&mut md, s);
     md.push('\n');

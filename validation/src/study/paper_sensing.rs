@@ -60,6 +60,10 @@ pub struct LevelRow {
     pub mim_gls: f64,
     /// `nim`: the same over the same moments.
     pub nim: f64,
+    /// Other NIM variants of the sweep (`nim_*`, e.g. one trained without a motion family):
+    /// `(method, the same)`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<(String, f64)>,
     /// The Cramér–Rao bound's: median over them of CRB/|truth|.
     pub bound: f64,
 }
@@ -135,12 +139,18 @@ pub fn levels(sweep: &SweepResult) -> Vec<LevelRow> {
                 f64::NAN
             }
         };
+        let rmse = |r: &SweepRow| Some(r.summary.rmse);
+        let variants = (moments.iter())
+            .filter(|((s, b, m), _)| s == scenario && b == bits && m.starts_with("nim_"))
+            .map(|((_, _, m), rows)| (m.clone(), relative(rows, &rmse)))
+            .collect();
         out.push(LevelRow {
             scenario: scenario.clone(),
             level: f64::from_bits(*bits),
             moments: counted.len(),
-            mim_gls: relative(gls, &|r| Some(r.summary.rmse)),
-            nim: relative(nim, &|r| Some(r.summary.rmse)),
+            mim_gls: relative(gls, &rmse),
+            nim: relative(nim, &rmse),
+            variants,
             bound: relative(gls, &|r| r.crb),
         });
     }
@@ -205,4 +215,57 @@ pub fn exact(run: &Run, methods: &[&str], options: &Options) -> crate::Result<Ve
         });
     }
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::study::file::SensorFamily;
+    use crate::study::stats::Summary;
+
+    fn row(method: &str, parameter: &str, rmse: f64, crb: Option<f64>) -> SweepRow {
+        SweepRow {
+            scenario: "arm".into(),
+            method: method.into(),
+            sensor: SensorFamily::ForceTorque,
+            level: 1e-3,
+            parameter: parameter.into(),
+            summary: Summary {
+                truth: 2.0,
+                mean: 2.0,
+                bias: 0.0,
+                std: rmse,
+                rmse,
+                runs: 10,
+            },
+            crb,
+        }
+    }
+
+    #[test]
+    fn levels_compare_nim_on_the_moments_mim_gls_reports() {
+        let sweep = SweepResult {
+            rows: vec![
+                row("mim_gls", "B2.j11", 0.02, Some(0.02)),
+                row("mim_gls", "B2.j22", 0.04, Some(0.04)),
+                row("mim_gls", "B2.m_e1", 9.0, None),
+                row("nim", "B2.j11", 0.01, None),
+                row("nim", "B2.j22", 0.02, None),
+                // Not identified by MIM-GLS: not counted.
+                row("nim", "B1.j22", 5.0, None),
+                row("nim_other", "B2.j11", 0.04, None),
+            ],
+            ..Default::default()
+        };
+        let levels = levels(&sweep);
+        assert_eq!(levels.len(), 1);
+        let l = &levels[0];
+        // Medians of two relative RMSEs (RMSE / |truth|, truth 2): their mean.
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        assert_eq!(l.moments, 2);
+        assert!(close(l.mim_gls, 0.015) && close(l.nim, 0.0075) && close(l.bound, 0.015));
+        // A variant missing a moment has no median.
+        assert_eq!(l.variants.len(), 1);
+        assert!(l.variants[0].1.is_nan());
+    }
 }

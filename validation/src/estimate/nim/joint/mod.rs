@@ -547,6 +547,18 @@ mod tests {
     }
 
     #[test]
+    fn members_pool_as_a_mixture() {
+        // Two members at ±1 with unit variance: mean 0, variance 1 + 1 (their spread).
+        let (r, v) = mixture([(1.0, 0.0), (-1.0, 0.0)].into_iter());
+        assert!(r.abs() < 1e-12 && (v - 2.0).abs() < 1e-12, "{r} {v}");
+        // One member is itself; outputs beyond the bounds are clamped.
+        let (r, v) = mixture([(0.5, 2.0f32.ln())].into_iter());
+        assert!((r - 0.5).abs() < 1e-12 && (v - 2.0).abs() < 1e-6, "{r} {v}");
+        let (r, _) = mixture([(1e9, 0.0)].into_iter());
+        assert_eq!(r, f64::from(OUTPUT_BOUND));
+    }
+
+    #[test]
     fn refinement_revises_base_parameters_and_keeps_friction() {
         let m = model();
         let solved = |id, value, std| Solved { id, value, std };
