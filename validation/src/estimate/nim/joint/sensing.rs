@@ -39,14 +39,6 @@ impl Sensing {
             Sensing::Paper => "mim_gls",
         }
     }
-
-    /// The parameter kind's name in reports.
-    pub fn parameters_name(self) -> &'static str {
-        match self {
-            Sensing::JointLevel => "base parameters",
-            Sensing::Paper => "body parameters (MIM's six per body)",
-        }
-    }
 }
 
 /// MIM's parameters of an arm of `bodies` bodies, in a paper-sensing model's order: body by
