@@ -160,8 +160,38 @@ impl Network for BurnMlp {
             .map_err(|e| crate::Error::Format {
                 path: path.to_path_buf(),
                 message: format!("{e:?}"),
-            })
+            })?;
+        canonical_header(path)
     }
+}
+
+/// Rewrites the safetensors file at `path` with its JSON header's keys sorted: burn writes the
+/// header's metadata from a hash map, so the same weights would otherwise give different bytes
+/// from run to run. The header is re-padded with spaces to a multiple of 8 bytes (the format's
+/// alignment); the tensor data, addressed from the header's end, is unchanged.
+fn canonical_header(path: &Path) -> crate::Result<()> {
+    let bad = |message: String| crate::Error::Format {
+        path: path.to_path_buf(),
+        message,
+    };
+    let bytes = std::fs::read(path).map_err(crate::Error::io(path))?;
+    let n = bytes
+        .get(..8)
+        .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
+        .filter(|&n| 8 + n <= bytes.len())
+        .ok_or_else(|| bad("a safetensors file too short for its header".into()))?;
+    // serde_json's map is ordered by key (no `preserve_order`): serializing sorts.
+    let header: serde_json::Value = serde_json::from_slice(&bytes[8..8 + n])
+        .map_err(|e| bad(format!("the safetensors header: {e}")))?;
+    let mut text = serde_json::to_string(&header).expect("a JSON value serializes");
+    text.push_str(&" ".repeat((8 - text.len() % 8) % 8));
+    let mut out = Vec::with_capacity(8 + text.len() + bytes.len() - 8 - n);
+    out.extend_from_slice(&(text.len() as u64).to_le_bytes());
+    out.extend_from_slice(text.as_bytes());
+    out.extend_from_slice(&bytes[8 + n..]);
+    crate::files::write_atomic_with(path, |tmp| {
+        std::fs::write(tmp, &out).map_err(crate::Error::io(tmp))
+    })
 }
 
 impl Predictor for BurnMlp {
@@ -225,6 +255,12 @@ mod tests {
         mlp.save(&path, "{\"test\": true}").unwrap();
         let loaded = BurnMlp::load(&path, &widths).unwrap();
         assert_eq!(mlp.predict(&x), loaded.predict(&x));
+        // The same weights give the same bytes, save after save (the header's keys sorted).
+        let first = std::fs::read(&path).unwrap();
+        for _ in 0..4 {
+            mlp.save(&path, "{\"test\": true}").unwrap();
+            assert_eq!(std::fs::read(&path).unwrap(), first);
+        }
         std::fs::remove_file(&path).unwrap();
     }
 
