@@ -105,6 +105,15 @@ impl WrenchNoise {
         Ok(WrenchNoise { joints })
     }
 
+    /// Joint `i`'s (0-based) force and moment noise as one standard deviation each (N, N·m):
+    /// the root of the mean of the three axes' variances (the trace of the covariance over 3,
+    /// which does not depend on the body's orientation).
+    pub fn rms(&self, i: usize) -> (f64, f64) {
+        let j = &self.joints[i];
+        let rms = |k: usize| ((j.sensor[k] + j.world[k]).sum() / 3.0).sqrt();
+        (rms(0), rms(1))
+    }
+
     /// World-frame covariance of joint `i`'s (0-based) force (`k = 0`) or moment (`k = 1`)
     /// error, its child body at orientation `r`.
     fn covariance(&self, i: usize, k: usize, r: &Matrix3<f64>) -> Matrix3<f64> {

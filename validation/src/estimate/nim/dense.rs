@@ -15,12 +15,18 @@ use safetensors::{Dtype, SafeTensors};
 use super::network::Predictor;
 
 /// An MLP's layers: weight `outputs × inputs`, bias `outputs`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Dense {
     layers: Vec<(DMatrix<f32>, DVector<f32>)>,
 }
 
 impl Dense {
+    /// The MLP of `layers`: weight `outputs × inputs` and bias `outputs` each, ReLU after every
+    /// layer but the last.
+    pub fn from_layers(layers: Vec<(DMatrix<f32>, DVector<f32>)>) -> Self {
+        Dense { layers }
+    }
+
     /// Layer widths: inputs, hidden…, outputs.
     pub fn widths(&self) -> Vec<usize> {
         let mut w: Vec<usize> = self.layers.iter().map(|(m, _)| m.ncols()).collect();

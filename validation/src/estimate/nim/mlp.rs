@@ -1,5 +1,6 @@
-//! The MLP of the paper's eqs. 21–25 on burn 0.22 (CPU backend `flex`, autodiff, Adam): the
-//! only file that uses burn. Hidden layers are `Linear + ReLU`, the output layer is linear.
+//! The MLP of the paper's eqs. 21–25 on burn 0.22 (CPU backend `flex`, autodiff, Adam). Hidden
+//! layers are `Linear + ReLU`, the output layer is linear. With [`super::set::network`] (the
+//! learned set encoder, built from this file's `Net`), the only code that uses burn.
 
 use std::path::Path;
 
@@ -13,16 +14,19 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
+use super::dense::Dense;
 use super::network::{Loss, Network, Predictor, TrainConfig, TrainReport};
 
+/// A burn MLP: `Linear + ReLU` hidden layers, a linear output layer.
 #[derive(Module, Debug)]
-struct Net {
+pub(super) struct Net {
     layers: Vec<Linear>,
     activation: Relu,
 }
 
 impl Net {
-    fn new(widths: &[usize], device: &Device) -> Self {
+    /// Layer widths: inputs, hidden…, outputs (weights drawn from the device's stream).
+    pub(super) fn new(widths: &[usize], device: &Device) -> Self {
         Net {
             layers: widths
                 .windows(2)
@@ -32,7 +36,8 @@ impl Net {
         }
     }
 
-    fn forward(&self, mut x: Tensor<2>) -> Tensor<2> {
+    /// The outputs of rows `x`.
+    pub(super) fn forward(&self, mut x: Tensor<2>) -> Tensor<2> {
         let last = self.layers.len() - 1;
         for (i, layer) in self.layers.iter().enumerate() {
             x = layer.forward(x);
@@ -42,6 +47,60 @@ impl Net {
         }
         x
     }
+
+    /// The same network for inference without burn ([`Dense`]).
+    pub(super) fn dense(&self) -> Dense {
+        let values = |t: Tensor<2>| t.into_data().try_to_vec::<f32>().expect("f32 weights");
+        Dense::from_layers(
+            (self.layers.iter())
+                .map(|l| {
+                    let [inputs, outputs] = l.weight.dims();
+                    let bias = l.bias.as_ref().expect("a bias per layer").val();
+                    let bias = bias.into_data().try_to_vec::<f32>().expect("f32 bias");
+                    // `[inputs, outputs]` row-major is the `outputs × inputs` matrix column-major.
+                    let w = values(l.weight.val());
+                    (
+                        nalgebra::DMatrix::from_column_slice(outputs, inputs, &w),
+                        nalgebra::DVector::from_vec(bias),
+                    )
+                })
+                .collect(),
+        )
+    }
+}
+
+/// The Gaussian negative log-likelihood of [`Loss::GaussianNll`] of predictions `pred`
+/// (means, then log-variances, `outputs` each) against `target`, and the means' MSE (the
+/// loss is a tensor to differentiate; the MSE one value).
+pub(super) fn gaussian_nll(
+    pred: Tensor<2>,
+    target: Tensor<2>,
+    outputs: usize,
+    beta: f64,
+) -> (Tensor<1>, Tensor<1>) {
+    let mean = pred.clone().narrow(1, 0, outputs);
+    // Bounded so that one sample cannot blow the loss up or away.
+    let log_var = pred.narrow(1, outputs, outputs).clamp(-16.0, 8.0);
+    let sq = (mean - target).powf_scalar(2.0);
+    let nll = (log_var.clone() + sq.clone() * log_var.clone().neg().exp()) * 0.5;
+    let weight = (log_var * beta).exp().detach();
+    ((nll * weight).mean(), sq.mean())
+}
+
+/// `init` run on an autodiff device with the backend's random stream seeded by `seed`, and the
+/// device. The stream is one global and burn initializes parameters lazily, at their first use:
+/// `init` must materialize every weight it creates (a forward pass does), and holds one lock
+/// while it does, so that networks created on several threads at once each get their seed's
+/// weights, exactly as one at a time would (training draws nothing from it: the batch order
+/// has its own stream).
+pub(super) fn seeded<T>(seed: u64, init: impl FnOnce(&Device) -> T) -> (T, Device) {
+    static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _init = INIT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let device = Device::default().autodiff();
+    device.seed(seed);
+    (init(&device), device)
 }
 
 /// The burn implementation of [`Network`].
@@ -52,7 +111,8 @@ pub struct BurnMlp {
     widths: Vec<usize>,
 }
 
-fn tensor(rows: &[f32], cols: usize, device: &Device) -> Tensor<2> {
+/// Rows `rows` (row-major, `cols` wide) as a tensor on `device`.
+pub(super) fn tensor(rows: &[f32], cols: usize, device: &Device) -> Tensor<2> {
     Tensor::<2>::from_data(
         TensorData::new(rows.to_vec(), [rows.len() / cols, cols]),
         device,
@@ -60,20 +120,14 @@ fn tensor(rows: &[f32], cols: usize, device: &Device) -> Tensor<2> {
 }
 
 impl Network for BurnMlp {
-    /// The backend's random stream is one global, seeded per call, and burn initializes
-    /// parameters lazily, at their first use: seeding and drawing every weight (one forward pass
-    /// of a zero row, which materializes them) hold one lock, so networks created and trained on
-    /// several threads at once each get their seed's weights, exactly as one at a time would
-    /// (training draws nothing from it: the batch order has its own stream).
+    /// Weights drawn from `seed` alone, whatever else runs at once (`seeded`; one forward
+    /// pass of a zero row materializes them).
     fn new(widths: &[usize], seed: u64) -> Self {
-        static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
-        let _init = INIT
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let device = Device::default().autodiff();
-        device.seed(seed);
-        let net = Net::new(widths, &device);
-        let _ = net.forward(tensor(&vec![0.0; widths[0]], widths[0], &device));
+        let (net, device) = seeded(seed, |device| {
+            let net = Net::new(widths, device);
+            let _ = net.forward(tensor(&vec![0.0; widths[0]], widths[0], device));
+            net
+        });
         BurnMlp {
             net,
             device,
@@ -115,15 +169,7 @@ impl Network for BurnMlp {
                     let mse = (pred - target).powf_scalar(2.0).mean();
                     (mse.clone(), mse)
                 }
-                Loss::GaussianNll { beta } => {
-                    let mean = pred.clone().narrow(1, 0, no);
-                    // Bounded so that one sample cannot blow the loss up or away.
-                    let log_var = pred.narrow(1, no, no).clamp(-16.0, 8.0);
-                    let sq = (mean - target).powf_scalar(2.0);
-                    let nll = (log_var.clone() + sq.clone() * log_var.clone().neg().exp()) * 0.5;
-                    let weight = (log_var * beta).exp().detach();
-                    ((nll * weight).mean(), sq.mean())
-                }
+                Loss::GaussianNll { beta } => gaussian_nll(pred, target, no, beta),
             };
             let value = f64::from(mse.into_data().try_to_vec::<f32>().expect("f32")[0]);
             if steps == 0 {
@@ -262,6 +308,17 @@ mod tests {
             assert_eq!(std::fs::read(&path).unwrap(), first);
         }
         std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn the_dense_copy_of_a_burn_network_gives_its_outputs() {
+        let (x, _) = data();
+        let mlp = BurnMlp::new(&[2, 16, 8, 3], 4);
+        let dense = mlp.net.dense();
+        assert_eq!(dense.widths(), vec![2, 16, 8, 3]);
+        for (a, b) in mlp.predict(&x).iter().zip(dense.forward(&x)) {
+            assert!((a - b).abs() < 1e-5, "{a} {b}");
+        }
     }
 
     #[test]

@@ -28,26 +28,32 @@ impl<N: Predictor> JointNim<N> {
         Ok(())
     }
 
-    /// The run's body parameters revised (module docs), and body `b`'s mass `m` as its
-    /// revised per-axis mass `m_e1..3` with the smallest standard deviation.
+    /// The run's body parameters revised (module docs), with each body's mass ([`answer`]).
     pub fn identify_bodies(&self, experiment: &Experiment) -> Result<Estimates, String> {
         self.applies_to_bodies(experiment)?;
         let (ids, encoded) = encode_bodies(experiment)?;
         let revised = self.predict(&[(&self.card.prior, &encoded)]).remove(0);
-        let mut out = Estimates::default();
-        for (&id, &(value, std)) in ids.iter().zip(&revised) {
-            out.values.insert(id, estimate(value, std));
-        }
-        for (b, body) in revised.chunks(6).enumerate() {
-            let (value, std) = (body[..3].iter())
-                .copied()
-                .min_by(|x, y| x.1.total_cmp(&y.1))
-                .expect("three per-axis masses");
-            out.values
-                .insert(ParamId::mass((b + 1) as u8), estimate(value, std));
-        }
-        Ok(out)
+        Ok(answer(&ids, &revised))
     }
+}
+
+/// A paper-sensing answer: `revised`'s `(value, std)` for each of `ids` (MIM's six parameters
+/// per body, [`super::sensing::body_parameters`]), and body `b`'s mass `m` as its per-axis mass
+/// `m_e1..3` with the smallest standard deviation.
+pub fn answer(ids: &[ParamId], revised: &[(f64, f64)]) -> Estimates {
+    let mut out = Estimates::default();
+    for (&id, &(value, std)) in ids.iter().zip(revised) {
+        out.values.insert(id, estimate(value, std));
+    }
+    for (b, body) in revised.chunks(6).enumerate() {
+        let (value, std) = (body[..3].iter())
+            .copied()
+            .min_by(|x, y| x.1.total_cmp(&y.1))
+            .expect("three per-axis masses");
+        out.values
+            .insert(ParamId::mass((b + 1) as u8), estimate(value, std));
+    }
+    out
 }
 
 fn estimate(value: f64, std: f64) -> Estimate {
