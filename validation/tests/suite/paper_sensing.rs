@@ -88,6 +88,33 @@ fn the_paper_sensing_nim_revises_mim_gls_and_passes_exact_runs_through() {
             );
         }
     }
+    // The learned set encoder, trained briefly on the same arms and scored beside them: every
+    // held-out arm answered, with σ; an exact run (no stated noise) refused with the reason.
+    let (set_nim, report) =
+        paper_sensing::set_encoder::train_set_encoder(&runs[..28], 40, 20).unwrap();
+    assert_eq!(
+        (report.arms, report.calibration_arms, report.skipped),
+        (22, 6, 0)
+    );
+    assert!(report.steps == 20 || report.steps == 40, "{report:?}");
+    let set_study = joint_level::evaluate_with(
+        Sensing::Paper,
+        "motions_ft",
+        &runs[..28],
+        &runs[28..],
+        &[&set_nim],
+    )
+    .unwrap();
+    assert!(set_study.failures.is_empty(), "{:?}", set_study.failures);
+    let learned: Vec<_> = (set_study.rows.iter())
+        .filter(|r| r.method == validation::estimate::nim::set::SetNim::NAME)
+        .collect();
+    assert_eq!(learned.iter().map(|r| r.arms).sum::<usize>(), 6);
+    assert!(
+        learned
+            .iter()
+            .all(|r| r.coverage.is_some() && r.median.is_finite())
+    );
     // An exact run: MIM stacked's estimates, unrevised (MIM's exact answers stay exact).
     let exact =
         validation::dataset::write_and_read(&sim::simulate(&fourier, None), &out.join("exact"))
@@ -110,5 +137,11 @@ fn the_paper_sensing_nim_revises_mim_gls_and_passes_exact_runs_through() {
         ))
         .unwrap_err();
     assert!(why.to_string().contains("bodies"), "{why}");
+    use validation::estimate::Estimator;
+    let why = (set_nim.applies(&validation::estimate::Experiment::single(
+        &exact.measurements,
+    )))
+    .unwrap_err();
+    assert!(why.to_string().contains("noise"), "{why}");
     std::fs::remove_dir_all(&out).unwrap();
 }

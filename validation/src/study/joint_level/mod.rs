@@ -38,7 +38,7 @@ pub use training::{
 use crate::dataset::Run;
 use crate::estimate::nim::joint::sensing::{body_parameters, encode_bodies, read};
 use crate::estimate::nim::joint::{LinkPopulation, Prior, Sensing};
-use crate::estimate::{Experiment, Options, Role, by_name};
+use crate::estimate::{Estimator, Experiment, Options, Role, by_name};
 use crate::param::{ParamId, arm_truth, truth_table};
 
 /// Parameters counted: `|truth|` at least this share of the arm's largest base parameter.
@@ -200,9 +200,30 @@ pub fn evaluate(
     methods: &[&str],
     options: &Options,
 ) -> crate::Result<JointLevelStudy> {
+    let built = (methods.iter())
+        .map(|&name| {
+            by_name(options, name).ok_or_else(|| crate::Error::Invalid {
+                what: format!("joint-level study: estimator `{name}`"),
+                expected: "a name of the registry (`validation::estimate::registry`)".into(),
+            })
+        })
+        .collect::<crate::Result<Vec<_>>>()?;
+    let methods: Vec<&dyn Estimator> = built.iter().map(|e| e.as_ref()).collect();
+    evaluate_with(sensing, population, training, held_out, &methods)
+}
+
+/// [`evaluate`] with estimators built by the caller (one outside the registry, e.g. a model
+/// trained by the study itself), each named by its [`Estimator::name`].
+pub fn evaluate_with(
+    sensing: Sensing,
+    population: &str,
+    training: &[Run],
+    held_out: &[Run],
+    methods: &[&dyn Estimator],
+) -> crate::Result<JointLevelStudy> {
     let prior = PopulationPrior::of(sensing, training)?;
     let arms: Vec<crate::Result<(ArmScore, Vec<Failure>)>> = (held_out.par_iter().enumerate())
-        .map(|(arm, run)| score_arm(sensing, run, arm, &prior, methods, options))
+        .map(|(arm, run)| score_arm(sensing, run, arm, &prior, methods))
         .collect();
     let mut failures = Vec::new();
     let mut scores = Vec::with_capacity(held_out.len());
@@ -212,9 +233,9 @@ pub fn evaluate(
         failures.extend(failed);
     }
     let mut names: Vec<String> = std::iter::once(POPULATION_MEAN.to_string())
-        .chain(methods.iter().map(|m| m.to_string()))
+        .chain(methods.iter().map(|m| m.name().to_string()))
         .collect();
-    if methods.contains(&sensing.encoder()) {
+    if methods.iter().any(|m| m.name() == sensing.encoder()) {
         names.push(shrunk(sensing));
     }
     Ok(JointLevelStudy {
@@ -242,8 +263,7 @@ fn score_arm(
     run: &Run,
     arm: usize,
     prior: &PopulationPrior,
-    methods: &[&str],
-    options: &Options,
+    methods: &[&dyn Estimator],
 ) -> crate::Result<(ArmScore, Vec<Failure>)> {
     let (ids, truth) = self::truth(sensing, run);
     let counted = counted(sensing, run, &ids, &truth);
@@ -265,8 +285,9 @@ fn score_arm(
         Score::of(&prior.mean, None, &truth, &counted),
     )];
     let mut failures = Vec::new();
-    for &name in methods {
-        match identify(run, name, &ids, options)? {
+    for &method in methods {
+        let name = method.name();
+        match identify_with(run, method, &ids) {
             Ok(estimates) => {
                 let values: Vec<f64> = estimates.iter().map(|e| e.0).collect();
                 let std: Vec<f64> = estimates.iter().map(|e| e.1).collect();
@@ -350,11 +371,21 @@ pub(crate) fn identify(
         what: format!("joint-level study: estimator `{name}`"),
         expected: "a name of the registry (`validation::estimate::registry`)".into(),
     })?;
+    Ok(identify_with(run, estimator.as_ref(), ids))
+}
+
+/// `estimator`'s estimates `(value, std)` of the parameters `ids` from `run`'s own
+/// measurements, or why it does not apply or failed. A missing value or std is NaN.
+fn identify_with(
+    run: &Run,
+    estimator: &dyn Estimator,
+    ids: &[ParamId],
+) -> Result<Vec<(f64, f64)>, String> {
     let m = &run.measurements;
     let experiment = Experiment::new(vec![(Role::Single, m), (Role::Excitation, m)]);
     let estimate = (estimator.applies(&experiment).map_err(|e| e.to_string()))
         .and_then(|()| estimator.estimate(&experiment).map_err(|e| e.to_string()));
-    Ok(estimate.map(|e| read(&e, ids)))
+    estimate.map(|e| read(&e, ids))
 }
 
 /// The parameters `sensing` scores on `run` — the arm's base parameters `base.1 …`, or MIM's six

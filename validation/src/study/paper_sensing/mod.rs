@@ -17,6 +17,8 @@
 //!
 //! Computation only; [`crate::report::paper_sensing`] renders the result.
 
+pub mod set_encoder;
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -79,6 +81,10 @@ pub struct PaperSensingStudy {
     pub levels: Vec<LevelRow>,
     /// The fixed runs without sensor noise ([`exact`]).
     pub exact: Vec<ExactRow>,
+    /// How the learned set encoder scored on the held-out arms (method
+    /// [`crate::estimate::nim::set::SetNim::NAME`]) was trained, where one was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_encoder: Option<set_encoder::SetTrainingReport>,
 }
 
 impl PaperSensingStudy {
@@ -100,6 +106,7 @@ impl PaperSensingStudy {
             sweep,
             levels,
             exact,
+            set_encoder: None,
         })
     }
 }
