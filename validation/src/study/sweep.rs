@@ -140,7 +140,9 @@ pub fn measurement(family: SensorFamily, level: f64, rec: &Recording) -> Stated 
 
 /// The Cramér–Rao bound of the parameters that are linear in noisy outputs under `stated`,
 /// from the clean regressor: MIM's under force/torque sensors, IDIM's base parameters under
-/// joint-torque noise.
+/// joint-torque noise (friction known, as IDIM on one run without friction columns takes it)
+/// and under drive-current noise (the reading `K i`; each joint's Coulomb and viscous friction
+/// unknown too, as the whole-arm IDIM-OLS estimates them).
 fn bound(family: SensorFamily, clean: &Run, stated: &Stated) -> BTreeMap<ParamId, f64> {
     let mut data = clean.clean.clone();
     data.stated = stated.clone();
@@ -169,10 +171,17 @@ fn bound(family: SensorFamily, clean: &Run, stated: &Stated) -> BTreeMap<ParamId
                 .filter_map(|(k, s)| s.map(|s| (ParamId::Base(k + 1), s)))
                 .collect()
         }
-        SensorFamily::Imu
-        | SensorFamily::Encoder
-        | SensorFamily::JointAngle
-        | SensorFamily::MotorCurrent => BTreeMap::new(),
+        SensorFamily::MotorCurrent => {
+            let Some(sigmas) = crate::estimate::idim::single::stated_current_sigmas(&data) else {
+                return BTreeMap::new();
+            };
+            crate::estimate::idim::single::bound_with_friction(&data, &sigmas)
+                .into_iter()
+                .enumerate()
+                .filter_map(|(k, s)| s.map(|s| (ParamId::Base(k + 1), s)))
+                .collect()
+        }
+        SensorFamily::Imu | SensorFamily::Encoder | SensorFamily::JointAngle => BTreeMap::new(),
     }
 }
 

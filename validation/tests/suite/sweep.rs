@@ -307,3 +307,48 @@ fn the_current_family_noises_the_current_at_its_rms() {
         }
     }
 }
+
+/// The drive-current family's bound: the reading `K i`'s σ is the current's times `|K|`, and
+/// with every joint's Coulomb and viscous friction unknown beside the base parameters no base
+/// parameter is bounded tighter than with the friction known, some looser; the bound scales with
+/// the noise.
+#[test]
+fn the_current_bound_reads_k_i_and_costs_the_unknown_friction() {
+    use validation::estimate::idim::single::{bound, bound_with_friction, stated_current_sigmas};
+    use validation::study::file::SensorFamily;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let s = sim::scenario::Scenario::from_path(&root.join("scenarios/panda_fourier.toml"))
+        .unwrap()
+        .edited(|f| f.time.end = 2.0)
+        .unwrap();
+    let clean = sim::simulate(&s, None);
+    let run = validation::dataset::from_simulated(&clean, std::path::Path::new(".")).unwrap();
+    let mut data = run.clean.clone();
+    data.stated =
+        validation::study::sweep::measurement(SensorFamily::MotorCurrent, 0.01, &clean.recording);
+    let sigmas = stated_current_sigmas(&data).expect("every joint's current noise stated");
+    for j in &mut data.joints {
+        j.gain = -2.0;
+    }
+    let doubled = stated_current_sigmas(&data).unwrap();
+    for (a, b) in sigmas.iter().zip(&doubled) {
+        assert!((b - 2.0 * a).abs() <= 1e-12 * b, "{a} {b}");
+    }
+    let known = bound(&data, &doubled);
+    let unknown = bound_with_friction(&data, &doubled);
+    assert_eq!(known.len(), unknown.len());
+    let mut looser = 0;
+    for (k, (a, b)) in known.iter().zip(&unknown).enumerate() {
+        if let (Some(a), Some(b)) = (a, b) {
+            assert!(*b >= a * (1.0 - 1e-9), "base.{}: {b} below {a}", k + 1);
+            looser += usize::from(*b > 1.01 * a);
+        }
+    }
+    assert!(looser > 0, "friction unknown must cost some base parameter");
+    let halved: Vec<f64> = doubled.iter().map(|s| s / 2.0).collect();
+    for (a, b) in unknown.iter().zip(bound_with_friction(&data, &halved)) {
+        if let (Some(a), Some(b)) = (a, b) {
+            assert!((a - 2.0 * b).abs() <= 1e-9 * a, "{a} {b}");
+        }
+    }
+}

@@ -15,7 +15,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use crate::dataset::{JointColumn, Measurements};
-use crate::estimate::idim::base::FullRegressor;
+use crate::estimate::idim::base::{FrictionColumns, FullRegressor};
 use crate::estimate::{
     Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId,
 };
@@ -27,25 +27,61 @@ const TOLERANCE: f64 = 1e-5;
 /// The stated standard deviation of every joint's torque noise (`[[noise]]` on `tau`), if
 /// every joint has one.
 pub fn stated_sigmas(data: &Measurements) -> Option<Vec<f64>> {
-    data.joints
-        .iter()
-        .map(|j| {
-            let var: f64 = data
-                .stated
-                .noise
-                .iter()
+    column_sigmas(data, JointColumn::Tau, |_| 1.0)
+}
+
+/// The stated standard deviation of every joint's drive torque reading `K i` (N·m: `[[noise]]`
+/// on the current `i` times the joint's `|K|`), if every joint has one.
+pub fn stated_current_sigmas(data: &Measurements) -> Option<Vec<f64>> {
+    column_sigmas(data, JointColumn::Current, |j| data.joints[j].gain.abs())
+}
+
+/// Per joint, the stated noise's standard deviation on `column` times `factor(joint)`.
+fn column_sigmas(
+    data: &Measurements,
+    column: JointColumn,
+    factor: impl Fn(usize) -> f64,
+) -> Option<Vec<f64>> {
+    (data.joints.iter().enumerate())
+        .map(|(k, j)| {
+            let var: f64 = (data.stated.noise.iter())
                 .filter(|n| {
-                    n.column == "tau" && n.joints.as_ref().is_none_or(|js| js.contains(&j.id))
+                    n.column == column.name()
+                        && n.joints.as_ref().is_none_or(|js| js.contains(&j.id))
                 })
                 .map(|n| crate::estimate::mim::gls::law_variance(&n.model))
                 .sum();
-            (var > 0.0).then(|| var.sqrt())
+            (var > 0.0).then(|| var.sqrt() * factor(k))
         })
         .collect()
 }
 
+/// The Cramér–Rao bound of the base parameters under the stated torque noise (per-joint
+/// `sigmas`, N·m) when each joint's Coulomb and viscous friction `F_c sgn(q̇) + F_v q̇` is
+/// unknown too (what IDIM-OLS on one run estimates beside them): `None` where not
+/// identifiable. Never below [`bound`]'s, which knows the friction.
+pub fn bound_with_friction(data: &Measurements, sigmas: &[f64]) -> Vec<Option<f64>> {
+    let friction = Some(FrictionColumns::CoulombViscous);
+    let full = FullRegressor::with_columns(&data.geometry, vec![friction; data.joints.len()]);
+    let (w, tau) = system_of(&full, data, Some(sigmas));
+    let x = solve_scaled(&w, &tau, TOLERANCE);
+    let mut std = standard_deviations(&w, &x);
+    std.truncate(full.base.len());
+    std
+}
+
 /// The stacked system `(W, τ)` of a run, rows divided by `sigmas` where given.
 pub fn system(data: &Measurements, sigmas: Option<&[f64]>) -> (DMatrix<f64>, DVector<f64>) {
+    let full = FullRegressor::new(&data.geometry, vec![None; data.joints.len()]);
+    system_of(&full, data, sigmas)
+}
+
+/// The stacked system of `full`'s columns (rates as [`system`] takes them).
+fn system_of(
+    full: &FullRegressor,
+    data: &Measurements,
+    sigmas: Option<&[f64]>,
+) -> (DMatrix<f64>, DVector<f64>) {
     let h = data.t[1] - data.t[0];
     let measured_q = data
         .joints
@@ -63,7 +99,6 @@ pub fn system(data: &Measurements, sigmas: Option<&[f64]>) -> (DMatrix<f64>, DVe
         })
         .collect();
     let nj = data.joints.len();
-    let full = FullRegressor::new(&data.geometry, vec![None; nj]);
     let n = data.samples();
     let mut w = DMatrix::zeros(n * nj, full.len());
     let mut tau = DVector::zeros(n * nj);
