@@ -44,6 +44,7 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
         trained.train_seconds,
         models.display()
     );
+    let models_dir = models.clone();
     let options = validation::estimate::Options {
         nim_models: Some(models),
         ..Default::default()
@@ -107,6 +108,7 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
         ..other.into()
     });
     result.others.push(random_arms(root, out)?);
+    result.sweep = Some(noise_sweep(root, out, &models_dir)?);
     result.training = Some(joint_level::Training {
         saved: shown,
         ..trained
@@ -114,6 +116,32 @@ pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Erro
     let markdown = validation::report::joint_level::markdown(&result);
     crate::write_report(out, "joint_level", &result, markdown, t0)?;
     Ok(())
+}
+
+/// `studies/nim_joint_noise.toml` with the Panda-family `models` (into
+/// generated/studies/nim_joint_noise), summarized against IDIM-OLS over the base parameters.
+fn noise_sweep(
+    root: &Path,
+    out: &Path,
+    models: &Path,
+) -> Result<validation::study::level_summary::LevelSummary, Box<dyn std::error::Error>> {
+    use validation::study::level_summary::{LevelSummary, levels};
+    let path = root.join("studies/nim_joint_noise.toml");
+    let study = crate::study_with_models(&path, models)?;
+    let dir = out.join("studies").join(&study.name);
+    let result = crate::run_fresh(&study, &dir)?;
+    validation::report::sweep::write(&result, &dir)?;
+    let report = dir.join("sweep.md");
+    Ok(LevelSummary {
+        study: study.name.clone(),
+        seeds: study.seeds,
+        report: report
+            .strip_prefix(root)
+            .unwrap_or(&report)
+            .display()
+            .to_string(),
+        levels: levels(&result, "idim_ols", |p| p.starts_with("base.")),
+    })
 }
 
 /// The joint-level yardstick on random serial arms (`scenarios/population_random.toml`,

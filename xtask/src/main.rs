@@ -323,6 +323,35 @@ fn render_chapters(
     Ok(())
 }
 
+/// The study file at `path` with its `nim` reading `models`.
+fn study_with_models(
+    path: &Path,
+    models: &Path,
+) -> Result<validation::study::file::Study, Box<dyn std::error::Error>> {
+    let names: Vec<&'static str> = validation::estimate::registry(&Default::default())
+        .iter()
+        .map(|e| e.name())
+        .collect();
+    let study = validation::study::file::Study::from_path(path, &names)?;
+    Ok(validation::study::file::Study {
+        nim_models: Some(models.to_path_buf()),
+        ..study
+    })
+}
+
+/// Runs `study`'s sweeps into `dir` from scratch: a sweep resumes from its directory, and models
+/// retrained since would make its rows stale.
+fn run_fresh(
+    study: &validation::study::file::Study,
+    dir: &Path,
+) -> Result<validation::study::sweep::SweepResult, Box<dyn std::error::Error>> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir)?;
+    }
+    let none = |_: &validation::study::sweep::SweepResult, _: &Path| Ok(());
+    Ok(validation::study::run_into(study, dir, None, &none)?)
+}
+
 /// Writes a study's serialized `result` and its Markdown report as `out/report/<stem>.json` and
 /// `.md`, and says so with the time since `t0`.
 fn write_report<T: serde::Serialize>(

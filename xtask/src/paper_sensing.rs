@@ -184,13 +184,8 @@ fn sweep(
     models: &Path,
     without_family: &Path,
 ) -> Result<validation::study::sweep::SweepResult, Box<dyn std::error::Error>> {
-    use validation::study::{file::Study, run_into, sweep::SweepResult};
-    let names: Vec<&'static str> = validation::estimate::registry(&Default::default())
-        .iter()
-        .map(|e| e.name())
-        .collect();
-    let study = Study::from_path(&root.join("studies/nim_paper_noise.toml"), &names)?;
-    let none = |_: &SweepResult, _: &Path| Ok(());
+    use validation::study::{file::Study, sweep::SweepResult};
+    let study = crate::study_with_models(&root.join("studies/nim_paper_noise.toml"), models)?;
     let label = format!("nim_without_{HELD_OUT_FAMILY}");
     let mut merged: Option<SweepResult> = None;
     for (dir_name, models, estimators) in [
@@ -213,12 +208,7 @@ fn sweep(
             sweeps,
             ..study.clone()
         };
-        let dir = out.join("studies").join(dir_name);
-        // A sweep resumes from its directory: models retrained since make its rows stale.
-        if dir.exists() {
-            std::fs::remove_dir_all(&dir)?;
-        }
-        let part = run_into(&study, &dir, None, &none)?;
+        let part = crate::run_fresh(&study, &out.join("studies").join(dir_name))?;
         match merged.as_mut() {
             None => merged = Some(part),
             Some(m) => m.rows.extend(part.rows.into_iter().map(|mut r| {

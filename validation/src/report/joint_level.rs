@@ -27,6 +27,27 @@ pub fn markdown(s: &JointLevelStudy) -> String {
             let _ = writeln!(md, "- `{method}`, held-out arm {arm}: {reason}");
         }
     }
+    if let Some(sweep) = &s.sweep {
+        let _ = write!(
+            md,
+            "\n## Fixed runs under a drive-current noise sweep (`{}`)\n\n\
+             The Panda itself (the population's centre) on two motions, each simulated once and \
+             measured again per level and seed ({} seeds): per level, the median over the base \
+             parameters of RMSE/|truth| over the seeds for `{}` and for `nim` (the model above), \
+             and the Cramér–Rao bound's CRB/|truth| (the reading `K i` under the swept noise, \
+             every joint's Coulomb and viscous friction unknown too). A level is σ_i = level × \
+             each joint's current RMS on that run (the study file compares it with the training \
+             arms' noise). The full report: `{}`.\n\n",
+            sweep.study,
+            sweep.seeds,
+            sweep
+                .levels
+                .first()
+                .map_or("idim_ols", |l| &l.reference_method),
+            sweep.report,
+        );
+        super::level_summary::table(&mut md, &sweep.levels, "parameters");
+    }
     for f in &s.others {
         let _ = write!(
             md,

@@ -4,6 +4,7 @@
 pub mod chapter;
 pub mod industrial;
 pub mod joint_level;
+pub mod level_summary;
 pub mod mim;
 pub mod multisine;
 pub mod nim;

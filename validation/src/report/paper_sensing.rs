@@ -14,11 +14,6 @@ pub fn markdown(s: &PaperSensingStudy) -> String {
     if let Some(t) = &s.set_encoder {
         set_encoder(&mut md, s, t);
     }
-    let mut variants: Vec<&String> = (s.levels.iter())
-        .flat_map(|r| r.variants.iter().map(|v| &v.0))
-        .collect();
-    variants.sort();
-    variants.dedup();
     let _ = write!(
         md,
         "\n## Fixed runs under a force/torque noise sweep (`{}`)\n\n\
@@ -29,39 +24,10 @@ pub fn markdown(s: &PaperSensingStudy) -> String {
          that run. These runs' arms are the population's centre (the reference arm6), where a \
          prior helps by construction; the held-out arms above are the fair test. Further \
          columns: other NIM models on the same measured copies (the sweep's notes below say \
-         which).\n\n\
-         | run | level | moments | mim_gls | nim | nim / mim_gls | bound |{}\n\
-         |---|---:|---:|---:|---:|---:|---:|{}\n",
-        s.sweep.study,
-        s.sweep.seeds,
-        variants
-            .iter()
-            .map(|v| format!(" {v} |"))
-            .collect::<String>(),
-        "---:|".repeat(variants.len()),
+         which).\n\n",
+        s.sweep.study, s.sweep.seeds,
     );
-    for r in &s.levels {
-        let _ = write!(
-            md,
-            "| `{}` | {:.0e} | {} | {:.2} % | {:.2} % | {:.2} | {:.2} % |",
-            r.scenario,
-            r.level,
-            r.moments,
-            100.0 * r.mim_gls,
-            100.0 * r.nim,
-            r.nim / r.mim_gls,
-            100.0 * r.bound
-        );
-        for v in &variants {
-            match r.variants.iter().find(|(m, _)| m == *v) {
-                Some((_, x)) => {
-                    let _ = write!(md, " {:.2} % |", 100.0 * x);
-                }
-                None => md.push_str(" – |"),
-            }
-        }
-        md.push('\n');
-    }
+    super::level_summary::table(&mut md, &s.levels, "moments");
     exact(&mut md, s);
     md.push('\n');
     md.push_str(&demoted(&super::sweep::markdown(&s.sweep)));

@@ -7,6 +7,7 @@ pub mod estimate;
 pub mod file;
 pub mod industrial;
 pub mod joint_level;
+pub mod level_summary;
 pub mod mim;
 pub mod monte_carlo;
 pub mod multisine;

@@ -95,6 +95,9 @@ pub struct JointLevelStudy {
     /// scored.
     #[serde(default)]
     pub others: Vec<OtherArms>,
+    /// The study's NIM beside its encoder in a noise sweep on fixed runs, where one was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<crate::study::level_summary::LevelSummary>,
 }
 
 /// A study's methods scored on other held-out arms.
@@ -251,6 +254,7 @@ pub fn evaluate_with(
         failures,
         training: None,
         others: Vec::new(),
+        sweep: None,
     })
 }
 

@@ -11,7 +11,7 @@
 //! - **Fixed runs under a noise sweep** (a study file, `studies/nim_paper_noise.toml`): each
 //!   level's RMSE over Monte-Carlo seeds per parameter, with the Cramér–Rao bound; summarized
 //!   here per (run, level) as the median over the central moments MIM-GLS identifies of
-//!   RMSE/|truth| for `nim` and `mim_gls` ([`LevelRow`]). The runs' arms may be the population's
+//!   RMSE/|truth| for `nim` and `mim_gls` ([`LevelRow`], [`super::level_summary`]). The runs' arms may be the population's
 //!   centre (`paper_rail`, `arm6_fourier` are the reference arm6): there the prior helps by
 //!   construction, which is why the held-out arms are scored too.
 //!
@@ -19,12 +19,11 @@
 
 pub mod set_encoder;
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::joint_level::JointLevelStudy;
-use super::sweep::{SweepResult, SweepRow};
+use super::level_summary::{LevelRow, levels};
+use super::sweep::SweepResult;
 use crate::dataset::Run;
 use crate::estimate::mim::algorithm;
 use crate::estimate::nim::joint::Sensing;
@@ -47,27 +46,6 @@ pub struct ExactRow {
     pub moments: f64,
     /// Those moments.
     pub counted: usize,
-}
-
-/// The NIM's and MIM-GLS's moment errors at one level of the sweep on one run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LevelRow {
-    /// The run (scenario name).
-    pub scenario: String,
-    /// Relative force/torque noise (σ = level × each body's signal RMS).
-    pub level: f64,
-    /// Central moments counted (those MIM-GLS reports).
-    pub moments: usize,
-    /// `mim_gls`: median over them of RMSE/|truth|.
-    pub mim_gls: f64,
-    /// `nim`: the same over the same moments.
-    pub nim: f64,
-    /// Other NIM variants of the sweep (`nim_*`, e.g. one trained without a motion family):
-    /// `(method, the same)`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub variants: Vec<(String, f64)>,
-    /// The Cramér–Rao bound's: median over them of CRB/|truth|.
-    pub bound: f64,
 }
 
 /// The study's result.
@@ -100,7 +78,7 @@ impl PaperSensingStudy {
                 "paper-sensing study: the held-out arms' study reads joint-level sensing".into(),
             ));
         }
-        let levels = levels(&sweep);
+        let levels = levels(&sweep, "mim_gls", |p| p.contains(".j"));
         Ok(PaperSensingStudy {
             arms,
             sweep,
@@ -109,59 +87,6 @@ impl PaperSensingStudy {
             set_encoder: None,
         })
     }
-}
-
-/// `(scenario, level bits, method) → moment rows`.
-type Moments<'a> = BTreeMap<(String, u64, String), Vec<&'a SweepRow>>;
-
-/// Per (run, level) where both `nim` and `mim_gls` ran, the median relative RMSE of the central
-/// moments `mim_gls` reports, for both.
-pub fn levels(sweep: &SweepResult) -> Vec<LevelRow> {
-    let mut moments: Moments = BTreeMap::new();
-    for r in sweep.rows.iter().filter(|r| r.parameter.contains(".j")) {
-        let key = (r.scenario.clone(), r.level.to_bits(), r.method.clone());
-        moments.entry(key).or_default().push(r);
-    }
-    let mut out = Vec::new();
-    for ((scenario, bits, method), gls) in &moments {
-        if method != "mim_gls" {
-            continue;
-        }
-        let Some(nim) = moments.get(&(scenario.clone(), *bits, "nim".to_string())) else {
-            continue;
-        };
-        let counted: Vec<&SweepRow> = (gls.iter().copied())
-            .filter(|r| r.summary.truth.abs() >= crate::score::ZERO)
-            .collect();
-        let relative = |rows: &[&SweepRow], f: &dyn Fn(&SweepRow) -> Option<f64>| {
-            let v: Vec<f64> = (counted.iter())
-                .filter_map(|c| {
-                    let r = rows.iter().find(|r| r.parameter == c.parameter)?;
-                    f(r).map(|x| x / c.summary.truth.abs())
-                })
-                .collect();
-            if v.len() == counted.len() {
-                super::stats::median(&v)
-            } else {
-                f64::NAN
-            }
-        };
-        let rmse = |r: &SweepRow| Some(r.summary.rmse);
-        let variants = (moments.iter())
-            .filter(|((s, b, m), _)| s == scenario && b == bits && m.starts_with("nim_"))
-            .map(|((_, _, m), rows)| (m.clone(), relative(rows, &rmse)))
-            .collect();
-        out.push(LevelRow {
-            scenario: scenario.clone(),
-            level: f64::from_bits(*bits),
-            moments: counted.len(),
-            mim_gls: relative(gls, &rmse),
-            nim: relative(nim, &rmse),
-            variants,
-            bound: relative(gls, &|r| r.crb),
-        });
-    }
-    out
 }
 
 /// Each of `methods` (registry names built with `options`) on `run`, a run without sensor
@@ -222,57 +147,4 @@ pub fn exact(run: &Run, methods: &[&str], options: &Options) -> crate::Result<Ve
         });
     }
     Ok(rows)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::study::file::SensorFamily;
-    use crate::study::stats::Summary;
-
-    fn row(method: &str, parameter: &str, rmse: f64, crb: Option<f64>) -> SweepRow {
-        SweepRow {
-            scenario: "arm".into(),
-            method: method.into(),
-            sensor: SensorFamily::ForceTorque,
-            level: 1e-3,
-            parameter: parameter.into(),
-            summary: Summary {
-                truth: 2.0,
-                mean: 2.0,
-                bias: 0.0,
-                std: rmse,
-                rmse,
-                runs: 10,
-            },
-            crb,
-        }
-    }
-
-    #[test]
-    fn levels_compare_nim_on_the_moments_mim_gls_reports() {
-        let sweep = SweepResult {
-            rows: vec![
-                row("mim_gls", "B2.j11", 0.02, Some(0.02)),
-                row("mim_gls", "B2.j22", 0.04, Some(0.04)),
-                row("mim_gls", "B2.m_e1", 9.0, None),
-                row("nim", "B2.j11", 0.01, None),
-                row("nim", "B2.j22", 0.02, None),
-                // Not identified by MIM-GLS: not counted.
-                row("nim", "B1.j22", 5.0, None),
-                row("nim_other", "B2.j11", 0.04, None),
-            ],
-            ..Default::default()
-        };
-        let levels = levels(&sweep);
-        assert_eq!(levels.len(), 1);
-        let l = &levels[0];
-        // Medians of two relative RMSEs (RMSE / |truth|, truth 2): their mean.
-        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
-        assert_eq!(l.moments, 2);
-        assert!(close(l.mim_gls, 0.015) && close(l.nim, 0.0075) && close(l.bound, 0.015));
-        // A variant missing a moment has no median.
-        assert_eq!(l.variants.len(), 1);
-        assert!(l.variants[0].1.is_nan());
-    }
 }
