@@ -136,32 +136,3 @@ pub fn study(plan: &NimMotionPlan, out: &Path) -> Result<MotionStudy, Box<dyn st
     }
     Ok(result)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bad_noise_levels_and_learning_rates_are_refused_before_anything_runs() {
-        let out = std::env::temp_dir().join(format!("xtask-motion-{}", std::process::id()));
-        let small = plan(&crate::workspace_root()).unwrap();
-        for (ft_noise, learning_rate, flag) in [
-            (vec![1e-2, 1e-2], 3e-3, "--ft-noise"),
-            (vec![-1e-3], 3e-3, "--ft-noise"),
-            (vec![f64::NAN], 3e-3, "--ft-noise"),
-            (vec![], 0.0, "--learning-rate"),
-        ] {
-            let bad = NimMotionPlan {
-                ft_noise,
-                learning_rate,
-                ..small.clone()
-            };
-            let Err(e) = study(&bad, &out).map(|_| ()) else {
-                panic!("{flag}: a bad study ran");
-            };
-            let e = e.to_string();
-            assert!(e.starts_with(flag), "{e}");
-        }
-        assert!(!out.exists(), "nothing may be written for a refused study");
-    }
-}
