@@ -205,6 +205,28 @@ fn full_inertia(t: &mut Table, chain: &Chain) {
     }
 }
 
+/// A run's three tables in memory, as its Parquet files hold them (the dataset contract's
+/// columns; `bodies.parquet`, `joints.parquet`, `truth.parquet`).
+#[derive(Clone, Debug)]
+pub struct RunTables {
+    /// One row per (sample, body).
+    pub bodies: arrow_array::RecordBatch,
+    /// One row per (sample, joint).
+    pub joints: arrow_array::RecordBatch,
+    /// One row per body: its true inertial parameters.
+    pub truth: arrow_array::RecordBatch,
+}
+
+/// The tables of a run from its recording and manifest, without writing them.
+pub fn tables(rec: &Recording, manifest: &Manifest) -> RunTables {
+    let batch = |t: Table| t.batch().expect("a table's columns have one length");
+    RunTables {
+        bodies: batch(bodies_table(rec)),
+        joints: batch(joints_table(rec)),
+        truth: batch(truth_table(&manifest.model)),
+    }
+}
+
 /// Writes the four files of a run (`bodies.parquet`, `joints.parquet`, `truth.parquet`,
 /// `manifest.json`) and their checksum list (`SHA256SUMS`) into the existing directory `dir`,
 /// not atomically (callers write into a temporary directory and move the files into place).

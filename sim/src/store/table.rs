@@ -57,13 +57,19 @@ impl Table {
         self.arrays.push(Arc::new(StringArray::from(values)));
     }
 
+    /// The table as one Arrow record batch (`Err`: columns of different lengths).
+    pub(crate) fn batch(&self) -> Result<RecordBatch, arrow_schema::ArrowError> {
+        let schema = Arc::new(Schema::new(self.fields.clone()));
+        RecordBatch::try_new(schema, self.arrays.clone())
+    }
+
     pub(crate) fn write(self, path: &Path, metadata: Vec<KeyValue>) -> Result<(), DatasetError> {
         let fmt = |e: &dyn std::fmt::Display| DatasetError::Format {
             path: path.to_owned(),
             message: e.to_string(),
         };
-        let schema = Arc::new(Schema::new(self.fields));
-        let batch = RecordBatch::try_new(schema.clone(), self.arrays).map_err(|e| fmt(&e))?;
+        let batch = self.batch().map_err(|e| fmt(&e))?;
+        let schema = batch.schema();
         let mut props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(
                 ZstdLevel::try_new(3).map_err(|e| fmt(&e))?,

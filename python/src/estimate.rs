@@ -1,0 +1,99 @@
+//! The registry's estimators on a run: the rows of `validation estimate`'s CSV as an Arrow
+//! record batch.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, BooleanArray, Float64Array, RecordBatch, StringArray};
+use arrow_pyarrow::ToPyArrow;
+use pyo3::prelude::*;
+use validation::estimate::{Estimator, Options, Role, registry};
+use validation::score::Row;
+use validation::study::estimate::{Loaded, run_all};
+
+use crate::refused;
+use crate::run::Run;
+
+/// The registry's estimator names.
+#[pyfunction]
+pub fn estimators() -> Vec<&'static str> {
+    registry(&Options::default())
+        .iter()
+        .map(|e| e.name())
+        .collect()
+}
+
+/// A run given from Python: a simulated [`Run`] or a run directory.
+#[derive(FromPyObject)]
+pub enum RunOrDir<'py> {
+    /// A run simulated in this process.
+    Run(Bound<'py, Run>),
+    /// A run directory (simulated or recorded).
+    Dir(PathBuf),
+}
+
+/// The estimators `only` names (every one where `None`) on the run, each on it as
+/// `validation estimate RUN` runs them; rows `run, method, parameter, truth, estimate, std,
+/// abs_error, rel_error, identifiable`.
+#[pyfunction]
+#[pyo3(signature = (run, only = None, nim_models = None, prior = None))]
+pub fn estimate<'py>(
+    py: Python<'py>,
+    run: RunOrDir<'py>,
+    only: Option<Vec<String>>,
+    nim_models: Option<PathBuf>,
+    prior: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let loaded: Loaded = match &run {
+        RunOrDir::Run(r) => {
+            let sim = &r.get().run;
+            let dir = PathBuf::from(&sim.manifest.run_id);
+            validation::dataset::from_simulated(sim, &dir)
+                .map_err(refused)?
+                .into()
+        }
+        RunOrDir::Dir(dir) => Loaded::read(dir).map_err(refused)?,
+    };
+    let mut chosen = registry(&Options { nim_models, prior });
+    if let Some(names) = &only {
+        let known: Vec<&str> = chosen.iter().map(|e| e.name()).collect();
+        if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
+            return Err(refused(format!(
+                "only: no estimator `{bad}`; expected one of {known:?}"
+            )));
+        }
+        chosen.retain(|e| names.iter().any(|n| n == e.name()));
+    }
+    let rows = py.detach(|| {
+        let chosen: Vec<&dyn Estimator> = chosen.iter().map(|e| e.as_ref()).collect();
+        run_all(&chosen, &[(Role::Single, &loaded)]).rows
+    });
+    batch(&rows).to_pyarrow(py)
+}
+
+/// The rows as a record batch with the CSV's columns.
+fn batch(rows: &[Row]) -> RecordBatch {
+    let text = |f: &dyn Fn(&Row) -> String| -> ArrayRef {
+        Arc::new(StringArray::from(rows.iter().map(f).collect::<Vec<_>>()))
+    };
+    let number = |f: &dyn Fn(&Row) -> Option<f64>| -> ArrayRef {
+        Arc::new(Float64Array::from(rows.iter().map(f).collect::<Vec<_>>()))
+    };
+    RecordBatch::try_from_iter([
+        ("run", text(&|r| r.run.clone())),
+        ("method", text(&|r| r.method.clone())),
+        ("parameter", text(&|r| r.parameter.clone())),
+        ("truth", number(&|r| r.truth)),
+        ("estimate", number(&|r| r.estimate)),
+        ("std", number(&|r| r.std)),
+        ("abs_error", number(&|r| r.abs_error())),
+        ("rel_error", number(&|r| r.rel_error())),
+        (
+            "identifiable",
+            Arc::new(BooleanArray::from(
+                rows.iter().map(|r| r.identifiable()).collect::<Vec<_>>(),
+            )) as ArrayRef,
+        ),
+    ])
+    .expect("columns of one length")
+}
