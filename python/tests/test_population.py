@@ -1,0 +1,80 @@
+"""armid.population: a 1000-arm population streamed by two worker processes, each arm once per
+epoch, deterministically; the PyTorch dataset where torch is installed."""
+
+import multiprocessing
+import subprocess
+
+import pytest
+
+import armid
+from armid.population import Population
+from conftest import ROOT, binary
+
+ARMS = 1000
+
+
+@pytest.fixture(scope="module")
+def population(tmp_path_factory):
+    """population_rail at 1000 arms, each run cut to 0.2 s (11 samples)."""
+    d = tmp_path_factory.mktemp("population")
+    text = (ROOT / "scenarios" / "population_rail.toml").read_text()
+    text = text.replace("end = 2.0", "end = 0.2", 1)
+    lines = text.splitlines()
+    lines = [f"arms = {ARMS}" if line.startswith("arms = ") else line for line in lines]
+    scenario = d / "population_rail.toml"
+    scenario.write_text("\n".join(lines) + "\n")
+    out = d / "arms"
+    subprocess.run([binary("sim"), "population", str(scenario), "--out", str(out), "--quiet"],
+                   check=True)
+    return out
+
+
+def worker_share(args):
+    directory, seed, epoch, worker = args
+    pop = Population(directory)
+    seen = []
+    for arm in pop.iterate(seed, epoch, worker, 2, columns=["t", "joint", "q", "tau"]):
+        assert arm.joints.column_names == ["t", "joint", "q", "tau"]
+        assert arm.truth.num_rows > 0
+        seen.append(arm.index)
+    return seen
+
+
+def test_two_workers_stream_every_arm_once_per_epoch(population):
+    pop = Population(population)
+    assert len(pop) == ARMS
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        for epoch in (0, 1):
+            a, b = pool.map(worker_share, [(str(population), 7, epoch, w) for w in (0, 1)])
+            assert not set(a) & set(b)
+            assert sorted(a + b) == list(range(ARMS))
+            assert abs(len(a) - len(b)) <= 1
+    # Deterministic per (seed, epoch, worker); another epoch, another order.
+    assert pop.order(7, 0, 0, 2) == pop.order(7, 0, 0, 2)
+    assert pop.order(7, 0, 0, 2) != pop.order(7, 1, 0, 2)
+
+
+def test_a_missing_column_is_refused_naming_file_and_column(population):
+    pop = Population(population)
+    with pytest.raises(armid.ArmidError, match="no column 'nope'") as e:
+        pop.read(0, columns=["q", "nope"])
+    assert "joints" in str(e.value) and "part-0.parquet" in str(e.value)
+    with pytest.raises(armid.ArmidError, match="population.json"):
+        Population(population / "joints")
+    arm = pop.read(3, columns=["q"], tables=["joints", "bodies"])
+    assert arm.joints.column_names == ["q"] and arm.bodies.num_columns == 0
+    assert arm.manifest["run_id"].endswith("arm=00003")
+
+
+def test_the_torch_dataset_gives_each_arm_once_with_two_workers(population):
+    torch = pytest.importorskip("torch")
+    from armid.torch import PopulationDataset
+
+    data = PopulationDataset(population, columns=["q", "tau"])
+    loader = torch.utils.data.DataLoader(data, batch_size=None, num_workers=2)
+    count = 0
+    for features, labels in loader:
+        assert features.ndim == 3 and features.shape[-1] == 2
+        assert labels.ndim == 2
+        count += 1
+    assert count == ARMS
