@@ -5,7 +5,7 @@ directories, and run the project's inertial-parameter estimators on a run.
     run = armid.simulate("scenarios/paper_rail.toml")
     run.joints            # pyarrow.Table: joints.parquet's columns, no copy
     run.write("generated/runs/paper_rail")
-    armid.estimate(run, only=["mim_gls"])   # pyarrow.Table: `validation estimate`'s CSV columns
+    armid.estimate(run, only=["mim_stacked"])   # pyarrow.Table: `validation estimate`'s CSV columns
 
 Frames, units and signs are the dataset contract's (`book/src/dataset.md`). Errors the project
 refuses (a bad scenario field, a run that fails its physics checks, an unknown estimator) raise

@@ -26,10 +26,22 @@ def number(text):
     return None if text == "" else float(text)
 
 
+# The rail run read by a force/torque sensor at every joint (MIM-GLS needs a stated noise).
+SENSED = """
+[[sensor]]
+type = "force_torque"
+force = { sigma = 1.0 }
+torque = { sigma = 0.1 }
+"""
+
+
 def test_mim_gls_on_a_simulated_run_gives_the_command_lines_numbers(workdir):
-    run = armid.simulate(PAPER_RAIL)
+    scenario = workdir / "paper_rail_ft.toml"
+    scenario.write_text(PAPER_RAIL.read_text() + SENSED)
+    run = armid.simulate(scenario)
     table = armid.estimate(run, only=["mim_gls", "mim_stacked"])
     assert table.schema.names == COLUMNS
+    assert set(table.column("method").to_pylist()) == {"mim_gls", "mim_stacked"}
     run.write(workdir / "run")
     rows = cli_rows(workdir / "run", workdir / "est.csv", "mim_gls,mim_stacked")
     mine = table.to_pylist()
