@@ -138,6 +138,26 @@ impl SetNim {
     }
 }
 
+impl SetNim {
+    /// The run of `experiment` and its set, or why the model does not apply: another body
+    /// count, too few samples, no stated force/torque noise.
+    fn read<'a>(
+        &self,
+        experiment: &Experiment<'a>,
+    ) -> Result<(&'a crate::dataset::Measurements, SampleSet), NotApplicable> {
+        let data = crate::estimate::single(experiment)?;
+        let n = body_parameters(data.bodies.len()).len();
+        if n != self.prior.len() {
+            return Err(NotApplicable::new(format!(
+                "trained on arms with {} bodies, the run has {}",
+                self.prior.len() / 6,
+                data.bodies.len()
+            )));
+        }
+        Ok((data, SampleSet::of(data).map_err(NotApplicable)?))
+    }
+}
+
 /// The scale of target `k`: the population's spread, 1 where it does not vary.
 pub fn target_scale(prior: &Prior, k: usize) -> f64 {
     if prior.sd[k] > 0.0 { prior.sd[k] } else { 1.0 }
@@ -149,23 +169,13 @@ impl Estimator for SetNim {
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
-        let data = crate::estimate::single(experiment)?;
-        let n = body_parameters(data.bodies.len()).len();
-        if n != self.prior.len() {
-            return Err(NotApplicable::new(format!(
-                "trained on arms with {} bodies, the run has {}",
-                self.prior.len() / 6,
-                data.bodies.len()
-            )));
-        }
-        SampleSet::of(data).map(|_| ()).map_err(NotApplicable)
+        self.read(experiment).map(|_| ())
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
-        let err = |e: NotApplicable| e.into_error(self.name());
-        self.applies(experiment).map_err(err)?;
-        let data = crate::estimate::single(experiment).map_err(err)?;
-        let set = SampleSet::of(data).map_err(|e| err(NotApplicable(e)))?;
+        let (data, set) = self
+            .read(experiment)
+            .map_err(|e| e.into_error(self.name()))?;
         let (rows, context) = self.inputs(&set);
         let revised = self.decode(&self.encoder.outputs(&rows, &context));
         Ok(answer(&body_parameters(data.bodies.len()), &revised))
