@@ -162,27 +162,23 @@ fn bound(family: SensorFamily, clean: &Run, stated: &Stated) -> BTreeMap<ParamId
                 .collect()
         }
         SensorFamily::JointTorque => {
-            let Some(sigmas) = crate::estimate::idim::single::stated_sigmas(&data) else {
-                return BTreeMap::new();
-            };
-            crate::estimate::idim::single::bound(&data, &sigmas)
-                .into_iter()
-                .enumerate()
-                .filter_map(|(k, s)| s.map(|s| (ParamId::Base(k + 1), s)))
-                .collect()
+            use crate::estimate::idim::single::{bound, stated_sigmas};
+            stated_sigmas(&data).map_or_else(BTreeMap::new, |s| base(bound(&data, &s)))
         }
         SensorFamily::MotorCurrent => {
-            let Some(sigmas) = crate::estimate::idim::single::stated_current_sigmas(&data) else {
-                return BTreeMap::new();
-            };
-            crate::estimate::idim::single::bound_with_friction(&data, &sigmas)
-                .into_iter()
-                .enumerate()
-                .filter_map(|(k, s)| s.map(|s| (ParamId::Base(k + 1), s)))
-                .collect()
+            use crate::estimate::idim::single::{bound_with_friction, stated_current_sigmas};
+            stated_current_sigmas(&data)
+                .map_or_else(BTreeMap::new, |s| base(bound_with_friction(&data, &s)))
         }
         SensorFamily::Imu | SensorFamily::Encoder | SensorFamily::JointAngle => BTreeMap::new(),
     }
+}
+
+/// Bounds of the base parameters in order, keyed by their ids (`None`: not identifiable).
+fn base(bounds: Vec<Option<f64>>) -> BTreeMap<ParamId, f64> {
+    (bounds.into_iter().enumerate())
+        .filter_map(|(k, s)| s.map(|s| (ParamId::Base(k + 1), s)))
+        .collect()
 }
 
 /// Runs the sweeps of `study` on one scenario; `tick` is called after each (level, seed).
