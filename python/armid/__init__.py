@@ -6,6 +6,7 @@ directories, and run the project's inertial-parameter estimators on a run.
     run.joints            # pyarrow.Table: joints.parquet's columns, no copy
     run.write("generated/runs/paper_rail")
     armid.estimate(run, only=["mim_stacked"])   # pyarrow.Table: `validation estimate`'s CSV columns
+    armid.sweep("studies/mine.toml", estimators={"mine": my_estimator})  # yours beside the registry's
 
 Frames, units and signs are the dataset contract's (`book/src/dataset.md`). Errors the project
 refuses (a bad scenario field, a run that fails its physics checks, an unknown estimator) raise
@@ -16,14 +17,23 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Iterable, Optional, Union
+from typing import Callable, Iterable, Mapping, Optional, Tuple, Union
 
 import pyarrow as pa
 
 from . import _armid
 from ._armid import ArmidError
 
-__all__ = ["ArmidError", "Run", "simulate", "estimate", "estimators"]
+__all__ = [
+    "ArmidError",
+    "Measurement",
+    "Run",
+    "estimate",
+    "estimators",
+    "read_measurement",
+    "simulate",
+    "sweep",
+]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -97,3 +107,80 @@ def estimate(
 def estimators() -> list:
     """The names of the project's estimators."""
     return list(_armid.estimators())
+
+
+class Measurement:
+    """A run as its sensors saw it, and nothing of its truth: what an estimator of yours is
+    given (the measurement directory of ``book/src/dataset.md``).
+
+    ``joints`` has one row per (sample, joint): ``sample, t, joint, kind, q, qd, qdd, tau, i``;
+    ``bodies`` one row per (sample, body): ``sample, t, body`` and the body groups of
+    ``bodies.parquet`` (``pos_*, quat_*, euler_*, vel_*, acc_*, omega_*, omega_dot_*, f_*, n_*,
+    o_*``, ``imu_sf_*`` where an IMU is mounted) — each the measured series where the run has
+    one, else the ideal sensor's. ``description`` holds ``run_id``, ``gravity``, ``samples``,
+    ``geometry`` (kinematics only), ``stated`` (the datasheet of its sensors), ``gains`` and
+    ``measured`` (which columns carry noise, on which joints or bodies)."""
+
+    def __init__(self, joints: pa.Table, bodies: pa.Table, description: dict) -> None:
+        self.joints = joints
+        self.bodies = bodies
+        self.description = description
+
+    @property
+    def run_id(self) -> str:
+        """The run id."""
+        return self.description["run_id"]
+
+    @classmethod
+    def _from_native(cls, native: "_armid.Measurement") -> "Measurement":
+        return cls(
+            pa.Table.from_batches([native.joints]),
+            pa.Table.from_batches([native.bodies]),
+            json.loads(native.description_json),
+        )
+
+    def __repr__(self) -> str:
+        return f"armid.Measurement({self.run_id!r}, {self.joints.num_rows} joint rows)"
+
+
+def read_measurement(directory: PathLike) -> Measurement:
+    """Reads a measurement directory (what a command of the subprocess protocol is given)."""
+    import pyarrow.parquet as pq
+
+    directory = os.fspath(directory)
+    with open(os.path.join(directory, "measurement.json"), encoding="utf-8") as f:
+        description = json.load(f)
+    return Measurement(
+        pq.read_table(os.path.join(directory, "joints.parquet")),
+        pq.read_table(os.path.join(directory, "bodies.parquet")),
+        description,
+    )
+
+
+Answer = Mapping[str, Union[Optional[float], Tuple[Optional[float], Optional[float]]]]
+"""An estimator's answer: parameter name (``B1.m``, ``B2.m_e1``, ``B3.j11``, ``base.4``, …) →
+its estimate, or an ``(estimate, std)`` pair; ``None`` where the data do not determine it."""
+
+
+def sweep(
+    study: PathLike,
+    estimators: Optional[Mapping[str, Callable[[Measurement], Answer]]] = None,
+    out: Optional[PathLike] = None,
+) -> pa.Table:
+    """Runs the noise sweeps of the study file ``study`` as ``validation study`` does, with your
+    ``estimators`` (name → callable) beside the registry's: list their names in the study's
+    ``estimators``. Each callable is given every re-noised run as a :class:`Measurement` and
+    answers an :data:`Answer`; it is scored like the registry's estimators (the same runs, the
+    same statistics, the Cramér–Rao bound where the study's sensor has one). With ``out``, the
+    study's files are written there (``sweep.json``, ``.csv``, ``.md``, ``.png``). Returns the
+    rows of ``sweep.csv``: ``scenario, method, sensor, level, parameter, truth, mean, bias, std,
+    rmse, crb, runs``. A callable that raises makes this raise :class:`ArmidError` with its
+    message."""
+    wrapped = {
+        name: (lambda native, f=f: f(Measurement._from_native(native)))
+        for name, f in (estimators or {}).items()
+    }
+    batch = _armid.sweep(
+        os.fspath(study), wrapped, None if out is None else os.fspath(out)
+    )
+    return pa.Table.from_batches([batch])

@@ -1,6 +1,6 @@
 """Type stubs of the native module `armid._armid` (Rust, pyo3)."""
 
-from typing import List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import pyarrow as pa
 
@@ -27,3 +27,19 @@ def estimate(
     prior: Optional[str] = ...,
 ) -> pa.RecordBatch: ...
 def estimators() -> List[str]: ...
+
+class Measurement:
+    @property
+    def run_id(self) -> str: ...
+    @property
+    def joints(self) -> pa.RecordBatch: ...
+    @property
+    def bodies(self) -> pa.RecordBatch: ...
+    @property
+    def description_json(self) -> str: ...
+
+def sweep(
+    study: str,
+    estimators: Optional[Dict[str, Callable[[Measurement], Any]]] = ...,
+    out: Optional[str] = ...,
+) -> pa.RecordBatch: ...

@@ -16,11 +16,8 @@ use crate::run::Run;
 
 /// The registry's estimator names.
 #[pyfunction]
-pub fn estimators() -> Vec<&'static str> {
-    registry(&Options::default())
-        .iter()
-        .map(|e| e.name())
-        .collect()
+pub fn estimators() -> Vec<String> {
+    validation::estimate::registry_names()
 }
 
 /// A run given from Python: a simulated [`Run`] or a run directory.

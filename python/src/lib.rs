@@ -6,8 +6,10 @@
 
 use pyo3::prelude::*;
 
+mod callable;
 mod estimate;
 mod run;
+mod sweep;
 
 pyo3::create_exception!(
     _armid,
@@ -26,8 +28,10 @@ pub(crate) fn refused(error: impl std::fmt::Display) -> PyErr {
 fn _armid(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ArmidError", m.py().get_type::<ArmidError>())?;
     m.add_class::<run::Run>()?;
+    m.add_class::<callable::Measurement>()?;
     m.add_function(wrap_pyfunction!(run::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(estimate::estimate, m)?)?;
     m.add_function(wrap_pyfunction!(estimate::estimators, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
     Ok(())
 }

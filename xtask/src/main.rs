@@ -204,10 +204,7 @@ fn multisine(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> 
 fn mim_noise(root: &Path, out: &Path, with_nim: bool) -> Result<(), Box<dyn std::error::Error>> {
     use validation::study::{file::Study, run_into, sweep::SweepResult};
     let t0 = Instant::now();
-    let names: Vec<&'static str> = validation::estimate::registry(&Default::default())
-        .iter()
-        .map(|e| e.name())
-        .collect();
+    let names = validation::estimate::registry_names();
     let none = |_: &SweepResult, _: &Path| Ok(());
     let studies = out.join("studies");
     let mim = Study::from_path(&root.join("studies/mim_noise.toml"), &names)?;
@@ -271,10 +268,7 @@ fn survival(root: &Path, out: &Path, name: &str) -> Result<(), Box<dyn std::erro
     use validation::report::survival;
     use validation::study::{file::Study, run_into, sweep::SweepResult};
     let t0 = Instant::now();
-    let names: Vec<&'static str> = validation::estimate::registry(&Default::default())
-        .iter()
-        .map(|e| e.name())
-        .collect();
+    let names = validation::estimate::registry_names();
     let study = Study::from_path(&root.join(format!("studies/{name}.toml")), &names)?;
     let total: usize = (study.sweeps.iter().map(|s| s.levels.len()))
         .chain(study.effects.iter().map(|e| e.levels.len()))
@@ -328,10 +322,7 @@ fn study_with_models(
     path: &Path,
     models: &Path,
 ) -> Result<validation::study::file::Study, Box<dyn std::error::Error>> {
-    let names: Vec<&'static str> = validation::estimate::registry(&Default::default())
-        .iter()
-        .map(|e| e.name())
-        .collect();
+    let names = validation::estimate::registry_names();
     let study = validation::study::file::Study::from_path(path, &names)?;
     Ok(validation::study::file::Study {
         nim_models: Some(models.to_path_buf()),

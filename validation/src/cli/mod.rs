@@ -138,10 +138,7 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
             );
         }
         Command::Study { study, out } => {
-            let names: Vec<&'static str> = registry(&Options::default())
-                .iter()
-                .map(|e| e.name())
-                .collect();
+            let names = crate::estimate::registry_names();
             let study = match crate::study::plan::Plan::from_path(&study, &names)? {
                 crate::study::plan::Plan::Sweep(study) => study,
                 other => return run_reproduction(&other, &out),

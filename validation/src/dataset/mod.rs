@@ -6,6 +6,7 @@
 //! copy of every column that has one in place of the clean column ([`Measurements::sensed`]);
 //! the clean columns are in [`Run::clean`], for physics checks. The truth is read by the scorer.
 
+pub mod measurement_dir;
 mod memory;
 pub mod recorded;
 mod sensed;

@@ -15,6 +15,7 @@
 //! one line in [`registry`].
 
 pub mod experiment;
+pub mod external;
 pub mod frequency;
 pub mod idim;
 pub mod known_geometry;
@@ -108,7 +109,7 @@ pub(crate) fn enough_samples<'a>(
 /// An estimator of inertial (and friction) parameters.
 pub trait Estimator: Send + Sync {
     /// Its name: the `method` column of every output file.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &str;
 
     /// `Ok` if it can run on the experiment, else the reason it cannot.
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable>;
@@ -124,6 +125,12 @@ pub struct Options {
     pub nim_models: Option<PathBuf>,
     /// A prior model (URDF, e.g. the CAD model) for the standard-parameter identifiers.
     pub prior: Option<PathBuf>,
+}
+
+/// The names of the registry's estimators, in its order.
+pub fn registry_names() -> Vec<String> {
+    let estimators = registry(&Options::default());
+    estimators.iter().map(|e| e.name().to_owned()).collect()
 }
 
 /// Every estimator of the project, with its default settings.

@@ -11,7 +11,7 @@ use super::file::Study;
 use super::monte_carlo;
 use super::stats::Summary;
 use crate::dataset::Stated;
-use crate::estimate::{Estimator, Experiment, Options, Role, registry};
+use crate::estimate::{Estimator, Experiment, Role};
 
 /// One line of `effects.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -40,25 +40,19 @@ pub fn scenario_block(
     study: &Study,
     path: &std::path::Path,
     validation: Option<&std::path::Path>,
+    extra: &[&dyn Estimator],
     tick: &(dyn Fn() + Sync),
 ) -> crate::Result<EffectBlock> {
     let base = sim::scenario::Scenario::from_path(path)?;
     let check = validation
         .map(sim::scenario::Scenario::from_path)
         .transpose()?;
-    let registered = registry(&Options {
-        nim_models: study.nim_models.clone(),
-        ..Default::default()
-    });
+    let available = super::estimators::Available::new(study, extra);
     let truth = crate::param::truth_table(&base.chain);
     let name = base.file.name.clone();
     let mut cases: Vec<Case> = Vec::new();
     for (k, effect) in study.effects.iter().enumerate() {
-        let estimators: Vec<&dyn Estimator> = registered
-            .iter()
-            .filter(|e| effect.estimators.iter().any(|n| n == e.name()))
-            .map(|e| e.as_ref())
-            .collect();
+        let estimators = available.named(&effect.estimators);
         for &level in &effect.levels {
             let edited = |s: &sim::scenario::Scenario| {
                 scenario_at(s, effect.kind, level).map_err(|e| {

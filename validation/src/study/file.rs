@@ -18,6 +18,10 @@
 //! kind = "gear_efficiency"                        # gear_efficiency | torque_constant_error | current_bandwidth | lugre | load_friction | friction_drift
 //! levels = [1.0, 0.95, 0.9, 0.8]                  # its severities (at least 4)
 //! estimators = ["idim_ols", "didim"]              # optional: this effect's own list
+//!
+//! [[external]]                                    # an estimator outside the registry (subprocess protocol:
+//! name = "numpy_mass"                             #   crate::estimate::external::command); list its name
+//! command = ["python3", "numpy_mass.py"]          #   among the estimators; runs in the study file's folder
 //! ```
 //!
 //! A level is a relative standard deviation: at level `L`, every channel of the swept sensor
@@ -33,6 +37,8 @@
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+
+use crate::estimate::external::ExternalCommand;
 
 /// A study file as written.
 #[derive(Clone, Debug, Deserialize)]
@@ -54,6 +60,15 @@ struct StudyFile {
     sweep: Vec<SweepSection>,
     #[serde(default)]
     effect: Vec<EffectSection>,
+    #[serde(default)]
+    external: Vec<ExternalSection>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExternalSection {
+    name: String,
+    command: Vec<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -139,6 +154,8 @@ pub struct Study {
     pub sweeps: Vec<Sweep>,
     /// The sweeps of the generator's effects.
     pub effects: Vec<super::effect::Effect>,
+    /// Estimators outside the registry (`[[external]]`), by the subprocess protocol.
+    pub externals: Vec<ExternalCommand>,
 }
 
 /// One sweep of a study.
@@ -192,7 +209,7 @@ pub const MIN_SEVERITIES: usize = 4;
 
 impl Study {
     /// Reads and checks a study file; `known` are the registry's estimator names.
-    pub fn from_path(path: &Path, known: &[&str]) -> Result<Study, StudyError> {
+    pub fn from_path(path: &Path, known: &[String]) -> Result<Study, StudyError> {
         let text = std::fs::read_to_string(path).map_err(|source| StudyError::Io {
             path: path.to_owned(),
             source,
@@ -202,15 +219,21 @@ impl Study {
 
     /// Reads and checks the text of a study file at `path` (its scenarios are relative to
     /// `path`'s directory).
-    pub fn from_toml(text: &str, path: &Path, known: &[&str]) -> Result<Study, StudyError> {
+    pub fn from_toml(text: &str, path: &Path, known: &[String]) -> Result<Study, StudyError> {
         let file: StudyFile = toml::from_str(text).map_err(|e| StudyError::Parse {
             path: path.to_owned(),
             message: e.to_string(),
         })?;
+        let dir = (path.parent())
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let externals = external_commands(&file.external, path, dir, known)?;
+        let mut known = known.to_vec();
+        known.extend(file.external.iter().map(|e| e.name.clone()));
         let read = Reading {
             path,
-            dir: path.parent().unwrap_or(Path::new(".")),
-            known,
+            dir,
+            known: &known,
         };
         if file.seeds == 0 || file.seeds > MAX_SEEDS {
             return Err(read.invalid(
@@ -246,7 +269,6 @@ impl Study {
                 "expected at least one [[sweep]] or [[effect]]".into(),
             ));
         }
-        let dir = read.dir;
         Ok(Study {
             name: file.name,
             scenarios: file.scenarios.iter().map(|s| dir.join(s)).collect(),
@@ -256,8 +278,48 @@ impl Study {
             nim_models: file.nim_models.map(|m| dir.join(m)),
             sweeps,
             effects,
+            externals,
         })
     }
+}
+
+/// The `[[external]]` commands of a study file at `path`, run in `dir`: names unique, of
+/// lowercase letters, digits and `_`, none of the registry's (`known`); commands not empty.
+fn external_commands(
+    sections: &[ExternalSection],
+    path: &Path,
+    dir: &Path,
+    known: &[String],
+) -> Result<Vec<ExternalCommand>, StudyError> {
+    let invalid = |field: String, expected: String| StudyError::Invalid {
+        path: path.to_owned(),
+        field,
+        expected,
+    };
+    let mut commands = Vec::new();
+    for (k, e) in sections.iter().enumerate() {
+        let plain = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_';
+        let taken = known.contains(&e.name) || sections[..k].iter().any(|o| o.name == e.name);
+        if e.name.is_empty() || !e.name.chars().all(plain) || taken {
+            return Err(invalid(
+                format!("external[{k}].name"),
+                format!(
+                    "expected a new name of lowercase letters, digits and `_` (not a registry \
+                     estimator's nor another external's), got {:?}",
+                    e.name
+                ),
+            ));
+        }
+        if e.command.first().is_none_or(|p| p.is_empty()) {
+            return Err(invalid(
+                format!("external[{k}].command"),
+                "expected a program and its first arguments, e.g. [\"python3\", \"mine.py\"]"
+                    .into(),
+            ));
+        }
+        commands.push(ExternalCommand::new(&e.name, e.command.clone(), dir));
+    }
+    Ok(commands)
 }
 
 /// What checking a study file needs: where it is (errors name it; its scenarios are relative to
@@ -265,7 +327,7 @@ impl Study {
 struct Reading<'a> {
     path: &'a Path,
     dir: &'a Path,
-    known: &'a [&'a str],
+    known: &'a [String],
 }
 
 impl Reading<'_> {
@@ -294,7 +356,7 @@ impl Reading<'_> {
     /// Every estimator of `list` (field `field`) is registered.
     fn estimators(&self, field: &str, list: &[String]) -> Result<(), StudyError> {
         for (k, e) in list.iter().enumerate() {
-            if !self.known.contains(&e.as_str()) {
+            if !self.known.contains(e) {
                 return Err(self.invalid(
                     &format!("{field}[{k}]"),
                     format!("expected one of {:?}, got {e:?}", self.known),

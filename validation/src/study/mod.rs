@@ -4,6 +4,7 @@
 pub mod effect;
 pub mod effect_sweep;
 pub mod estimate;
+pub mod estimators;
 pub mod file;
 pub mod industrial;
 pub mod joint_level;
@@ -39,15 +40,17 @@ fn scenario_block(
     study: &file::Study,
     scenario: &Path,
     validation: Option<&Path>,
+    extra: &[&dyn crate::estimate::Estimator],
     tick: &(dyn Fn() + Sync),
 ) -> crate::Result<sweep::SweepResult> {
     let mut block = if study.sweeps.is_empty() {
         sweep::SweepResult::default()
     } else {
-        sweep::scenario_block(study, scenario, tick)?
+        sweep::scenario_block(study, scenario, extra, tick)?
     };
     if !study.effects.is_empty() {
-        let (rows, skipped) = effect_sweep::scenario_block(study, scenario, validation, tick)?;
+        let (rows, skipped) =
+            effect_sweep::scenario_block(study, scenario, validation, extra, tick)?;
         block.effects = rows;
         block.skipped.extend(skipped);
     }
@@ -60,6 +63,19 @@ fn scenario_block(
 /// to `out`, replacing it: `out` is complete or absent.
 pub fn run_into(
     study: &file::Study,
+    out: &Path,
+    progress: Option<&indicatif::ProgressBar>,
+    render: &dyn Fn(&sweep::SweepResult, &Path) -> crate::Result<()>,
+) -> crate::Result<sweep::SweepResult> {
+    run_with(study, &[], out, progress, render)
+}
+
+/// [`run_into`] with `extra` estimators available beside the registry's and the study's
+/// externals (the study's lists name them). Their code is not part of the study's
+/// fingerprint, so a study with extras never reuses the blocks of an interrupted run.
+pub fn run_with(
+    study: &file::Study,
+    extra: &[&dyn crate::estimate::Estimator],
     out: &Path,
     progress: Option<&indicatif::ProgressBar>,
     render: &dyn Fn(&sweep::SweepResult, &Path) -> crate::Result<()>,
@@ -77,7 +93,8 @@ pub fn run_into(
     let fingerprint = format!("{study:?}");
     let stamp = work.join("study.txt");
     if work.exists()
-        && std::fs::read_to_string(&stamp).ok().as_deref() != Some(fingerprint.as_str())
+        && (!extra.is_empty()
+            || std::fs::read_to_string(&stamp).ok().as_deref() != Some(fingerprint.as_str()))
     {
         std::fs::remove_dir_all(&work).map_err(crate::Error::io(&work))?;
     }
@@ -110,7 +127,7 @@ pub fn run_into(
             }
             Err(_) => {
                 let validation = study.validation.get(k).map(PathBuf::as_path);
-                let block = scenario_block(study, scenario, validation, &tick)?;
+                let block = scenario_block(study, scenario, validation, extra, &tick)?;
                 let tmp = block_path.with_extension("tmp");
                 std::fs::write(&tmp, serde_json::to_string(&block).expect("serializes"))
                     .map_err(crate::Error::io(&tmp))?;

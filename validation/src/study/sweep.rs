@@ -17,7 +17,7 @@ use super::monte_carlo;
 use super::stats::Summary;
 use crate::dataset::{Run, Stated};
 use crate::estimate::mim::gls::{WrenchNoise, information};
-use crate::estimate::{Estimator, Experiment, Options, ParamId, Role, registry};
+use crate::estimate::{Estimator, Experiment, ParamId, Role};
 
 /// One line of `sweep.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -181,19 +181,18 @@ fn base(bounds: Vec<Option<f64>>) -> BTreeMap<ParamId, f64> {
         .collect()
 }
 
-/// Runs the sweeps of `study` on one scenario; `tick` is called after each (level, seed).
+/// Runs the sweeps of `study` on one scenario, `extra` estimators available beside the
+/// registry's and the study's externals; `tick` is called after each (level, seed).
 pub fn scenario_block(
     study: &Study,
     path: &std::path::Path,
+    extra: &[&dyn Estimator],
     tick: &(dyn Fn() + Sync),
 ) -> crate::Result<SweepResult> {
     let scenario = sim::scenario::Scenario::from_path(path)?;
     let clean = sim::simulate(&scenario, None);
     let name = clean.manifest.run_id.clone();
-    let registered = registry(&Options {
-        nim_models: study.nim_models.clone(),
-        ..Default::default()
-    });
+    let available = super::estimators::Available::new(study, extra);
     let mut result = SweepResult {
         study: study.name.clone(),
         seeds: study.seeds,
@@ -206,11 +205,7 @@ pub fn scenario_block(
         .sweeps
         .iter()
         .flat_map(|sweep| {
-            let estimators: Vec<&dyn Estimator> = registered
-                .iter()
-                .filter(|e| sweep.estimators.iter().any(|n| n == e.name()))
-                .map(|e| e.as_ref())
-                .collect();
+            let estimators = available.named(&sweep.estimators);
             let recording = &clean.recording;
             sweep.levels.iter().map(move |&level| {
                 let stated = measurement(sweep.sensor, level, recording);

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use sim::friction::Friction;
 use sim::scenario::Scenario;
-use validation::estimate::{Options, registry};
 use validation::study::effect::{EffectKind, scenario_at};
 use validation::study::file::Study;
 
@@ -204,10 +203,7 @@ fn gear_effects_write_an_elastic_rotor_and_its_play() {
 fn a_study_of_an_effect_reports_how_each_estimate_degrades_with_its_severity() {
     let d = dir("study");
     panda_file(&d, 20.0);
-    let names: Vec<&str> = registry(&Options::default())
-        .iter()
-        .map(|e| e.name())
-        .collect();
+    let names = validation::estimate::registry_names();
     validation_file(&d, 10.0);
     let text = "name = \"efficiency\"\nscenarios = [\"panda.toml\"]\nvalidation = [\"check.toml\"]\nseeds = 3\nestimators = [\"idim_ols\"]\n\n[[effect]]\nkind = \"gear_efficiency\"\nlevels = [1.0, 0.98, 0.95, 0.9]\n";
     let path = d.join("study.toml");
@@ -395,10 +391,7 @@ fn force_torque_effects_write_every_sensor_and_cover_every_body() {
 #[test]
 fn mim_is_biased_by_a_late_wrench_reading() {
     let d = dir("ft_delay");
-    let names: Vec<&str> = registry(&Options::default())
-        .iter()
-        .map(|e| e.name())
-        .collect();
+    let names = validation::estimate::registry_names();
     let path = d.join("study.toml");
     let scenario = root().join("scenarios/arm6_sensors.toml");
     std::fs::write(

@@ -23,11 +23,8 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn known() -> Vec<&'static str> {
-    validation::estimate::registry(&Default::default())
-        .iter()
-        .map(|e| e.name())
-        .collect()
+fn known() -> Vec<String> {
+    validation::estimate::registry_names()
 }
 
 fn studies() -> &'static [toml::Value] {

@@ -10,6 +10,7 @@ mod mutate;
 mod cyl2;
 mod effects;
 mod estimate;
+mod external;
 mod fuzz;
 mod import;
 mod industrial;

@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use validation::estimate::{Options, registry};
 use validation::study::industrial::Case;
 use validation::study::plan::Plan;
 use validation::study::teaching::NoiseLevel;
@@ -14,10 +13,7 @@ fn root() -> PathBuf {
 }
 
 fn plan(name: &str) -> Plan {
-    let names: Vec<&str> = registry(&Options::default())
-        .iter()
-        .map(|e| e.name())
-        .collect();
+    let names = validation::estimate::registry_names();
     Plan::from_path(&root().join(format!("studies/{name}.toml")), &names).unwrap()
 }
 

@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 
-use validation::estimate::{Options, registry};
 use validation::study::file::Study;
 
 fn dir(name: &str) -> PathBuf {
@@ -12,11 +11,8 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-fn names() -> Vec<&'static str> {
-    registry(&Options::default())
-        .iter()
-        .map(|e| e.name())
-        .collect()
+fn names() -> Vec<String> {
+    validation::estimate::registry_names()
 }
 
 const GOOD: &str = "name = \"small\"\nscenarios = [\"rail.toml\"]\nseeds = 12\nestimators = [\"mim_stacked\", \"mim_gls\"]\n\n[[sweep]]\nsensor = \"force_torque\"\nlevels = { from = 1e-3, to = 1e-1, count = 5 }\n\n[[sweep]]\nsensor = \"joint_torque\"\nlevels = [1e-3, 3e-3, 1e-2, 3e-2, 1e-1]\nestimators = [\"idim_single\"]\n";

@@ -86,13 +86,17 @@ impl NimModels {
 
     /// The joint-level identifier of `model`, under this estimator's name.
     fn joint(&self, model: &Arc<JointNim<Dense>>) -> Teaching {
-        Teaching::refined(self.name(), model.clone())
+        Teaching::refined(self.static_name(), model.clone())
+    }
+
+    fn static_name(&self) -> &'static str {
+        if self.encoders { "nim_encoders" } else { "nim" }
     }
 }
 
 impl Estimator for NimModels {
-    fn name(&self) -> &'static str {
-        if self.encoders { "nim_encoders" } else { "nim" }
+    fn name(&self) -> &str {
+        self.static_name()
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {

@@ -105,13 +105,13 @@ pub struct IndustrialPlan {
 impl Plan {
     /// Reads and checks a study file of any kind; `known` are the registry's estimator names
     /// (for sweeps).
-    pub fn from_path(path: &Path, known: &[&str]) -> Result<Plan, StudyError> {
+    pub fn from_path(path: &Path, known: &[String]) -> Result<Plan, StudyError> {
         parse::from_path(path, known)
     }
 
     /// Reads and checks the text of a study file at `path` (its paths are relative to
     /// `path`'s folder).
-    pub fn from_toml(text: &str, path: &Path, known: &[&str]) -> Result<Plan, StudyError> {
+    pub fn from_toml(text: &str, path: &Path, known: &[String]) -> Result<Plan, StudyError> {
         parse::from_toml(text, path, known)
     }
 

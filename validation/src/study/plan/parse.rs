@@ -137,7 +137,7 @@ struct NimMotionFile {
 }
 
 /// Reads a study file of any kind; `known` are the registry's estimator names (for sweeps).
-pub(super) fn from_path(path: &Path, known: &[&str]) -> Result<Plan, StudyError> {
+pub(super) fn from_path(path: &Path, known: &[String]) -> Result<Plan, StudyError> {
     let text = std::fs::read_to_string(path).map_err(|source| StudyError::Io {
         path: path.to_owned(),
         source,
@@ -146,7 +146,7 @@ pub(super) fn from_path(path: &Path, known: &[&str]) -> Result<Plan, StudyError>
 }
 
 /// Reads the text of a study file at `path` (its paths are relative to `path`'s folder).
-pub(super) fn from_toml(text: &str, path: &Path, known: &[&str]) -> Result<Plan, StudyError> {
+pub(super) fn from_toml(text: &str, path: &Path, known: &[String]) -> Result<Plan, StudyError> {
     let parse = |message: String| StudyError::Parse {
         path: path.to_owned(),
         message,
