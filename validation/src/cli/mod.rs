@@ -7,6 +7,7 @@
 //! validation estimate sweep=S1 sweep=S2 excitation=E --out FILE.csv
 //! validation study studies/mim_noise.toml --out DIR       # any kind; `sweep` is an alias
 //! validation import RECORDING.csv --urdf ROBOT.urdf [--config C.toml] --out RUN
+//! validation report RUN_OR_STUDY_DIR --html OUT.html [--only NAMES]
 //! ```
 
 use std::path::PathBuf;
@@ -16,6 +17,7 @@ use clap::Subcommand;
 use crate::estimate::{Options, Role, registry};
 use crate::study::estimate::Loaded;
 
+mod html;
 mod output;
 
 /// The estimation commands (`validation …`, and the same subcommands of `armid`).
@@ -70,6 +72,41 @@ pub enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Write one self-contained HTML page a person opens in a browser: of a run directory (the
+    /// arm moving in 3D, joint trajectories, torques measured and predicted, every applicable
+    /// estimator's estimates against the truth) or of a noise study's output directory (error
+    /// against noise with the Cramér–Rao bound, from its sweep.json).
+    Report {
+        /// A run directory, or a study's output directory (holding sweep.json).
+        path: PathBuf,
+        /// The page to write.
+        #[arg(long)]
+        html: PathBuf,
+        /// For a run: only these estimators (comma-separated names).
+        #[arg(long, value_delimiter = ',')]
+        only: Option<Vec<String>>,
+        /// For a run: NIM models (as `estimate --nim-models`).
+        #[arg(long)]
+        nim_models: Option<PathBuf>,
+    },
+}
+
+/// The registry's estimators (with `options`), only those `only` names where given.
+fn chosen(
+    options: Options,
+    only: Option<&[String]>,
+) -> Result<Vec<Box<dyn crate::estimate::Estimator>>, String> {
+    let mut estimators = registry(&options);
+    if let Some(names) = only {
+        let known: Vec<&str> = estimators.iter().map(|e| e.name()).collect();
+        if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
+            return Err(format!(
+                "--only: no estimator `{bad}`; expected one of {known:?}"
+            ));
+        }
+        estimators.retain(|e| names.iter().any(|n| n == e.name()));
+    }
+    Ok(estimators)
 }
 
 /// The experiments named on the command line: `(role, dir)` lists.
@@ -137,6 +174,19 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
                 }
             );
         }
+        Command::Report {
+            path,
+            html,
+            only,
+            nim_models,
+        } => {
+            let options = Options {
+                nim_models,
+                ..Default::default()
+            };
+            html::write(&path, &html, || chosen(options, only.as_deref()))?;
+            println!("wrote {}", html.display());
+        }
         Command::Study { study, out } => {
             let names = crate::estimate::registry_names();
             let study = match crate::study::plan::Plan::from_path(&study, &names)? {
@@ -173,16 +223,7 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
             holdout,
             out,
         } => {
-            let mut estimators = registry(&Options { nim_models, prior });
-            if let Some(names) = &only {
-                let known: Vec<&str> = estimators.iter().map(|e| e.name()).collect();
-                if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
-                    return Err(
-                        format!("--only: no estimator `{bad}`; expected one of {known:?}").into(),
-                    );
-                }
-                estimators.retain(|e| names.iter().any(|n| n == e.name()));
-            }
+            let estimators = chosen(Options { nim_models, prior }, only.as_deref())?;
             let mut rows = Vec::new();
             for experiment in experiments(&runs)? {
                 let mut read: Vec<(Role, Loaded)> = experiment

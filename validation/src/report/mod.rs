@@ -2,6 +2,7 @@
 //! by `cargo xtask reproduce` from a run directory.
 
 pub mod chapter;
+pub mod html;
 pub mod industrial;
 pub mod joint_level;
 pub mod level_summary;

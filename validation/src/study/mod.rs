@@ -17,6 +17,7 @@ pub mod nim_motion;
 pub mod paper_sensing;
 pub mod plan;
 pub mod recorded;
+pub mod run_view;
 pub mod stats;
 pub mod survival;
 pub mod sweep;

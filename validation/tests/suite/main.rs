@@ -12,6 +12,7 @@ mod effects;
 mod estimate;
 mod external;
 mod fuzz;
+mod html_report;
 mod import;
 mod industrial;
 mod motion_families;
