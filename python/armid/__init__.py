@@ -28,9 +28,15 @@ __all__ = [
     "ArmidError",
     "Measurement",
     "Run",
+    "StoredRun",
+    "check_scenario",
     "estimate",
     "estimators",
+    "import_recording",
+    "simulate_population",
     "read_measurement",
+    "read_run",
+    "score",
     "simulate",
     "sweep",
 ]
@@ -184,3 +190,89 @@ def sweep(
         os.fspath(study), wrapped, None if out is None else os.fspath(out)
     )
     return pa.Table.from_batches([batch])
+
+
+def check_scenario(scenario: PathLike) -> dict:
+    """Reads and checks a scenario file without simulating it (``sim check``): ``name``,
+    ``model``, ``samples``, ``steps_per_sample``, ``arms`` (its population's, else ``None``).
+    A bad field raises :class:`ArmidError` naming the file and the field."""
+    return dict(_armid.check_scenario(os.fspath(scenario)))
+
+
+def simulate_population(
+    scenario: PathLike, out: PathLike, shard: str = "0/1", force: bool = False
+) -> Tuple[int, int]:
+    """Simulates the arms of the scenario's ``[population]`` into the population directory
+    ``out`` as ``sim population`` does (in parallel; arms already complete are kept unless
+    ``force``; ``shard`` ``"K/N"`` takes arms ``k`` with ``k mod N = K``). Returns ``(written,
+    kept)``. Read it back with :class:`armid.population.Population`."""
+    written, kept = _armid.population(os.fspath(scenario), os.fspath(out), shard, force)
+    return written, kept
+
+
+class StoredRun:
+    """A run directory read back (simulated or recorded), checked as the estimators' reader
+    checks it (files, SHA-256 sums, columns)."""
+
+    def __init__(self, directory: PathLike) -> None:
+        import pyarrow.parquet as pq
+
+        self.directory = os.fspath(directory)
+        self.kind = _armid.check_run(self.directory)
+        table = lambda name: pq.read_table(os.path.join(self.directory, name))  # noqa: E731
+        self.joints = table("joints.parquet")
+        self.bodies = table("bodies.parquet") if self.kind == "simulated" else None
+        self.truth = table("truth.parquet") if self.kind == "simulated" else None
+        with open(os.path.join(self.directory, "manifest.json"), encoding="utf-8") as f:
+            self.manifest = json.load(f)
+
+    @property
+    def id(self) -> str:
+        """The run id."""
+        return self.manifest["run_id"]
+
+    def __repr__(self) -> str:
+        return f"armid.StoredRun({self.directory!r}, {self.kind})"
+
+
+def read_run(directory: PathLike) -> StoredRun:
+    """Reads a run directory back: ``joints``, ``bodies`` and ``truth`` as pyarrow tables (a
+    recording has joints only), ``manifest`` as a dict. A corrupted or incomplete directory raises
+    :class:`ArmidError` naming the file."""
+    return StoredRun(directory)
+
+
+def import_recording(
+    recording: PathLike,
+    urdf: PathLike,
+    out: PathLike,
+    config: Optional[PathLike] = None,
+    rate: Optional[float] = None,
+    lowpass: str = "auto",
+    topic: Optional[str] = None,
+    run_id: Optional[str] = None,
+    force: bool = False,
+) -> dict:
+    """Imports a robot's recording (CSV, Parquet or an MCAP bag) as a recorded run directory,
+    as ``validation import`` does; returns its manifest."""
+    text = _armid.import_recording(
+        os.fspath(recording),
+        os.fspath(urdf),
+        os.fspath(out),
+        None if config is None else os.fspath(config),
+        rate,
+        lowpass,
+        topic,
+        run_id,
+        force,
+    )
+    return json.loads(text)
+
+
+def score(run: Union[Run, PathLike], answer: Answer, method: str = "mine") -> pa.Table:
+    """Scores your estimates (an :data:`Answer`: parameter name → estimate or ``(estimate,
+    std)``) against the run's truth with the project's scorer: the rows of ``validation
+    estimate``'s CSV under ``method`` — ``run, method, parameter, truth, estimate, std,
+    abs_error, rel_error, identifiable``."""
+    target = run._native if isinstance(run, Run) else os.fspath(run)
+    return pa.Table.from_batches([_armid.score(target, answer, method)])

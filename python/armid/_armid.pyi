@@ -43,3 +43,19 @@ def sweep(
     estimators: Optional[Dict[str, Callable[[Measurement], Any]]] = ...,
     out: Optional[str] = ...,
 ) -> pa.RecordBatch: ...
+
+def score(run: "Run | str", answer: Any, method: str = ...) -> pa.RecordBatch: ...
+def check_scenario(path: str) -> Dict[str, Any]: ...
+def population(scenario: str, out: str, shard: str = ..., force: bool = ...) -> "tuple[int, int]": ...
+def check_run(dir: str) -> str: ...
+def import_recording(
+    recording: str,
+    urdf: str,
+    out: str,
+    config: Optional[str] = ...,
+    rate: Optional[float] = ...,
+    lowpass: str = ...,
+    topic: Optional[str] = ...,
+    run_id: Optional[str] = ...,
+    force: bool = ...,
+) -> str: ...

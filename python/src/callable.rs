@@ -66,19 +66,24 @@ impl Callable {
     fn answer(&self, py: Python<'_>, tables: MeasurementTables) -> PyResult<Vec<AnswerRow>> {
         let measurement = Py::new(py, Measurement { tables })?;
         let answer = self.function.call1(py, (measurement,))?;
-        let items = answer.bind(py).call_method0("items")?;
-        let mut rows = Vec::new();
-        for item in items.try_iter()? {
-            let (name, value): (String, Bound<'_, PyAny>) = item?.extract()?;
-            let (estimate, std) = if let Ok(pair) = value.downcast::<PyTuple>() {
-                pair.extract::<(Option<f64>, Option<f64>)>()?
-            } else {
-                (value.extract::<Option<f64>>()?, None)
-            };
-            rows.push((name, estimate, std));
-        }
-        Ok(rows)
+        answer_rows(answer.bind(py))
     }
+}
+
+/// The rows of an answer given as a mapping: parameter name → estimate (a number or `None`)
+/// or an `(estimate, std)` pair.
+pub fn answer_rows(answer: &Bound<'_, PyAny>) -> PyResult<Vec<AnswerRow>> {
+    let mut rows = Vec::new();
+    for item in answer.call_method0("items")?.try_iter()? {
+        let (name, value): (String, Bound<'_, PyAny>) = item?.extract()?;
+        let (estimate, std) = if let Ok(pair) = value.downcast::<PyTuple>() {
+            pair.extract::<(Option<f64>, Option<f64>)>()?
+        } else {
+            (value.extract::<Option<f64>>()?, None)
+        };
+        rows.push((name, estimate, std));
+    }
+    Ok(rows)
 }
 
 impl Estimator for Callable {

@@ -41,16 +41,7 @@ pub fn estimate<'py>(
     nim_models: Option<PathBuf>,
     prior: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let loaded: Loaded = match &run {
-        RunOrDir::Run(r) => {
-            let sim = &r.get().run;
-            let dir = PathBuf::from(&sim.manifest.run_id);
-            validation::dataset::from_simulated(sim, &dir)
-                .map_err(refused)?
-                .into()
-        }
-        RunOrDir::Dir(dir) => Loaded::read(dir).map_err(refused)?,
-    };
+    let loaded = load(&run)?;
     let mut chosen = registry(&Options { nim_models, prior });
     if let Some(names) = &only {
         let known: Vec<&str> = chosen.iter().map(|e| e.name()).collect();
@@ -65,6 +56,45 @@ pub fn estimate<'py>(
         let chosen: Vec<&dyn Estimator> = chosen.iter().map(|e| e.as_ref()).collect();
         run_all(&chosen, &[(Role::Single, &loaded)]).rows
     });
+    batch(&rows).to_pyarrow(py)
+}
+
+/// The run as the estimators and the scorer read it.
+fn load(run: &RunOrDir<'_>) -> PyResult<Loaded> {
+    Ok(match run {
+        RunOrDir::Run(r) => {
+            let sim = &r.get().run;
+            let dir = PathBuf::from(&sim.manifest.run_id);
+            validation::dataset::from_simulated(sim, &dir)
+                .map_err(refused)?
+                .into()
+        }
+        RunOrDir::Dir(dir) => Loaded::read(dir).map_err(refused)?,
+    })
+}
+
+/// Scores `answer` (parameter name → estimate, or an `(estimate, std)` pair) against the
+/// run's truth as the project's scorer scores its own estimators: the rows of `validation
+/// estimate`'s CSV under the method name `method` (no truth for a recorded run).
+#[pyfunction]
+#[pyo3(signature = (run, answer, method = "mine"))]
+pub fn score<'py>(
+    py: Python<'py>,
+    run: RunOrDir<'py>,
+    answer: &Bound<'py, PyAny>,
+    method: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let loaded = load(&run)?;
+    let rows = crate::callable::answer_rows(answer)?;
+    let values = validation::estimate::external::values(rows, "answer").map_err(refused)?;
+    let truth = (loaded.truth.as_ref())
+        .map(validation::param::truth_table)
+        .unwrap_or_default();
+    let estimates = validation::estimate::Estimates {
+        values,
+        ..Default::default()
+    };
+    let rows = validation::score::rows(&loaded.id, method, &estimates, &truth);
     batch(&rows).to_pyarrow(py)
 }
 

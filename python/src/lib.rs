@@ -7,6 +7,7 @@
 use pyo3::prelude::*;
 
 mod callable;
+mod datasets;
 mod estimate;
 mod run;
 mod sweep;
@@ -33,5 +34,10 @@ fn _armid(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(estimate::estimate, m)?)?;
     m.add_function(wrap_pyfunction!(estimate::estimators, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate::score, m)?)?;
+    m.add_function(wrap_pyfunction!(datasets::check_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(datasets::population, m)?)?;
+    m.add_function(wrap_pyfunction!(datasets::check_run, m)?)?;
+    m.add_function(wrap_pyfunction!(datasets::import_recording, m)?)?;
     Ok(())
 }

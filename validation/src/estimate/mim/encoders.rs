@@ -16,7 +16,23 @@ pub struct MimEncoders;
 pub(crate) fn encoder_view(
     experiment: &Experiment,
 ) -> Result<crate::dataset::Measurements, NotApplicable> {
-    crate::estimate::enough_samples(experiment, 5, DIFFERENTIATOR).map(reconstruct)
+    with_wrenches(experiment).map(reconstruct)
+}
+
+/// The single run, if it has enough samples and every body's joint wrench series (a recording
+/// of joints has none: MIM has nothing to read its forces from).
+fn with_wrenches<'a>(
+    experiment: &Experiment<'a>,
+) -> Result<&'a crate::dataset::Measurements, NotApplicable> {
+    let data = crate::estimate::enough_samples(experiment, 5, DIFFERENTIATOR)?;
+    let (bodies, links) = (data.bodies.len(), data.geometry.links.len());
+    if bodies == 0 || bodies != links {
+        return Err(NotApplicable::new(format!(
+            "needs the joint wrenches of every body (bodies.parquet's f_*, n_*); the run has {bodies} \
+             body series for {links} links"
+        )));
+    }
+    Ok(data)
 }
 
 impl Estimator for MimEncoders {
@@ -25,7 +41,7 @@ impl Estimator for MimEncoders {
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
-        crate::estimate::enough_samples(experiment, 5, DIFFERENTIATOR).map(|_| ())
+        with_wrenches(experiment).map(|_| ())
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {

@@ -1,0 +1,88 @@
+"""Scenarios checked, populations written and read back, run directories verified, recordings
+imported and your estimates scored — the command line's other verbs from Python."""
+
+import math
+
+import pyarrow.compute as pc
+import pytest
+
+import armid
+from armid.population import Population
+from conftest import ROOT
+
+SCENARIOS = ROOT / "scenarios"
+
+
+def test_a_scenario_is_checked_without_simulating_and_a_bad_field_is_named(workdir):
+    rail = armid.check_scenario(SCENARIOS / "paper_rail.toml")
+    assert (rail["name"], rail["samples"], rail["arms"]) == ("paper_rail", 101, None)
+    assert armid.check_scenario(SCENARIOS / "population_rail.toml")["arms"] == 1000
+    bad = workdir / "bad.toml"
+    bad.write_text((SCENARIOS / "paper_rail.toml").read_text().replace("end = 2.0", "end = -1.0"))
+    with pytest.raises(armid.ArmidError, match=r"bad\.toml.*time\.end"):
+        armid.check_scenario(bad)
+
+
+def test_a_population_is_written_resumed_and_read_back(workdir):
+    scenario = workdir / "six.toml"
+    text = (SCENARIOS / "population_rail.toml").read_text().replace("arms = 1000", "arms = 6")
+    text = text.replace('"../', f'"{SCENARIOS.parent}/')
+    scenario.write_text(text)
+    out = workdir / "pop"
+    assert armid.simulate_population(scenario, out) == (6, 0)
+    assert armid.simulate_population(scenario, out) == (0, 6)
+    pop = Population(out)
+    assert pop.complete() == list(range(6))
+    arm = pop.read(3)
+    assert arm.truth.num_rows == 6 and arm.joints.num_rows > 0
+
+
+def test_a_run_directory_is_read_back_checked(workdir):
+    run = armid.simulate(SCENARIOS / "paper_rail.toml")
+    run.write(workdir / "run")
+    stored = armid.read_run(workdir / "run")
+    assert stored.kind == "simulated" and stored.id == "paper_rail"
+    assert stored.joints.equals(run.joints) and stored.truth.equals(run.truth)
+    with open(workdir / "run" / "truth.parquet", "ab") as f:
+        f.write(b"\0")
+    with pytest.raises(armid.ArmidError, match="truth.parquet"):
+        armid.read_run(workdir / "run")
+
+
+def test_a_recording_imports_and_your_estimates_are_scored_by_the_projects_scorer(workdir):
+    run = armid.simulate(SCENARIOS / "ur10_fourier.toml")
+    joints = run.joints
+    names = [
+        "shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint",
+        "wrist_1_joint", "wrist_2_joint", "wrist_3_joint",
+    ]
+    ids = sorted(set(joints.column("joint").to_pylist()))
+    columns = {"t": None}
+    for k, name in zip(ids, names):
+        one = joints.filter(pc.equal(joints.column("joint"), k))
+        columns["t"] = one.column("t").to_pylist()
+        for c in ["q", "qd", "qdd", "tau"]:
+            columns[f"{c}_{name}"] = one.column(c).to_pylist()
+    csv = workdir / "log.csv"
+    keys = list(columns)
+    with open(csv, "w") as f:
+        f.write(",".join(keys) + "\n")
+        for i in range(len(columns["t"])):
+            f.write(",".join(repr(columns[k][i]) for k in keys) + "\n")
+    urdf = ROOT / "models" / "example-robot-data" / "ur10_robot.urdf"
+    manifest = armid.import_recording(csv, urdf, workdir / "rec", lowpass="none")
+    assert manifest["kind"] == "recorded"
+    stored = armid.read_run(workdir / "rec")
+    assert stored.kind == "recorded" and stored.truth is None
+    # Every estimator that applies to a recording alone (the MIM family skips: no wrenches).
+    methods = set(armid.estimate(workdir / "rec").column("method").to_pylist())
+    assert "idim_single" in methods and "mim_encoders" not in methods
+    # Scoring: the run's truth beside your numbers, as `validation estimate` scores its own.
+    truth = {r["parameter"]: r["truth"] for r in armid.estimate(run, only=["idim_single"]).to_pylist()}
+    table = armid.score(run, {"base.1": truth["base.1"] * 1.1, "base.2": (truth["base.2"], 0.5)})
+    rows = {r["parameter"]: r for r in table.to_pylist()}
+    assert rows["base.1"]["method"] == "mine"
+    assert math.isclose(rows["base.1"]["rel_error"], 0.1, rel_tol=1e-9)
+    assert rows["base.2"]["abs_error"] == 0.0 and rows["base.2"]["std"] == 0.5
+    with pytest.raises(armid.ArmidError, match="B1.x"):
+        armid.score(run, {"B1.x": 1.0})
