@@ -269,10 +269,17 @@ def import_recording(
     return json.loads(text)
 
 
-def score(run: Union[Run, PathLike], answer: Answer, method: str = "mine") -> pa.Table:
+def score(run, answer: Answer, method: str = "mine") -> pa.Table:
     """Scores your estimates (an :data:`Answer`: parameter name → estimate or ``(estimate,
-    std)``) against the run's truth with the project's scorer: the rows of ``validation
-    estimate``'s CSV under ``method`` — ``run, method, parameter, truth, estimate, std,
+    std)``) against the truth of ``run`` — a :class:`Run`, a run directory or a population's
+    :class:`armid.population.Arm` — with the project's scorer: the rows of ``validation
+    estimate``'s CSV under ``method``: ``run, method, parameter, truth, estimate, std,
     abs_error, rel_error, identifiable``."""
-    target = run._native if isinstance(run, Run) else os.fspath(run)
-    return pa.Table.from_batches([_armid.score(target, answer, method)])
+    from .population import Arm
+
+    if isinstance(run, Arm):
+        batch = _armid.score_manifest(json.dumps(run.manifest), answer, method)
+    else:
+        target = run._native if isinstance(run, Run) else os.fspath(run)
+        batch = _armid.score(target, answer, method)
+    return pa.Table.from_batches([batch])

@@ -85,17 +85,45 @@ pub fn score<'py>(
     method: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let loaded = load(&run)?;
+    scored(py, &loaded.id, loaded.truth.as_ref(), answer, method)
+}
+
+/// [`score`] against the truth of a manifest given as JSON text: a population arm's
+/// (`manifests/arm=NNNNN.json`) or a run's.
+#[pyfunction]
+#[pyo3(signature = (manifest_json, answer, method = "mine"))]
+pub fn score_manifest<'py>(
+    py: Python<'py>,
+    manifest_json: &str,
+    answer: &Bound<'py, PyAny>,
+    method: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let manifest: sim::dataset::Manifest = serde_json::from_str(manifest_json).map_err(|e| {
+        refused(format!(
+            "manifest: {e}; expected a simulated run's or arm's"
+        ))
+    })?;
+    scored(py, &manifest.run_id, Some(&manifest.model), answer, method)
+}
+
+/// The rows of `answer` scored against `truth` (none: unscored).
+fn scored<'py>(
+    py: Python<'py>,
+    id: &str,
+    truth: Option<&sim::model::Chain>,
+    answer: &Bound<'py, PyAny>,
+    method: &str,
+) -> PyResult<Bound<'py, PyAny>> {
     let rows = crate::callable::answer_rows(answer)?;
     let values = validation::estimate::external::values(rows, "answer").map_err(refused)?;
-    let truth = (loaded.truth.as_ref())
+    let truth = truth
         .map(validation::param::truth_table)
         .unwrap_or_default();
     let estimates = validation::estimate::Estimates {
         values,
         ..Default::default()
     };
-    let rows = validation::score::rows(&loaded.id, method, &estimates, &truth);
-    batch(&rows).to_pyarrow(py)
+    batch(&validation::score::rows(id, method, &estimates, &truth)).to_pyarrow(py)
 }
 
 /// The rows as a record batch with the CSV's columns.

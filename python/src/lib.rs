@@ -35,6 +35,7 @@ fn _armid(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(estimate::estimators, m)?)?;
     m.add_function(wrap_pyfunction!(sweep::sweep, m)?)?;
     m.add_function(wrap_pyfunction!(estimate::score, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate::score_manifest, m)?)?;
     m.add_function(wrap_pyfunction!(datasets::check_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(datasets::population, m)?)?;
     m.add_function(wrap_pyfunction!(datasets::check_run, m)?)?;

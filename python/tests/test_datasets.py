@@ -86,3 +86,17 @@ def test_a_recording_imports_and_your_estimates_are_scored_by_the_projects_score
     assert rows["base.2"]["abs_error"] == 0.0 and rows["base.2"]["std"] == 0.5
     with pytest.raises(armid.ArmidError, match="B1.x"):
         armid.score(run, {"B1.x": 1.0})
+
+
+def test_the_training_example_runs_and_scores_held_out_arms(workdir):
+    import subprocess
+    import sys
+
+    example = ROOT / "python" / "examples" / "train_on_population.py"
+    done = subprocess.run(
+        [sys.executable, str(example), str(workdir / "pop"), "60"],
+        capture_output=True, text=True, check=True,
+    )
+    lines = [line for line in done.stdout.splitlines() if "held-out arms" in line]
+    assert [line.split(":")[0].strip() for line in lines] == ["numpy_mlp", "population_mean"]
+    assert "on 12 held-out arms" in lines[0]
