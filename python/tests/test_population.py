@@ -78,3 +78,52 @@ def test_the_torch_dataset_gives_each_arm_once_with_two_workers(population):
         assert labels.ndim == 2
         count += 1
     assert count == ARMS
+
+
+STUB = {
+    "torch/__init__.py": "from . import utils\nfrom_numpy = lambda a: a\n",
+    "torch/utils/__init__.py": "from . import data\n",
+    "torch/utils/data.py": (
+        "class IterableDataset:\n    pass\n\nWORKER = None\n\n"
+        "def get_worker_info():\n    return WORKER\n"
+    ),
+}
+
+
+def test_the_torch_datasets_worker_shares_without_torch(population, tmp_path, monkeypatch):
+    """Where torch is absent, the wrapper's own logic under a stand-in `torch` (from_numpy the
+    identity, get_worker_info settable): each worker reads its share (the two add up to every
+    arm, evenly; Population.order's own test shows they are disjoint), and each item is (samples × joints × columns, bodies × numeric truth columns)."""
+    import importlib
+    import sys
+    from types import SimpleNamespace
+
+    try:
+        import torch  # noqa: F401
+
+        pytest.skip("torch is installed: the real DataLoader test runs instead")
+    except ImportError:
+        pass
+    for path, text in STUB.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in [m for m in sys.modules if m == "torch" or m.startswith(("torch.", "armid.torch"))]:
+        monkeypatch.delitem(sys.modules, name)
+    data_module = importlib.import_module("torch.utils.data")
+    wrapper = importlib.import_module("armid.torch")
+    data = wrapper.PopulationDataset(population, columns=["q", "tau"])
+    truth_columns = None
+    shares = []
+    for worker in range(2):
+        data_module.WORKER = SimpleNamespace(id=worker, num_workers=2)
+        items = list(data)
+        shares.append(len(items))
+        for features, labels in items[:5]:
+            assert features.ndim == 3 and features.shape[1:] == (7, 2)
+            assert labels.ndim == 2 and labels.shape[0] == 6
+            truth_columns = labels.shape[1]
+    assert sum(shares) == ARMS and abs(shares[0] - shares[1]) <= 1
+    assert truth_columns > 5
+    data_module.WORKER = None
+    monkeypatch.delitem(sys.modules, "armid.torch")
