@@ -33,18 +33,10 @@ pub struct Panel {
     pub bound: Vec<Option<f64>>,
 }
 
+/// The median of the finite values, `None` for none.
 fn median(mut v: Vec<f64>) -> Option<f64> {
     v.retain(|x| x.is_finite());
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    Some(if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    })
+    (!v.is_empty()).then(|| crate::study::stats::median(&v))
 }
 
 fn relative(r: &SweepRow) -> Option<f64> {
