@@ -195,7 +195,8 @@
       ctx.lineCap = "round";
       for (const { k, l, pa, pb } of items) {
         ctx.strokeStyle = COLORS[k % COLORS.length];
-        ctx.lineWidth = Math.max(3, 2 * l.radius * (pa[3] + pb[3]) / 2);
+        // A rod (no cross-section in the model) as a 6 px stroke; a cylinder at its radius.
+        ctx.lineWidth = l.radius > 0 ? Math.max(3, l.radius * (pa[3] + pb[3])) : 6;
         ctx.beginPath(); ctx.moveTo(pa[0], pa[1]); ctx.lineTo(pb[0], pb[1]); ctx.stroke();
         const o = project(l.joint[frame]);
         ctx.fillStyle = "#1d2330"; ctx.beginPath(); ctx.arc(o[0], o[1], 4, 0, 2 * Math.PI); ctx.fill();
