@@ -353,6 +353,43 @@ fn check_size(
     Ok(())
 }
 
+/// Most arms a population may ask for: partitions, progress and the list of arms to write are
+/// held per arm.
+pub const MAX_ARMS: usize = 10_000_000;
+
+/// Largest population a scenario may ask for (bytes of its arms' recordings before compression,
+/// [`recording_bytes`] per arm): about 16 TiB, far beyond what a disk holds in Parquet.
+pub const MAX_POPULATION_BYTES: f64 = 16.0 * (1u64 << 40) as f64;
+
+/// `Err((field, expected))` for a population of more than [`MAX_ARMS`] arms or of more than
+/// [`MAX_POPULATION_BYTES`] of recordings: refused when the file is read, before anything runs.
+fn check_population(
+    arms: usize,
+    samples: usize,
+    chain: &Chain,
+    file: &ScenarioFile,
+) -> Result<(), (&'static str, String)> {
+    if arms > MAX_ARMS {
+        return Err((
+            "population.arms",
+            format!("expected 1 to {MAX_ARMS} arms, got {arms}"),
+        ));
+    }
+    let bytes = arms as f64 * recording_bytes(samples, chain, file);
+    if bytes > MAX_POPULATION_BYTES {
+        return Err((
+            "population.arms",
+            format!(
+                "expected a population of at most {} TiB of recordings, this one would hold about \
+                 {:.1} TiB ({arms} arms of {samples} samples; fewer arms or shorter runs)",
+                (MAX_POPULATION_BYTES / (1u64 << 40) as f64) as u64,
+                bytes / (1u64 << 40) as f64,
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// `Err` for a body Rapier cannot simulate: one with exactly one zero principal moment (an
 /// ideal rod). Rapier inverts the world inertia tensor and replaces a singular one by zero, so
 /// such a body would lose its inertia; a point mass (all three zero) is simulated exactly.
@@ -749,6 +786,7 @@ impl Scenario {
             }
             .and_then(|()| p.validate_motion(&file.time))
             .map_err(|(f, e)| invalid(&format!("population.{f}"), e))?;
+            check_population(p.arms, samples, &chain, &file).map_err(|(f, e)| invalid(f, e))?;
         }
         if let Some((k, j)) = (file.joint.iter().enumerate()).find(|(_, j)| !ids.contains(&j.id)) {
             return Err(invalid(

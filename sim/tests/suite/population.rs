@@ -108,6 +108,19 @@ fn bad_population_sections_name_the_field() {
             .to_string();
         assert!(e.contains(field) && e.contains("pop.toml"), "{e}");
     }
+    // A population too large to write is refused when the file is read (it used to hang in
+    // `sim population`, listing a trillion arms): too many arms, or too many bytes of them.
+    for (arms, end, what) in [
+        ("1000000000000", "2.0", "1 to 10000000 arms"),
+        ("1000000", "2000.0", "TiB of recordings"),
+    ] {
+        let big = (text.replace("arms = 1000", &format!("arms = {arms}")))
+            .replace("end = 2.0", &format!("end = {end}"));
+        let e = Scenario::from_toml(&big, "pop.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("population.arms") && e.contains(what), "{e}");
+    }
     let not_arm6 = text.replace("model = \"arm6\"", "model = \"link2\"");
     let e = Scenario::from_toml(&not_arm6, "pop.toml")
         .unwrap_err()
