@@ -1,7 +1,9 @@
 //! `cargo xtask bench [--peer]`: the project's simulation speed, and with `--peer` the same
 //! measurements of the MuJoCo + pyarrow pipeline a user would write instead
-//! (`xtask/peer/peer_mujoco.py`, in a virtual environment under `target/peer-venv`), run right
-//! after, with the ratios; and NIM's inference and training speed against MIM
+//! (`xtask/peer/peer_mujoco.py`, in a virtual environment under `target/peer-venv`) and of the
+//! strong peer a performance-minded user writes (`xtask/peer/peer_mujoco_strong.py`: the
+//! reference motion's states with `mj_inverse` per sample, and a closed loop in `mujoco.batch`),
+//! run right after, with the ratios; and NIM's inference and training speed against MIM
 //! ([`crate::bench_nim`]). A benchmark, not a test: timings depend on the machine's load.
 
 use std::path::{Path, PathBuf};
@@ -150,45 +152,69 @@ fn compare(
         return Ok(());
     };
     let our_run = tmp.join("run0");
-    let output = Command::new(&python)
-        .arg(root.join("xtask/peer/peer_mujoco.py"))
-        .args(["--runs", &runs.min(50).to_string(), "--ours"])
-        .arg(&our_run)
-        .output()?;
-    if !output.status.success() {
-        return Err(format!(
-            "peer pipeline failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        )
-        .into());
-    }
-    let text = String::from_utf8_lossy(&output.stdout);
-    let value = |key: &str| -> Result<f64, String> {
-        text.lines()
-            .find_map(|l| l.strip_prefix(&format!("RESULT {key} ")))
-            .and_then(|v| v.trim().parse().ok())
-            .ok_or_else(|| format!("the peer printed no {key}"))
-    };
-    let (mj_steps, peer_runs) = (value("mj_step_per_s")?, value("runs_per_s")?);
+    let runs_arg = runs.min(50).to_string();
+    let text = run_peer(
+        &python,
+        &root.join("xtask/peer/peer_mujoco.py"),
+        &["--runs", &runs_arg, "--ours", &our_run.to_string_lossy()],
+    )?;
+    let (mj_steps, peer_runs) = (
+        result(&text, "mj_step_per_s")?,
+        result(&text, "runs_per_s")?,
+    );
     let (peer_tau, our_tau) = (
-        value("peer_tau_vs_pinocchio")?,
-        value("ours_tau_vs_pinocchio")?,
+        result(&text, "peer_tau_vs_pinocchio")?,
+        result(&text, "ours_tau_vs_pinocchio")?,
+    );
+    // The strong peer (shared/bench/peer_mujoco_strong.py, unchanged): `exact` is the reference
+    // motion's states with mj_inverse per sample, `batch` a closed loop at 1 ms in mujoco.batch.
+    let threads = rayon::current_num_threads().to_string();
+    let strong = |mode: &str, threads: &str| -> Result<f64, Box<dyn std::error::Error>> {
+        let script = root.join("xtask/peer/peer_mujoco_strong.py");
+        let runs = runs.clamp(10, 100).to_string();
+        let args = ["--runs", &runs, "--threads", threads, "--mode", mode];
+        Ok(result(&run_peer(&python, &script, &args)?, "runs_per_s")?)
+    };
+    let (exact_1, exact_n, batch_n) = (
+        strong("exact", "1")?,
+        strong("exact", &threads)?,
+        strong("batch", &threads)?,
     );
     println!("\n| what | MuJoCo peer | this project | ratio |\n|---|---:|---:|---:|");
     println!(
-        "| arm6 bare steps/s | {mj_steps:.0} | {:.0} | {:.2} |",
+        "| arm6 bare steps/s (plain `mj_step` vs Rapier's multibody step) | {mj_steps:.0} | {:.0} | {:.2} |",
         ours.bare_steps,
         ours.bare_steps / mj_steps
     );
-    println!(
-        "| whole `paper_rail` runs/s, one thread | {peer_runs:.1} | {:.1} | {:.1} |",
+    let row = |what: &str, peer: f64, name: &str, ours: f64| {
+        println!(
+            "| {what} | {peer:.1} ({name}) | {ours:.1} | {:.2} |",
+            ours / peer
+        );
+    };
+    row(
+        "whole `paper_rail` runs/s, one thread",
+        exact_1,
+        "strong, exact",
         ours.runs,
-        ours.runs / peer_runs
     );
-    println!(
-        "| whole `paper_rail` runs/s, all cores | {peer_runs:.1} (one thread) | {:.1} | {:.1} |",
+    row(
+        &format!("whole `paper_rail` runs/s, {threads} threads"),
+        exact_n,
+        "strong, exact",
         ours.runs_parallel,
-        ours.runs_parallel / peer_runs
+    );
+    row(
+        &format!("whole `paper_rail` runs/s, {threads} threads"),
+        batch_n,
+        "strong, closed loop in mujoco.batch",
+        ours.runs_parallel,
+    );
+    row(
+        "whole `paper_rail` runs/s, one thread",
+        peer_runs,
+        "first peer",
+        ours.runs,
     );
     println!(
         "| population arms/s, all cores | — | {:.1} | {:.0}× the 3 arms/s before |",
@@ -196,7 +222,39 @@ fn compare(
         ours.arms / 3.0
     );
     println!("| recorded τ vs Pinocchio's RNEA, relative | {peer_tau:.1e} | {our_tau:.1e} | |");
+    println!(
+        "\nWhat each side writes per run: the peers, bodies.parquet and joints.parquet (zstd) with \
+         positions, quaternions, accelerations, wrenches, q, qd, qdd, tau; this project, also Cardan \
+         angles and rates, centroid velocities, body-frame rates, joint points, friction and current \
+         columns, truth.parquet, manifest.json and SHA256SUMS, renamed into place atomically."
+    );
     Ok(())
+}
+
+/// Runs a peer script with `args`; its standard output.
+fn run_peer(
+    python: &Path,
+    script: &Path,
+    args: &[&str],
+) -> Result<String, Box<dyn std::error::Error>> {
+    let output = Command::new(python).arg(script).args(args).output()?;
+    if !output.status.success() {
+        return Err(format!(
+            "peer {} failed: {}",
+            script.display(),
+            String::from_utf8_lossy(&output.stderr)
+        )
+        .into());
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// The value a peer printed as `RESULT key value`.
+fn result(text: &str, key: &str) -> Result<f64, String> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("RESULT {key} ")))
+        .and_then(|v| v.trim().parse().ok())
+        .ok_or_else(|| format!("the peer printed no {key}"))
 }
 
 /// The peer's Python: `target/peer-venv/bin/python`, created and filled if missing; `None` if

@@ -130,7 +130,8 @@ enum Command {
     Excite,
     /// Measure simulation speed: bare arm6 integrator steps/s, whole paper_rail runs/s
     /// (simulate + record + write) and population arms/s; with --peer, the MuJoCo + pyarrow
-    /// pipeline's (xtask/peer/peer_mujoco.py) right after, and the ratios.
+    /// pipelines' right after (xtask/peer/peer_mujoco.py, and peer_mujoco_strong.py in its
+    /// modes exact, one thread and all, and batch), and the ratios.
     Bench {
         /// Number of whole paper_rail runs to time (the peer runs as many, at most 50).
         #[arg(long, default_value_t = 200)]
