@@ -105,6 +105,8 @@ fn measure(
         (rail.samples - 1) * rail.steps_per_sample
     );
 
+    readings(&rail);
+
     let population = Scenario::from_path(&root.join("scenarios/population_rail.toml"))?;
     let arms = population.population()?.arms;
     let t0 = Instant::now();
@@ -123,6 +125,48 @@ fn measure(
         runs_parallel: parallel,
         arms: arm_rate,
     })
+}
+
+/// The readings' core per sample on `paper_rail` (issue 30's "readings in microseconds"): the
+/// forward kinematics, RNEA and Newton–Euler joint wrenches of `sim::readout::evaluate` at each
+/// recorded state, every joint prescribed (its acceleration known), repeated over the run.
+fn readings(rail: &Scenario) {
+    use sim::readout::{Known, evaluate};
+    use sim::recording::JointColumn;
+    let run = sim::simulate(rail, None);
+    let rec = &run.recording;
+    let states: Vec<[Vec<f64>; 3]> = (0..rec.samples())
+        .map(|k| {
+            let at = |c| {
+                (0..rec.joint_ids.len())
+                    .map(|j| rec.joint_series(c, j)[k])
+                    .collect()
+            };
+            [
+                at(JointColumn::Q),
+                at(JointColumn::Qd),
+                at(JointColumn::Qdd),
+            ]
+        })
+        .collect();
+    let armature = vec![0.0; rec.joint_ids.len()];
+    let gravity = sim::gravity_vector();
+    let repeats = 200;
+    let t0 = Instant::now();
+    for _ in 0..repeats {
+        for [q, qd, qdd] in &states {
+            let known: Vec<Known> = qdd.iter().map(|&a| Known::Acceleration(a)).collect();
+            let r = evaluate(&rail.chain, q, qd, &known, &armature, &gravity).expect("evaluates");
+            std::hint::black_box(r);
+        }
+    }
+    let per_sample = t0.elapsed().as_secs_f64() / (repeats * states.len()) as f64;
+    println!(
+        "paper_rail readings' core:   {:>10.2} µs per sample (forward kinematics, RNEA and joint \
+         wrenches by sim::readout::evaluate at each of the {} recorded states)",
+        1e6 * per_sample,
+        states.len()
+    );
 }
 
 /// arm6 with every arm joint free from rest at the zero configuration (the rail held): it falls
