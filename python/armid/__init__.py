@@ -36,6 +36,7 @@ __all__ = [
     "simulate_population",
     "read_measurement",
     "read_run",
+    "report",
     "score",
     "simulate",
     "sweep",
@@ -283,3 +284,21 @@ def score(run, answer: Answer, method: str = "mine") -> pa.Table:
         target = run._native if isinstance(run, Run) else os.fspath(run)
         batch = _armid.score(target, answer, method)
     return pa.Table.from_batches([batch])
+
+
+def report(
+    target: PathLike,
+    html: PathLike,
+    only: Optional[Iterable[str]] = None,
+    nim_models: Optional[PathLike] = None,
+) -> None:
+    """Writes one self-contained HTML page (``validation report PATH --html OUT``): of a run
+    directory — the arm moving in 3D, joint trajectories, torques measured and predicted,
+    estimates against the truth (the estimators ``only`` names, else every one that applies) —
+    or of a noise study's output directory (error against noise with the Cramér–Rao bound)."""
+    _armid.report(
+        os.fspath(target),
+        os.fspath(html),
+        None if only is None else list(only),
+        None if nim_models is None else os.fspath(nim_models),
+    )

@@ -98,3 +98,35 @@ pub fn import_recording(
         .map_err(refused)?;
     Ok(serde_json::to_string_pretty(&manifest).expect("a manifest serializes"))
 }
+
+/// Writes the HTML page of a run directory or of a noise study's output directory
+/// (`validation report PATH --html OUT`): for a run, the estimators `only` names (every one
+/// where `None`) with the NIM models `nim_models`.
+#[pyfunction]
+#[pyo3(signature = (path, html, only = None, nim_models = None))]
+pub fn report(
+    py: Python<'_>,
+    path: PathBuf,
+    html: PathBuf,
+    only: Option<Vec<String>>,
+    nim_models: Option<PathBuf>,
+) -> PyResult<()> {
+    let estimators = || {
+        let mut all = validation::estimate::registry(&validation::estimate::Options {
+            nim_models,
+            ..Default::default()
+        });
+        if let Some(names) = &only {
+            let known: Vec<String> = all.iter().map(|e| e.name().to_owned()).collect();
+            if let Some(bad) = names.iter().find(|n| !known.contains(n)) {
+                return Err(format!(
+                    "only: no estimator `{bad}`; expected one of {known:?}"
+                ));
+            }
+            all.retain(|e| names.iter().any(|n| n == e.name()));
+        }
+        Ok(all)
+    };
+    py.detach(|| validation::cli::html::write(&path, &html, estimators).map_err(|e| e.to_string()))
+        .map_err(refused)
+}

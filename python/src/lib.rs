@@ -40,5 +40,6 @@ fn _armid(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(datasets::population, m)?)?;
     m.add_function(wrap_pyfunction!(datasets::check_run, m)?)?;
     m.add_function(wrap_pyfunction!(datasets::import_recording, m)?)?;
+    m.add_function(wrap_pyfunction!(datasets::report, m)?)?;
     Ok(())
 }

@@ -100,3 +100,16 @@ def test_the_training_example_runs_and_scores_held_out_arms(workdir):
     lines = [line for line in done.stdout.splitlines() if "held-out arms" in line]
     assert [line.split(":")[0].strip() for line in lines] == ["numpy_mlp", "population_mean"]
     assert "on 12 held-out arms" in lines[0]
+
+
+def test_a_report_page_is_written_from_python(workdir):
+    run = armid.simulate(SCENARIOS / "paper_rail.toml")
+    run.write(workdir / "run")
+    page = workdir / "run.html"
+    armid.report(workdir / "run", page, only=["mim_stacked"])
+    text = page.read_text()
+    assert text.startswith("<!DOCTYPE html>") and '"method":"mim_stacked"' in text
+    with pytest.raises(armid.ArmidError, match="nope"):
+        armid.report(workdir / "run", page, only=["nope"])
+    with pytest.raises(armid.ArmidError, match="manifest.json"):
+        armid.report(workdir, page)

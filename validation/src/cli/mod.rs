@@ -17,7 +17,7 @@ use clap::Subcommand;
 use crate::estimate::{Options, Role, registry};
 use crate::study::estimate::Loaded;
 
-mod html;
+pub mod html;
 mod output;
 
 /// The estimation commands (`validation …`, and the same subcommands of `armid`).
