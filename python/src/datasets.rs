@@ -111,21 +111,12 @@ pub fn report(
     only: Option<Vec<String>>,
     nim_models: Option<PathBuf>,
 ) -> PyResult<()> {
+    let options = validation::estimate::Options {
+        nim_models,
+        ..Default::default()
+    };
     let estimators = || {
-        let mut all = validation::estimate::registry(&validation::estimate::Options {
-            nim_models,
-            ..Default::default()
-        });
-        if let Some(names) = &only {
-            let known: Vec<String> = all.iter().map(|e| e.name().to_owned()).collect();
-            if let Some(bad) = names.iter().find(|n| !known.contains(n)) {
-                return Err(format!(
-                    "only: no estimator `{bad}`; expected one of {known:?}"
-                ));
-            }
-            all.retain(|e| names.iter().any(|n| n == e.name()));
-        }
-        Ok(all)
+        validation::estimate::chosen(&options, only.as_deref()).map_err(|e| format!("only: {e}"))
     };
     py.detach(|| validation::cli::html::write(&path, &html, estimators).map_err(|e| e.to_string()))
         .map_err(refused)

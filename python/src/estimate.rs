@@ -7,7 +7,7 @@ use std::sync::Arc;
 use arrow_array::{ArrayRef, BooleanArray, Float64Array, RecordBatch, StringArray};
 use arrow_pyarrow::ToPyArrow;
 use pyo3::prelude::*;
-use validation::estimate::{Estimator, Options, Role, registry};
+use validation::estimate::{Estimator, Options, Role};
 use validation::score::Row;
 use validation::study::estimate::{Loaded, run_all};
 
@@ -42,16 +42,8 @@ pub fn estimate<'py>(
     prior: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let loaded = load(&run)?;
-    let mut chosen = registry(&Options { nim_models, prior });
-    if let Some(names) = &only {
-        let known: Vec<&str> = chosen.iter().map(|e| e.name()).collect();
-        if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
-            return Err(refused(format!(
-                "only: no estimator `{bad}`; expected one of {known:?}"
-            )));
-        }
-        chosen.retain(|e| names.iter().any(|n| n == e.name()));
-    }
+    let chosen = validation::estimate::chosen(&Options { nim_models, prior }, only.as_deref())
+        .map_err(|e| refused(format!("only: {e}")))?;
     let rows = py.detach(|| {
         let chosen: Vec<&dyn Estimator> = chosen.iter().map(|e| e.as_ref()).collect();
         run_all(&chosen, &[(Role::Single, &loaded)]).rows

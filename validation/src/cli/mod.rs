@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 
-use crate::estimate::{Options, Role, registry};
+use crate::estimate::{Options, Role};
 use crate::study::estimate::Loaded;
 
 pub mod html;
@@ -91,22 +91,12 @@ pub enum Command {
     },
 }
 
-/// The registry's estimators (with `options`), only those `only` names where given.
+/// The registry's estimators (with `options`), only those `--only` names where given.
 fn chosen(
     options: Options,
     only: Option<&[String]>,
 ) -> Result<Vec<Box<dyn crate::estimate::Estimator>>, String> {
-    let mut estimators = registry(&options);
-    if let Some(names) = only {
-        let known: Vec<&str> = estimators.iter().map(|e| e.name()).collect();
-        if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
-            return Err(format!(
-                "--only: no estimator `{bad}`; expected one of {known:?}"
-            ));
-        }
-        estimators.retain(|e| names.iter().any(|n| n == e.name()));
-    }
-    Ok(estimators)
+    crate::estimate::chosen(&options, only).map_err(|e| format!("--only: {e}"))
 }
 
 /// The experiments named on the command line: `(role, dir)` lists.

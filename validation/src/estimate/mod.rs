@@ -133,6 +133,23 @@ pub fn registry_names() -> Vec<String> {
     estimators.iter().map(|e| e.name().to_owned()).collect()
 }
 
+/// The registry's estimators (with `options`), only those `only` names where given; `Err`
+/// names the first unknown name and the known ones.
+pub fn chosen(
+    options: &Options,
+    only: Option<&[String]>,
+) -> Result<Vec<Box<dyn Estimator>>, String> {
+    let mut estimators = registry(options);
+    if let Some(names) = only {
+        let known: Vec<&str> = estimators.iter().map(|e| e.name()).collect();
+        if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
+            return Err(format!("no estimator `{bad}`; expected one of {known:?}"));
+        }
+        estimators.retain(|e| names.iter().any(|n| n == e.name()));
+    }
+    Ok(estimators)
+}
+
 /// Every estimator of the project, with its default settings.
 pub fn registry(options: &Options) -> Vec<Box<dyn Estimator>> {
     vec![
