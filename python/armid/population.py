@@ -8,8 +8,11 @@ worker, each arm's selected columns beside its truth as the labels.
         arm.joints      # pyarrow.Table, the chosen columns of joints.parquet
         arm.truth       # pyarrow.Table: the arm's true inertial parameters (the labels)
 
-Only complete arms are read (an arm is complete once its manifest exists, the population's
-resume rule). Within one epoch the arms are shuffled by ``(seed, epoch)`` and dealt to
+The population's arms are stored in shards of consecutive arms (``population.json``'s
+``arms_per_shard``), one Parquet file per table and shard with an ``arm`` column; an arm is read
+through the row groups' statistics of ``arm`` (pyarrow's filter), not with its whole shard. Only
+arms of complete shards are read (a shard is complete once its manifests file exists, the
+population's resume rule); arms that failed a validity gate are not in their shard. Within one epoch the arms are shuffled by ``(seed, epoch)`` and dealt to
 ``workers`` round-robin: every arm reaches exactly one worker once per epoch, and the same
 arguments give the same arms in the same order on every machine.
 """
@@ -32,6 +35,7 @@ __all__ = ["Arm", "Population"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 TABLES = ("joints", "bodies")
+LAYOUT_PREFIX = "shards/v1:"
 
 
 @dataclass(frozen=True)
@@ -39,7 +43,7 @@ class Arm:
     """One arm of a population."""
 
     index: int
-    """Its index in the population (``arm=NNNNN``)."""
+    """Its index in the population (the tables' ``arm`` column)."""
     joints: Optional[pa.Table]
     """The chosen columns of its ``joints.parquet`` (one row per sample and joint), if read."""
     bodies: Optional[pa.Table]
@@ -62,17 +66,33 @@ class Population:
             raise ArmidError(
                 f"{path}: not found; expected a population directory (`armid population` output)"
             ) from None
-        self.declared = int(self.description.get("arms", 0))
+        layout = str(self.description.get("layout", ""))
+        if not layout.startswith(LAYOUT_PREFIX):
+            raise ArmidError(
+                f"{path}: layout {layout!r}: expected a population of shard files "
+                f"({LAYOUT_PREFIX}...); one of an earlier version (one directory per arm) is "
+                "regenerated with `armid population` / `sim population`")
+        self.declared = int(self.description["arms"])
+        self.arms_per_shard = int(self.description["arms_per_shard"])
+
+    def _shards(self) -> int:
+        return -(-self.declared // self.arms_per_shard)
+
+    def _path(self, table: str, shard: int) -> pathlib.Path:
+        return self.directory / table / f"shard={shard:05d}" / "part-0.parquet"
 
     def complete(self) -> List[int]:
-        """The indices of the complete arms (those whose manifest exists), in order."""
-        return [k for k in range(self.declared) if self._manifest_path(k).is_file()]
+        """The indices of the arms in complete shards (those whose manifests exist), in order."""
+        arms: List[int] = []
+        for s in range(self._shards()):
+            path = self._path("manifests", s)
+            if path.is_file():
+                arms.extend(pq.read_table(path, columns=["arm"]).column("arm").to_pylist())
+        return arms
 
-    def _partition(self, k: int) -> str:
-        return f"arm={k:05d}"
-
-    def _manifest_path(self, k: int) -> pathlib.Path:
-        return self.directory / "manifests" / f"{self._partition(k)}.json"
+    def _rows(self, table: str, k: int, columns: Optional[Sequence[str]]) -> pa.Table:
+        path = self._path(table, k // self.arms_per_shard)
+        return pq.read_table(path, columns=columns, filters=[("arm", "=", k)])
 
     def order(self, seed: int = 0, epoch: int = 0, worker: int = 0, workers: int = 1) -> List[int]:
         """The arms ``worker`` (of ``workers``) reads in epoch ``epoch``: the complete arms shuffled
@@ -91,19 +111,28 @@ class Population:
         unknown = [t for t in tables if t not in TABLES]
         if unknown:
             raise ArmidError(f"tables: no table {unknown[0]!r}; expected some of {list(TABLES)}")
-        paths = {t: self.directory / t / self._partition(k) / "part-0.parquet" for t in tables}
+        if not (0 <= k < self.declared):
+            raise ArmidError(f"arm {k}: the population has arms 0 to {self.declared - 1}")
+        shard = k // self.arms_per_shard
+        if not self._path("manifests", shard).is_file():
+            raise ArmidError(f"{self._path('manifests', shard)}: arm {k}: its shard {shard} is "
+                             "not complete (no manifests)")
+        paths = {t: self._path(t, shard) for t in tables}
         schemas = {t: pq.read_schema(p).names for t, p in paths.items()}
         for c in columns or []:
             if not any(c in names for names in schemas.values()):
                 files = ", ".join(str(p) for p in paths.values())
                 raise ArmidError(f"{files}: no column {c!r}; expected one of {schemas}")
+        manifests = self._rows("manifests", k, ["manifest"]).column("manifest").to_pylist()
+        if not manifests:
+            raise ArmidError(f"{self._path('manifests', shard)}: arm {k} is not in its shard (it "
+                             "failed a validity gate and was left out)")
         read = {t: None for t in TABLES}
-        for t, path in paths.items():
+        for t in tables:
             wanted = None if columns is None else [c for c in columns if c in schemas[t]]
-            read[t] = pq.read_table(path, columns=wanted)
-        truth = pq.read_table(self.directory / "truth" / self._partition(k) / "part-0.parquet")
-        manifest = json.loads(self._manifest_path(k).read_text())
-        return Arm(k, read["joints"], read["bodies"], truth, manifest)
+            read[t] = self._rows(t, k, wanted)
+        truth = self._rows("truth", k, None)
+        return Arm(k, read["joints"], read["bodies"], truth, json.loads(manifests[0]))
 
     def iterate(self, seed: int = 0, epoch: int = 0, worker: int = 0, workers: int = 1,
                 columns: Optional[Sequence[str]] = None,

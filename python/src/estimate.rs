@@ -81,7 +81,7 @@ pub fn score<'py>(
 }
 
 /// [`score`] against the truth of a manifest given as JSON text: a population arm's
-/// (`manifests/arm=NNNNN.json`) or a run's.
+/// (its row of `manifests/shard=NNNNN/part-0.parquet`) or a run's.
 #[pyfunction]
 #[pyo3(signature = (manifest_json, answer, method = "mine"))]
 pub fn score_manifest<'py>(

@@ -15,12 +15,14 @@ ARMS = 1000
 
 @pytest.fixture(scope="module")
 def population(tmp_path_factory):
-    """population_rail at 1000 arms, each run cut to 0.2 s (11 samples)."""
+    """population_rail at 1000 arms in shards of 300, each run cut to 0.2 s (11 samples)."""
     d = tmp_path_factory.mktemp("population")
     text = (ROOT / "scenarios" / "population_rail.toml").read_text()
     text = text.replace("end = 2.0", "end = 0.2", 1)
     lines = text.splitlines()
-    lines = [f"arms = {ARMS}" if line.startswith("arms = ") else line for line in lines]
+    # Four shards of 300 arms, the last of 100.
+    lines = [f"arms = {ARMS}\narms_per_shard = 300" if line.startswith("arms = ") else line
+             for line in lines]
     scenario = d / "population_rail.toml"
     scenario.write_text("\n".join(lines) + "\n")
     out = d / "arms"

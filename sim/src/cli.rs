@@ -31,8 +31,9 @@ pub enum Command {
         quiet: bool,
     },
     /// Simulate the arms of a scenario's `[population]` section into one population dataset
-    /// (OUT/bodies|joints|truth/arm=NNNNN/part-0.parquet, OUT/manifests/arm=NNNNN.json), in
-    /// parallel. Arms already complete in OUT are kept, so an interrupted run resumes.
+    /// (OUT/bodies|joints|truth|manifests/shard=NNNNN/part-0.parquet, shards of
+    /// `arms_per_shard` arms), in parallel. Shards already complete in OUT are kept, so an
+    /// interrupted run resumes.
     /// `sim population verify DIR` checks a population assembled from shards.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Population {
@@ -45,7 +46,7 @@ pub enum Command {
         /// The population directory (created if needed; shards may share it).
         #[arg(long, required = true)]
         out: Option<PathBuf>,
-        /// Only arms k with k mod N = K, as K/N (0-based): for batch schedulers.
+        /// Only shards s with s mod N = K, as K/N (0-based): for batch schedulers.
         #[arg(long, default_value = "0/1")]
         shard: crate::scenario::population::Shard,
         /// Regenerate arms that are already complete in OUT.

@@ -5,6 +5,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Rebuilds robot manipulators in Rapier, replays identification experiments and writes
 /// Parquet datasets (see the guide's dataset contract, book/src/dataset.md).
 #[derive(Parser)]

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use validation::dataset::{Run, read_population_arm, read_run};
+use validation::dataset::{Run, read_run};
 use validation::study::plan::{NimPopulationPlan, Plan};
 
 /// The NIM population study of `studies/nim.toml` (the small study of `reproduce`).
@@ -58,22 +58,20 @@ pub fn train_cli(
     steps: usize,
     inputs: &str,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    use validation::dataset::population_arms;
+    use validation::dataset::PopulationReader;
     use validation::estimate::nim::mlp::BurnMlp;
     use validation::estimate::nim::population::train;
     let inputs = parse_inputs(inputs)?;
-    let arms = population_arms(population)?;
+    let reader = PopulationReader::open(population)?;
+    let arms = reader.arms()?;
     if arms.is_empty() {
         return Err(format!(
-            "{}: no complete arms (manifests/arm=*.json)",
+            "{}: no complete arms (manifests/shard=*/part-0.parquet)",
             population.display()
         )
         .into());
     }
-    let runs = arms
-        .iter()
-        .map(|&k| read_population_arm(population, k))
-        .collect::<Result<Vec<_>, _>>()?;
+    let runs = reader.read_many(&arms)?;
     let config = validation::estimate::nim::population::recipe(steps);
     let t0 = Instant::now();
     let refs: Vec<&Run> = runs.iter().collect();

@@ -1,20 +1,21 @@
 //! Checking a population dataset assembled from shards (`sim population verify DIR`): every
-//! arm `0..arms` of its `population.json` present and complete, no file that is not one of an
-//! arm's files (a second copy, a stray partition, a leftover `.partial/`), and every arm valid:
-//! its files matching its checksum list (`checksums/arm=NNNNN.sha256`), its manifest readable,
-//! naming that arm and not marked invalid, its Parquet files readable with the row counts the
-//! manifest implies, its inverse-dynamics check within [`MAX_RNEA_RESIDUAL`].
+//! arm `0..arms` of its `population.json` present in its shard, no file that is not one of a
+//! shard's files (a second copy, a stray partition, a leftover `.partial/`), and every arm
+//! valid: its shard's files matching their checksum list (`checksums/shard=NNNNN.sha256`), its
+//! manifest readable, naming that arm and not marked invalid, its rows in each table as many as
+//! the manifest implies, its inverse-dynamics check within [`MAX_RNEA_RESIDUAL`].
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use parquet::file::reader::{FileReader, SerializedFileReader};
+use rayon::prelude::*;
 
 use super::Manifest;
 use super::checksum;
 use super::population::{
-    POPULATION_FILE, TABLES, arm_checksums, arm_files, arm_relative_files, partition,
+    Layout, POPULATION_FILE, read_description, shard_checksums, shard_files, shard_relative_files,
 };
+use crate::store::reader::{ParquetColumns, arm_rows};
 
 /// Largest `checks.rnea_max_rel_residual` an arm may have (the readings are exact to rounding,
 /// ~1e-15; anything near this is a broken run).
@@ -27,11 +28,11 @@ pub struct Verification {
     pub arms: usize,
     /// Arms present, complete and valid.
     pub valid: usize,
-    /// Arms with no manifest or a missing table file.
+    /// Arms in no complete shard, or left out of theirs (a validity gate failed).
     pub missing: Vec<usize>,
     /// Arms present but invalid, with the reason.
     pub invalid: Vec<(usize, String)>,
-    /// Files that belong to no arm of the population (duplicates, strays, leftovers).
+    /// Files that belong to no shard of the population (duplicates, strays, leftovers).
     pub unexpected: Vec<PathBuf>,
 }
 
@@ -45,14 +46,9 @@ impl Verification {
 /// A population directory that cannot be verified at all.
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
-    /// `population.json` is missing or unreadable.
-    #[error("{path}: {problem} (expected the population.json that `sim population` writes)")]
-    Description {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        problem: String,
-    },
+    /// `population.json` is missing, unreadable or of another layout.
+    #[error(transparent)]
+    Description(#[from] super::DatasetError),
     /// The directory cannot be listed.
     #[error("{path}: {source}")]
     Io {
@@ -63,30 +59,26 @@ pub enum VerifyError {
     },
 }
 
-/// Verifies the population directory `out`.
+/// Verifies the population directory `out` (its shards in parallel).
 pub fn verify(out: &Path) -> Result<Verification, VerifyError> {
-    let arms = declared_arms(out)?;
+    let layout = read_description(out)?.layout();
     let mut v = Verification {
-        arms,
+        arms: layout.arms,
         ..Default::default()
     };
     let mut expected: BTreeSet<PathBuf> = [out.join(POPULATION_FILE)].into();
-    for k in 0..arms {
-        let files = arm_files(out, k);
-        let list = arm_checksums(out, k);
-        expected.extend(files.iter().cloned());
-        expected.insert(list.clone());
-        if files.iter().chain([&list]).any(|f| !f.is_file()) {
-            v.missing.push(k);
-            continue;
-        }
-        let relative = arm_relative_files(k);
-        let names: Vec<&str> = relative.iter().map(String::as_str).collect();
-        let checked = checksum::verify(&list, out, &names).map_err(|e| e.to_string());
-        match checked.and_then(|()| check_arm(k, &files)) {
-            Ok(()) => v.valid += 1,
-            Err(reason) => v.invalid.push((k, reason)),
-        }
+    for s in 0..layout.shards() {
+        expected.extend(shard_files(out, s));
+        expected.insert(shard_checksums(out, s));
+    }
+    let shards: Vec<ShardCheck> = (0..layout.shards())
+        .into_par_iter()
+        .map(|s| check_shard(out, layout, s))
+        .collect();
+    for c in shards {
+        v.valid += c.valid;
+        v.missing.extend(c.missing);
+        v.invalid.extend(c.invalid);
     }
     let mut present = Vec::new();
     list_files(out, &mut present)?;
@@ -97,27 +89,87 @@ pub fn verify(out: &Path) -> Result<Verification, VerifyError> {
     Ok(v)
 }
 
-/// `arms` of `population.json`.
-fn declared_arms(out: &Path) -> Result<usize, VerifyError> {
-    let path = out.join(POPULATION_FILE);
-    let fail = |problem: String| VerifyError::Description {
-        path: path.clone(),
-        problem,
-    };
-    let text = std::fs::read_to_string(&path).map_err(|e| fail(e.to_string()))?;
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| fail(e.to_string()))?;
-    value["arms"]
-        .as_u64()
-        .map(|n| n as usize)
-        .ok_or_else(|| fail("no integer field `arms`".into()))
+/// One shard's part of a [`Verification`].
+#[derive(Default)]
+struct ShardCheck {
+    valid: usize,
+    missing: Vec<usize>,
+    invalid: Vec<(usize, String)>,
 }
 
-/// Arm `k`'s manifest and tables: readable, naming the arm, with consistent row counts and a
-/// passing inverse-dynamics check.
-fn check_arm(k: usize, files: &[PathBuf; 4]) -> Result<(), String> {
-    let text = std::fs::read_to_string(&files[3]).map_err(|e| format!("manifest: {e}"))?;
-    let m: Manifest = serde_json::from_str(&text).map_err(|e| format!("manifest: {e}"))?;
-    if !m.run_id.ends_with(&partition(k)) {
+/// Checks shard `s`: its checksums, then each arm its manifests name.
+fn check_shard(out: &Path, layout: Layout, s: usize) -> ShardCheck {
+    let arms = layout.arms_of(s);
+    let mut c = ShardCheck::default();
+    let files = shard_files(out, s);
+    if !files[3].is_file() {
+        c.missing.extend(arms);
+        return c;
+    }
+    match shard_arms(out, s, &files, &arms) {
+        Err(reason) => c.invalid.extend(arms.map(|k| (k, reason.clone()))),
+        Ok(found) => {
+            for k in arms {
+                match found.get(&k) {
+                    None => c.missing.push(k),
+                    Some(Ok(())) => c.valid += 1,
+                    Some(Err(reason)) => c.invalid.push((k, reason.clone())),
+                }
+            }
+        }
+    }
+    c
+}
+
+/// The arms shard `s` holds, each checked; `Err`: the shard as a whole is unusable.
+fn shard_arms(
+    out: &Path,
+    s: usize,
+    files: &[PathBuf; 4],
+    range: &std::ops::Range<usize>,
+) -> Result<BTreeMap<usize, Result<(), String>>, String> {
+    let relative = shard_relative_files(s);
+    // Every file of the shard that exists must be listed (and match).
+    let required: Vec<&str> = relative
+        .iter()
+        .zip(files)
+        .filter(|(_, f)| f.exists())
+        .map(|(r, _)| r.as_str())
+        .collect();
+    checksum::verify(&shard_checksums(out, s), out, &required).map_err(|e| e.to_string())?;
+    let m = ParquetColumns::read(&files[3]).map_err(|e| e.to_string())?;
+    let (arms, texts) = (
+        m.u32("arm").map_err(|e| e.to_string())?,
+        m.utf8("manifest").map_err(|e| e.to_string())?,
+    );
+    if let Some(k) = arms.iter().find(|&&k| !range.contains(&(k as usize))) {
+        return Err(format!(
+            "{}: arm {k} is not one of the shard's arms {range:?}",
+            files[3].display()
+        ));
+    }
+    let mut rows = Vec::new();
+    if !arms.is_empty() {
+        for f in &files[..3] {
+            let runs = arm_rows(f).map_err(|e| e.to_string())?;
+            rows.push(runs.into_iter().collect::<BTreeMap<u32, usize>>());
+        }
+    }
+    Ok(arms
+        .iter()
+        .zip(&texts)
+        .map(|(&k, text)| {
+            let counts = rows.iter().map(|r| r.get(&k).copied().unwrap_or(0));
+            (k as usize, check_arm(k as usize, text, counts))
+        })
+        .collect())
+}
+
+/// Arm `k`'s manifest and rows: readable, naming the arm, with row counts as its manifest
+/// implies (`rows`: in bodies, joints, truth) and a passing inverse-dynamics check.
+fn check_arm(k: usize, text: &str, rows: impl Iterator<Item = usize>) -> Result<(), String> {
+    let m: Manifest = serde_json::from_str(text).map_err(|e| format!("manifest: {e}"))?;
+    if !m.run_id.ends_with(&format!("arm={k:05}")) {
         return Err(format!("manifest names run {:?}, not arm {k}", m.run_id));
     }
     if let Some(invalid) = &m.invalid {
@@ -131,9 +183,8 @@ fn check_arm(k: usize, files: &[PathBuf; 4]) -> Result<(), String> {
     }
     let bodies = m.model.links.len();
     let joints = m.model.joint_ids().len();
-    let rows = [m.samples * bodies, m.samples * joints, bodies];
-    for ((table, _), (file, want)) in TABLES.iter().zip(files.iter().zip(rows)) {
-        let got = parquet_rows(file).map_err(|e| format!("{table}: {e}"))?;
+    let want = [m.samples * bodies, m.samples * joints, bodies];
+    for ((table, got), want) in ["bodies", "joints", "truth"].iter().zip(rows).zip(want) {
         if got != want {
             return Err(format!(
                 "{table}: {got} rows, expected {want} ({} samples)",
@@ -142,12 +193,6 @@ fn check_arm(k: usize, files: &[PathBuf; 4]) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-fn parquet_rows(path: &Path) -> Result<usize, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let reader = SerializedFileReader::new(file).map_err(|e| e.to_string())?;
-    Ok(reader.metadata().file_metadata().num_rows() as usize)
 }
 
 /// Every file under `dir`, recursively.

@@ -219,12 +219,22 @@ pub struct RunTables {
 
 /// The tables of a run from its recording and manifest, without writing them.
 pub fn tables(rec: &Recording, manifest: &Manifest) -> RunTables {
-    let batch = |t: Table| t.batch().expect("a table's columns have one length");
+    let [bodies, joints, truth] =
+        run_tables(rec, manifest).map(|t| t.batch().expect("a table's columns have one length"));
     RunTables {
-        bodies: batch(bodies_table(rec)),
-        joints: batch(joints_table(rec)),
-        truth: batch(truth_table(&manifest.model)),
+        bodies,
+        joints,
+        truth,
     }
+}
+
+/// A run's three tables under construction: `[bodies, joints, truth]`.
+pub(crate) fn run_tables(rec: &Recording, manifest: &Manifest) -> [Table; 3] {
+    [
+        bodies_table(rec),
+        joints_table(rec),
+        truth_table(&manifest.model),
+    ]
 }
 
 /// Writes the four files of a run (`bodies.parquet`, `joints.parquet`, `truth.parquet`,
@@ -238,9 +248,9 @@ pub fn write_files(dir: &Path, rec: &Recording, manifest: &Manifest) -> Result<(
             manifest.format_version.to_string(),
         ),
     ];
-    bodies_table(rec).write(&dir.join(BODIES_FILE), meta.clone())?;
-    joints_table(rec).write(&dir.join(JOINTS_FILE), meta.clone())?;
-    truth_table(&manifest.model).write(&dir.join(TRUTH_FILE), meta)?;
+    for (table, file) in run_tables(rec, manifest).into_iter().zip(RUN_FILES) {
+        table.write(&dir.join(file), meta.clone())?;
+    }
     let json = serde_json::to_string_pretty(manifest).expect("manifest serializes");
     let path = dir.join(MANIFEST_FILE);
     std::fs::write(&path, json + "\n").map_err(io(&path))?;

@@ -375,6 +375,16 @@ fn check_population(
             format!("expected 1 to {MAX_ARMS} arms, got {arms}"),
         ));
     }
+    if file
+        .population
+        .as_ref()
+        .is_some_and(|p| p.arms_per_shard == Some(0))
+    {
+        return Err((
+            "population.arms_per_shard",
+            "expected at least 1 arm per shard, got 0".into(),
+        ));
+    }
     let bytes = arms as f64 * recording_bytes(samples, chain, file);
     if bytes > MAX_POPULATION_BYTES {
         return Err((

@@ -5,7 +5,7 @@
 //! truth, would otherwise read as a different, plausible value.
 //!
 //! A run directory holds `SHA256SUMS` over its four files; a population holds
-//! `checksums/arm=NNNNN.sha256` per arm, over the arm's files relative to the population
+//! `checksums/shard=NNNNN.sha256` per shard, over the shard's files relative to the population
 //! directory. The readers verify a list where there is one (a run assembled by hand need not
 //! have one).
 
@@ -32,11 +32,7 @@ pub fn digest(path: &Path) -> Result<String, DatasetError> {
         }
         hasher.update(&buf[..n]);
     }
-    Ok(hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
+    Ok(hex(&hasher.finalize()))
 }
 
 /// The list's text for `(path relative to the base, digest)` entries.
@@ -105,4 +101,45 @@ pub fn verify(list: &Path, base: &Path, required: &[&str]) -> Result<(), Dataset
         }
     }
     Ok(())
+}
+
+/// A file being written whose SHA-256 is taken on the way ([`Self::finish`]), so a large file
+/// is not read back to be listed.
+pub struct HashingFile {
+    file: std::io::BufWriter<std::fs::File>,
+    hasher: Sha256,
+}
+
+impl HashingFile {
+    /// Creates (truncates) `path`.
+    pub fn create(path: &Path) -> Result<Self, DatasetError> {
+        let file = std::fs::File::create(path).map_err(io(path))?;
+        Ok(HashingFile {
+            file: std::io::BufWriter::with_capacity(1 << 20, file),
+            hasher: Sha256::new(),
+        })
+    }
+
+    /// Flushes the file and returns its digest (lowercase hex).
+    pub fn finish(mut self, path: &Path) -> Result<String, DatasetError> {
+        use std::io::Write;
+        self.file.flush().map_err(io(path))?;
+        Ok(hex(&self.hasher.finalize()))
+    }
+}
+
+impl std::io::Write for HashingFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -8,10 +8,13 @@ use std::path::{Path, PathBuf};
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{ArrowPrimitiveType, Float64Type, UInt8Type, UInt32Type};
-use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_array::{Array, ArrayRef, BooleanArray, RecordBatch};
 use arrow_schema::DataType;
 use nalgebra::Vector3;
+use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
+use parquet::file::metadata::ParquetMetaData;
+use parquet::file::statistics::Statistics;
 
 use super::{DatasetError, io};
 
@@ -28,7 +31,7 @@ impl ParquetColumns {
     /// panics on some malformed ones instead of failing. A panic of the Parquet reader on a
     /// malformed file is still turned into an error naming the file.
     pub fn read(path: &Path) -> Result<ParquetColumns, DatasetError> {
-        let read = std::panic::catch_unwind(|| Self::read_unguarded(path));
+        let read = std::panic::catch_unwind(|| Self::read_unguarded(path, None));
         read.unwrap_or_else(|_| {
             Err(DatasetError::Format {
                 path: path.to_owned(),
@@ -37,20 +40,85 @@ impl ParquetColumns {
         })
     }
 
-    fn read_unguarded(path: &Path) -> Result<ParquetColumns, DatasetError> {
+    /// The rows of arm `arm` of a population shard's table (its `arm` column): only the row
+    /// groups whose statistics of `arm` include it are read, and of those only its rows kept.
+    pub fn read_arm(path: &Path, arm: u32) -> Result<ParquetColumns, DatasetError> {
+        let read = std::panic::catch_unwind(|| Self::read_unguarded(path, Some(arm)));
+        read.unwrap_or_else(|_| {
+            Err(DatasetError::Format {
+                path: path.to_owned(),
+                message: "the Parquet reader failed on a malformed file".into(),
+            })
+        })
+    }
+
+    /// Every arm's rows of a population shard's table, by its `arm` column (arms in file
+    /// order; each arm's columns are slices of the file's batches, not copies).
+    pub fn read_by_arm(path: &Path) -> Result<Vec<(u32, ParquetColumns)>, DatasetError> {
+        let whole = Self::read(path)?;
+        let missing = || DatasetError::Column {
+            path: path.to_owned(),
+            column: "arm".into(),
+            expected: "a UInt32 column of arm indices (a population shard's table)".into(),
+        };
+        let arm_chunks = whole.columns.get("arm").ok_or_else(missing)?;
+        let mut out: Vec<(u32, ParquetColumns)> = Vec::new();
+        for (c, chunk) in arm_chunks.iter().enumerate() {
+            let arms = chunk.as_primitive_opt::<UInt32Type>().ok_or_else(missing)?;
+            let values = arms.values();
+            let mut start = 0;
+            while start < values.len() {
+                let arm = values[start];
+                let len = values[start..].iter().take_while(|&&a| a == arm).count();
+                if out.last().is_none_or(|(last, _)| *last != arm) {
+                    out.push((
+                        arm,
+                        ParquetColumns {
+                            path: path.to_owned(),
+                            columns: HashMap::new(),
+                        },
+                    ));
+                }
+                let columns = &mut out.last_mut().expect("pushed").1.columns;
+                for (name, chunks) in &whole.columns {
+                    columns
+                        .entry(name.clone())
+                        .or_default()
+                        .push(chunks[c].slice(start, len));
+                }
+                start += len;
+            }
+        }
+        Ok(out)
+    }
+
+    fn read_unguarded(path: &Path, arm: Option<u32>) -> Result<ParquetColumns, DatasetError> {
         let fmt = |e: &dyn std::fmt::Display| DatasetError::Format {
             path: path.to_owned(),
             message: e.to_string(),
         };
         let file = File::open(path).map_err(io(path))?;
         let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
-        let reader = ParquetRecordBatchReaderBuilder::try_new_with_options(file, options)
-            .map_err(|e| fmt(&e))?
-            .build()
+        let mut builder = ParquetRecordBatchReaderBuilder::try_new_with_options(file, options)
             .map_err(|e| fmt(&e))?;
+        let mut filter = false;
+        if let Some(arm) = arm {
+            let (groups, mixed) =
+                arm_row_groups(builder.metadata(), arm).ok_or_else(|| DatasetError::Column {
+                    path: path.to_owned(),
+                    column: "arm".into(),
+                    expected: "a UInt32 column of arm indices (a population shard's table)".into(),
+                })?;
+            filter = mixed;
+            builder = builder.with_row_groups(groups);
+        }
+        let reader = builder.build().map_err(|e| fmt(&e))?;
         let mut columns: HashMap<String, Vec<ArrayRef>> = HashMap::new();
         for batch in reader {
-            let batch: RecordBatch = batch.map_err(|e| fmt(&e))?;
+            let mut batch: RecordBatch = batch.map_err(|e| fmt(&e))?;
+            if let (true, Some(arm)) = (filter, arm) {
+                batch = keep_arm(&batch, arm).map_err(|e| fmt(&e))?;
+            }
             for (field, array) in batch.schema().fields().iter().zip(batch.columns()) {
                 columns
                     .entry(field.name().clone())
@@ -143,4 +211,79 @@ impl ParquetColumns {
             .map(|i| Vector3::new(x[i], y[i], z[i]))
             .collect())
     }
+}
+
+/// The row groups that may hold rows of `arm` by their statistics of the `arm` column, and
+/// whether some of them hold other arms too. `None`: the file has no `arm` column.
+fn arm_row_groups(meta: &ParquetMetaData, arm: u32) -> Option<(Vec<usize>, bool)> {
+    let column = meta
+        .file_metadata()
+        .schema_descr()
+        .columns()
+        .iter()
+        .position(|c| c.path().string() == "arm")?;
+    let mut groups = Vec::new();
+    let mut mixed = false;
+    for (k, group) in meta.row_groups().iter().enumerate() {
+        let range = match group.column(column).statistics() {
+            Some(Statistics::Int32(s)) => s
+                .min_opt()
+                .zip(s.max_opt())
+                .map(|(lo, hi)| (*lo as u32, *hi as u32)),
+            _ => None,
+        };
+        match range {
+            Some((lo, hi)) if arm < lo || arm > hi => {}
+            Some((lo, hi)) if lo == hi => groups.push(k),
+            _ => {
+                groups.push(k);
+                mixed = true;
+            }
+        }
+    }
+    Some((groups, mixed))
+}
+
+/// The rows of `batch` whose `arm` is `arm`.
+fn keep_arm(batch: &RecordBatch, arm: u32) -> Result<RecordBatch, arrow_schema::ArrowError> {
+    let arms = batch
+        .column_by_name("arm")
+        .and_then(|a| a.as_primitive_opt::<UInt32Type>())
+        .ok_or_else(|| arrow_schema::ArrowError::SchemaError("no UInt32 column `arm`".into()))?;
+    let mask: BooleanArray = arms.iter().map(|a| Some(a == Some(arm))).collect();
+    arrow_select::filter::filter_record_batch(batch, &mask)
+}
+
+/// The `arm` column of a population shard's table as runs `(arm, rows)`, in file order (only
+/// that column is read).
+pub fn arm_rows(path: &Path) -> Result<Vec<(u32, usize)>, DatasetError> {
+    let fmt = |e: &dyn std::fmt::Display| DatasetError::Format {
+        path: path.to_owned(),
+        message: e.to_string(),
+    };
+    let file = File::open(path).map_err(io(path))?;
+    let options = ArrowReaderOptions::new().with_skip_arrow_metadata(true);
+    let builder = ParquetRecordBatchReaderBuilder::try_new_with_options(file, options)
+        .map_err(|e| fmt(&e))?;
+    let mask = ProjectionMask::columns(builder.parquet_schema(), ["arm"]);
+    let reader = builder.with_projection(mask).build().map_err(|e| fmt(&e))?;
+    let mut runs: Vec<(u32, usize)> = Vec::new();
+    for batch in reader {
+        let batch = batch.map_err(|e| fmt(&e))?;
+        let arms = batch
+            .column_by_name("arm")
+            .and_then(|a| a.as_primitive_opt::<UInt32Type>())
+            .ok_or_else(|| DatasetError::Column {
+                path: path.to_owned(),
+                column: "arm".into(),
+                expected: "a UInt32 column of arm indices (a population shard's table)".into(),
+            })?;
+        for a in arms.values().iter().copied() {
+            match runs.last_mut() {
+                Some((last, n)) if *last == a => *n += 1,
+                _ => runs.push((a, 1)),
+            }
+        }
+    }
+    Ok(runs)
 }

@@ -1,6 +1,6 @@
 //! Faults (issue 13): `sim run` and `sim population` killed with `SIGKILL` at any moment leave
-//! no half-written output (a run directory is complete or absent; a population arm is complete
-//! or has no manifest), the next run removes the killed writer's temporaries, and a resumed
+//! no half-written output (a run directory is complete or absent; a population shard is
+//! complete or has no manifests), the next run removes the killed writer's temporaries, and a resumed
 //! population is byte-identical to an uninterrupted one.
 
 use std::path::{Path, PathBuf};
@@ -106,7 +106,7 @@ fn a_killed_population_resumes_to_the_same_bytes() {
     std::fs::write(
         &file,
         shipped("population_rail")
-            .replace("arms = 1000", "arms = 40")
+            .replace("arms = 1000", "arms = 40\narms_per_shard = 2")
             .replace("end = 2.0", "end = 0.4"),
     )
     .unwrap();
@@ -115,7 +115,7 @@ fn a_killed_population_resumes_to_the_same_bytes() {
     assert!(population(&whole).status().unwrap().success());
     let expected = tree(&whole);
 
-    // Killed once a few arms are complete.
+    // Killed once a few shards (of 2 arms) are complete.
     let child = population(&out).spawn().unwrap();
     let manifests = out.join("manifests");
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -126,14 +126,19 @@ fn a_killed_population_resumes_to_the_same_bytes() {
         !kill(child),
         "the population finished before it could be killed"
     );
-    // Every arm with a manifest is whole; the population is not.
-    let complete = std::fs::read_dir(&manifests).unwrap().count();
-    assert!((4..40).contains(&complete), "{complete}");
-    for k in 0..40 {
-        if sim::dataset::population::arm_complete(&out, k) {
-            let rel = sim::dataset::population::arm_relative_files(k);
+    // Every shard with manifests is whole; the population is not.
+    let layout = sim::population::Layout {
+        arms: 40,
+        arms_per_shard: 2,
+    };
+    let shards = std::fs::read_dir(&manifests).unwrap().count();
+    assert!((4..20).contains(&shards), "{shards}");
+    let complete = 2 * shards;
+    for s in 0..20 {
+        if sim::dataset::population::shard_complete(&out, layout, s) {
+            let rel = sim::dataset::population::shard_relative_files(s);
             let names: Vec<&str> = rel.iter().map(String::as_str).collect();
-            let list = sim::dataset::population::arm_checksums(&out, k);
+            let list = sim::dataset::population::shard_checksums(&out, s);
             sim::dataset::checksum::verify(&list, &out, &names).unwrap();
         }
     }

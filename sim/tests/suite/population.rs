@@ -13,7 +13,9 @@ fn tiny_population() -> Scenario {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_rail.toml");
     let edit = |f: &mut sim::scenario::ScenarioFile| {
         f.time.end = 0.1;
-        f.population.as_mut().unwrap().arms = 5;
+        let p = f.population.as_mut().unwrap();
+        p.arms = 5;
+        p.arms_per_shard = Some(2);
     };
     Scenario::from_path(&path).unwrap().edited(edit).unwrap()
 }
@@ -22,6 +24,15 @@ fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("sim-pop-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d
+}
+
+/// Arm `k`'s manifest from its shard's manifests file (`arms_per_shard` arms per shard).
+pub fn arm_manifest(out: &Path, k: usize, arms_per_shard: usize) -> sim::dataset::Manifest {
+    let path = &sim::dataset::population::shard_files(out, k / arms_per_shard)[3];
+    let rows = sim::store::reader::ParquetColumns::read_arm(path, k as u32).unwrap();
+    let texts = rows.utf8("manifest").unwrap();
+    assert_eq!(texts.len(), 1, "arm {k}: one manifest");
+    serde_json::from_str(&texts[0]).unwrap()
 }
 
 #[test]
@@ -39,11 +50,11 @@ fn shards_are_disjoint_and_together_equal_the_whole_population() {
     assert!(a == b, "shards differ from the whole population");
     assert_eq!(
         a.len(),
-        1 + 5 * 5,
-        "population.json + 4 files and a checksum list per arm"
+        1 + 3 * 5,
+        "population.json + 4 files and a checksum list per shard of 2 arms"
     );
 
-    // One shard alone holds exactly its arms.
+    // One share alone holds exactly its shards: 1/2 is shard 1, arms 2 and 3.
     let g = sim::batch::generate(&s, &half, "1/2".parse().unwrap(), false, None).unwrap();
     assert_eq!(g.written, 2);
     let manifests: Vec<String> = tree(&half)
@@ -51,10 +62,9 @@ fn shards_are_disjoint_and_together_equal_the_whole_population() {
         .filter(|k| k.starts_with("manifests"))
         .cloned()
         .collect();
-    assert_eq!(
-        manifests,
-        ["manifests/arm=00001.json", "manifests/arm=00003.json"]
-    );
+    assert_eq!(manifests, ["manifests/shard=00001/part-0.parquet"]);
+    let arms = sim::store::reader::arm_rows(&half.join(&manifests[0])).unwrap();
+    assert_eq!(arms, [(2, 1), (3, 1)]);
     // Resuming keeps complete arms; --force rewrites them identically.
     let g = sim::batch::generate(&s, &half, "1/2".parse().unwrap(), false, None).unwrap();
     assert_eq!((g.written, g.kept), (0, 2));
@@ -63,9 +73,7 @@ fn shards_are_disjoint_and_together_equal_the_whole_population() {
     assert!(before == tree(&half));
 
     // Each arm's truth is the chain drawn for it, and arms differ.
-    let m: sim::dataset::Manifest =
-        serde_json::from_slice(&std::fs::read(whole.join("manifests/arm=00003.json")).unwrap())
-            .unwrap();
+    let m = arm_manifest(&whole, 3, 2);
     assert_eq!(m.model, s.population_arm(3).unwrap().chain);
     assert_ne!(m.model, s.population_arm(2).unwrap().chain);
     // At the file's own length (2 s) an arm is as consistent as the paper's run at this step.
@@ -79,6 +87,15 @@ fn shards_are_disjoint_and_together_equal_the_whole_population() {
         "{:?}",
         run.manifest.checks
     );
+    // Resumed with one more arm, the last shard (arm 4 alone) is written again for arms 4
+    // and 5; the others are kept.
+    let more = s
+        .edited(|f| f.population.as_mut().unwrap().arms = 6)
+        .unwrap();
+    let g = sim::batch::generate(&more, &whole, Shard::ALL, false, None).unwrap();
+    assert_eq!((g.written, g.kept), (2, 4));
+    let v = sim::dataset::verify::verify(&whole).unwrap();
+    assert!(v.is_whole() && v.valid == 6, "{v:?}");
     for d in [whole, sharded, half] {
         std::fs::remove_dir_all(d).unwrap();
     }
@@ -176,21 +193,25 @@ fn shards_run_as_processes_assemble_a_whole_population_that_verify_checks() {
     assert_eq!(x.keys().collect::<Vec<_>>(), y.keys().collect::<Vec<_>>());
     assert!(x == y, "processes' shards differ from the whole population");
 
-    let [_, joints, _, manifest] = sim::dataset::population::arm_files(&out, 3);
-    std::fs::remove_file(&manifest).unwrap();
+    // Arm 3 lives in shard 1 (arms 2 and 3).
+    let [_, joints, _, manifests] = sim::dataset::population::shard_files(&out, 1);
+    std::fs::remove_file(&manifests).unwrap();
     let (ok, text) = verify();
-    assert!(!ok && text.contains("missing: arm 3"), "{text}");
+    assert!(
+        !ok && text.contains("missing: arm 2") && text.contains("missing: arm 3"),
+        "{text}"
+    );
     sim::batch::generate(&s, &out, Shard::ALL, false, None).unwrap();
     let bytes = std::fs::read(&joints).unwrap();
     std::fs::write(&joints, &bytes[..bytes.len() / 2]).unwrap();
     let (ok, text) = verify();
     assert!(
-        !ok && text.contains("invalid: arm 3: `") && text.contains("joints/arm=00003"),
+        !ok && text.contains("invalid: arm 3: `") && text.contains("joints/shard=00001"),
         "{text}"
     );
     assert!(text.contains("SHA-256 differs"), "{text}");
     std::fs::write(&joints, &bytes).unwrap();
-    std::fs::write(out.join("joints/arm=00001/part-1.parquet"), &bytes).unwrap();
+    std::fs::write(out.join("joints/shard=00000/part-1.parquet"), &bytes).unwrap();
     let (ok, text) = verify();
     assert!(
         !ok && text.contains("unexpected:") && text.contains("part-1.parquet"),
@@ -226,10 +247,7 @@ fn a_population_of_a_urdf_arm_scales_every_link_and_records_consistent_data() {
     assert_eq!(g.written, 3);
     let model = &s.chain;
     for k in 0..3 {
-        let m: sim::dataset::Manifest = serde_json::from_slice(
-            &std::fs::read(out.join(format!("manifests/arm={k:05}.json"))).unwrap(),
-        )
-        .unwrap();
+        let m = arm_manifest(&out, k, sim::population::DEFAULT_ARMS_PER_SHARD);
         assert_eq!(m.model, s.population_arm(k).unwrap().chain);
         assert!(m.checks.rnea_max_rel_residual < 1e-12, "{:?}", m.checks);
         // Body 2 is exactly twice as heavy; every other mass within the law; each link's
@@ -278,7 +296,10 @@ fn a_population_is_the_same_bytes_whatever_the_thread_count() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_rail.toml");
     let edit = |f: &mut sim::scenario::ScenarioFile| {
         f.time.end = 0.1;
-        f.population.as_mut().unwrap().arms = 6;
+        let p = f.population.as_mut().unwrap();
+        // Two shards, the second shorter; row groups of 32 arms, the last ones shorter.
+        p.arms = 70;
+        p.arms_per_shard = Some(40);
     };
     let scenario = Scenario::from_path(&path).unwrap().edited(edit).unwrap();
     let dir = temp("threads");
@@ -302,7 +323,7 @@ fn a_population_is_the_same_bytes_whatever_the_thread_count() {
         tree(&out)
     };
     let (one, two) = (run("1"), run("2"));
-    assert_eq!(one.len(), 1 + 6 * 5);
+    assert_eq!(one.len(), 1 + 2 * 5);
     assert!(
         one == two,
         "RAYON_NUM_THREADS=1 and 2 wrote different files"

@@ -136,10 +136,7 @@ fn a_random_population_records_consistent_data_that_reads_back_about_each_arm() 
     let g = sim::batch::generate(&s, &out, Shard::ALL, false, None).unwrap();
     assert_eq!(g.written, 4);
     for k in 0..4 {
-        let m: sim::dataset::Manifest = serde_json::from_slice(
-            &std::fs::read(out.join(format!("manifests/arm={k:05}.json"))).unwrap(),
-        )
-        .unwrap();
+        let m = crate::population::arm_manifest(&out, k, sim::population::DEFAULT_ARMS_PER_SHARD);
         assert!(m.invalid.is_none(), "arm {k}: {:?}", m.invalid);
         assert!(m.checks.rnea_max_rel_residual < 1e-12, "{:?}", m.checks);
         let arm = s.population_arm(k).unwrap();

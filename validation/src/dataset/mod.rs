@@ -8,11 +8,13 @@
 
 pub mod measurement_dir;
 mod memory;
+pub mod population;
 pub mod recorded;
 mod sensed;
 mod tables;
 
 pub use memory::from_simulated;
+pub use population::{PopulationReader, population_arms, read_population_arm};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -288,44 +290,28 @@ pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
     read_files(dir, &files)
 }
 
-/// Reads arm `index` of a population dataset ([`sim::dataset::population`]).
-/// Its files are first checked against its checksum list, where it has one.
-pub fn read_population_arm(out: &Path, index: usize) -> Result<Run, ReadError> {
-    let list = sim::dataset::population::arm_checksums(out, index);
-    if list.exists() {
-        let relative = sim::dataset::population::arm_relative_files(index);
-        let names: Vec<&str> = relative.iter().map(String::as_str).collect();
-        sim::dataset::checksum::verify(&list, out, &names)?;
-    }
-    read_files(out, &sim::dataset::population::arm_files(out, index))
-}
-
-/// The arms complete in a population dataset (those with a manifest), in order.
-pub fn population_arms(out: &Path) -> Result<Vec<usize>, ReadError> {
-    let dir = out.join("manifests");
-    let mut arms: Vec<usize> = std::fs::read_dir(&dir)
-        .map_err(sim::dataset::io(&dir))?
-        .filter_map(|e| {
-            let name = e.ok()?.file_name().into_string().ok()?;
-            name.strip_prefix("arm=")?
-                .strip_suffix(".json")?
-                .parse()
-                .ok()
-        })
-        .collect();
-    arms.sort_unstable();
-    Ok(arms)
-}
-
 /// Reads a run from its four files `[bodies, joints, truth, manifest]`; `dir` is recorded as
 /// where it came from.
 fn read_files(dir: &Path, files: &[PathBuf; 4]) -> Result<Run, ReadError> {
     let [bodies_path, joints_path, truth_path, manifest_path] = files;
     let manifest = read_manifest(manifest_path)?;
     refuse_invalid(&manifest, manifest_path)?;
-    let (run_id, t, bodies) = read_bodies(bodies_path)?;
-    let mut joints = read_joints(joints_path, bodies_path, t.len())?;
-    let truth = read_truth(truth_path)?;
+    let [bodies, joints, truth] =
+        [bodies_path, joints_path, truth_path].map(|p| sim::store::reader::ParquetColumns::read(p));
+    assemble(dir, [bodies?, joints?, truth?], manifest, manifest_path)
+}
+
+/// A run from its three tables' columns and its manifest (read from `manifest_path`, which
+/// errors name); `dir` is recorded as where it came from.
+fn assemble(
+    dir: &Path,
+    [bt, jt, tt]: [sim::store::reader::ParquetColumns; 3],
+    manifest: Manifest,
+    manifest_path: &Path,
+) -> Result<Run, ReadError> {
+    let (run_id, t, bodies) = read_bodies(&bt)?;
+    let mut joints = read_joints(&jt, &bt.path, t.len())?;
+    let truth = read_truth(&tt)?;
     let stated = apply_design(&mut joints, &manifest, manifest_path)?;
     let clean = Measurements {
         run_id,

@@ -50,9 +50,9 @@ pub(super) fn read_manifest(manifest_path: &Path) -> Result<Manifest, ReadError>
 
 /// `(run_id, t, bodies)` of `bodies.parquet`.
 pub(super) fn read_bodies(
-    bodies_path: &Path,
+    bt: &ParquetColumns,
 ) -> Result<(String, Vec<f64>, Vec<BodySeries>), ReadError> {
-    let bt = ParquetColumns::read(bodies_path)?;
+    let bodies_path = bt.path.as_path();
     let run_id = bt.utf8("run_id")?.into_iter().next().unwrap_or_default();
     let body = bt.u8("body")?;
     if body.contains(&0) {
@@ -142,17 +142,17 @@ fn joint_rows(jt: &ParquetColumns) -> Result<JointRows, ReadError> {
 }
 
 pub(super) fn read_joints(
-    joints_path: &Path,
+    jt: &ParquetColumns,
     bodies_path: &Path,
     samples: usize,
 ) -> Result<Vec<JointSeries>, ReadError> {
-    let jt = ParquetColumns::read(joints_path)?;
+    let joints_path = jt.path.as_path();
     let kind = jt.utf8("kind")?;
     let JointRows {
         ids,
         samples: jsamples,
         rows: jrows,
-    } = joint_rows(&jt)?;
+    } = joint_rows(jt)?;
     if jsamples != samples {
         return Err(ReadError::Column {
             path: joints_path.to_owned(),
@@ -205,8 +205,7 @@ pub(super) fn read_joints(
     Ok(joints)
 }
 
-pub(super) fn read_truth(truth_path: &Path) -> Result<Truth, ReadError> {
-    let tt = ParquetColumns::read(truth_path)?;
+pub(super) fn read_truth(tt: &ParquetColumns) -> Result<Truth, ReadError> {
     let (tb, names) = (tt.u8("body")?, tt.utf8("name")?);
     let [mass, j11, j22, j33, length, radius, damping] = [
         "mass",

@@ -5,8 +5,55 @@ use std::path::Path;
 
 use sim::population::Shard;
 use sim::scenario::Scenario;
-use validation::dataset::{population_arms, read_population_arm};
+use validation::dataset::{PopulationReader, population_arms, read_population_arm};
 use validation::estimate::nim::joint::Sensing;
+
+/// An arm read from its shard (through the row groups' statistics of `arm`, or with its whole
+/// shard) is the run `sim run` writes for the arm's scenario, value for value.
+#[test]
+fn an_arm_read_from_its_shard_is_the_run_of_its_scenario() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_rail.toml");
+    let edit = |f: &mut sim::scenario::ScenarioFile| {
+        f.time.end = 0.1;
+        let p = f.population.as_mut().unwrap();
+        p.arms = 70;
+        p.arms_per_shard = Some(40);
+    };
+    let s = Scenario::from_path(&path).unwrap().edited(edit).unwrap();
+    let tmp = std::env::temp_dir().join(format!("validation-shard-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let out = tmp.join("population");
+    sim::batch::generate(&s, &out, Shard::ALL, false, None).unwrap();
+    let reader = PopulationReader::open(&out).unwrap();
+    assert_eq!(reader.arms().unwrap(), (0..70).collect::<Vec<_>>());
+    let all = reader
+        .read_many(&(0..70).rev().collect::<Vec<_>>())
+        .unwrap();
+    let shown = |r: &validation::dataset::Run| {
+        format!(
+            "{:?} {:?} {:?} {:?}",
+            r.measurements, r.clean, r.truth, r.manifest
+        )
+    };
+    // Arm 35: the fourth row group of shard 0; arm 65: shard 1.
+    for k in [0, 35, 39, 40, 65, 69] {
+        let arm = s.population_arm(k).unwrap();
+        let sim_run = sim::simulate(&arm, None);
+        let dir = tmp.join(format!("arm{k}"));
+        sim::dataset::write_run(&dir, &sim_run.recording, &sim_run.manifest, false).unwrap();
+        let expected = shown(&validation::dataset::read_run(&dir).unwrap());
+        assert_eq!(shown(&reader.read(k).unwrap()), expected, "arm {k}");
+        assert_eq!(shown(&all[69 - k]), expected, "arm {k} (whole shard)");
+    }
+    assert!(
+        reader
+            .read(70)
+            .unwrap_err()
+            .to_string()
+            .contains("arms 0 to 69")
+    );
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
 
 #[test]
 fn population_arms_read_back_with_their_own_truth() {

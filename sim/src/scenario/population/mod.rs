@@ -29,12 +29,14 @@ use serde::{Deserialize, Serialize};
 
 pub mod arm_laws;
 mod distribution;
+mod layout;
 pub mod motion;
 pub mod random;
 pub mod scaled;
 
 pub use arm_laws::FrictionLaws;
 pub use distribution::Distribution;
+pub use layout::{DEFAULT_ARMS_PER_SHARD, Layout};
 
 use crate::drive::Drive;
 use crate::model::Chain;
@@ -137,6 +139,9 @@ pub struct PopulationSection {
     pub arms: usize,
     /// Seed of the population (default: the scenario's).
     pub seed: Option<u64>,
+    /// Arms per shard, the unit of the population's files, of resuming and of `--shard K/N`
+    /// (default [`DEFAULT_ARMS_PER_SHARD`]).
+    pub arms_per_shard: Option<usize>,
     /// Factor on every body's reference length (default: 1).
     pub length: Option<Distribution>,
     /// Factor on every body's reference radius (default: 1).
@@ -419,7 +424,7 @@ impl PopulationSection {
     }
 }
 
-/// A shard `K/N` of a population: arms `k` with `k mod N = K`.
+/// A share `K/N` of a population's shards: shards `s` with `s mod N = K`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
     /// This shard, `0..count`.
@@ -432,9 +437,20 @@ impl Shard {
     /// The whole population.
     pub const ALL: Shard = Shard { index: 0, count: 1 };
 
-    /// Whether arm `k` belongs to this shard.
-    pub fn contains(&self, k: usize) -> bool {
-        k % self.count == self.index
+    /// Whether the population's shard `s` ([`Layout`]) is this
+    /// process's to write.
+    pub fn contains(&self, s: usize) -> bool {
+        s % self.count == self.index
+    }
+}
+
+impl PopulationSection {
+    /// How the population's arms are cut into shards.
+    pub fn layout(&self) -> Layout {
+        Layout {
+            arms: self.arms,
+            arms_per_shard: self.arms_per_shard.unwrap_or(DEFAULT_ARMS_PER_SHARD),
+        }
     }
 }
 
@@ -535,6 +551,7 @@ mod tests {
         let p = PopulationSection {
             arms: 10,
             seed: None,
+            arms_per_shard: None,
             length: Some(Distribution::Uniform {
                 low: 0.8,
                 high: 1.2,

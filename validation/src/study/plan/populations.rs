@@ -7,7 +7,7 @@ use std::time::Instant;
 use sim::population::Shard;
 use sim::scenario::Scenario;
 
-use crate::dataset::{Run, read_population_arm};
+use crate::dataset::{PopulationReader, Run};
 use crate::study::file::SensorFamily;
 
 /// `scenario` (a population) with force/torque sensors on every body whose noise is `level` ×
@@ -43,9 +43,8 @@ pub fn population(scenario: &Scenario, arms: usize, dir: &Path) -> crate::Result
             g.written as f64 / t0.elapsed().as_secs_f64()
         );
     }
-    Ok((0..arms)
-        .map(|k| read_population_arm(dir, k))
-        .collect::<Result<_, _>>()?)
+    let reader = PopulationReader::open(dir)?;
+    Ok(reader.read_many(&(0..arms).collect::<Vec<_>>())?)
 }
 
 /// `scenario` (a population with `excitation = "fourier"`) with its arms on another Fourier
