@@ -303,7 +303,7 @@ fn result(text: &str, key: &str) -> Result<f64, String> {
 
 /// The peer's Python: `target/peer-venv/bin/python`, created and filled if missing; `None` if
 /// that is impossible here.
-fn peer_python(root: &Path) -> Option<PathBuf> {
+pub(crate) fn peer_python(root: &Path) -> Option<PathBuf> {
     let venv = root.join("target/peer-venv");
     let python = venv.join("bin/python");
     let ready = |p: &Path| {

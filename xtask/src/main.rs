@@ -10,6 +10,7 @@ use std::time::Instant;
 
 mod bench;
 mod bench_nim;
+mod bench_population;
 mod industrial;
 mod joint_level;
 mod nim;
@@ -25,6 +26,8 @@ use sim::scenario::Scenario;
 use validation::report::chapter::Chapter;
 use validation::study::plan::{NimPopulationPlan, Plan};
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// Automation of the project's reproductions and benchmarks.
 #[derive(Parser)]
 #[command(about)]
@@ -142,6 +145,21 @@ enum Command {
         /// Also run the peer pipeline and print the ratios.
         #[arg(long)]
         peer: bool,
+    },
+    /// Generate a large population_rail into shard files on all cores (arms/s, files, bytes),
+    /// verify it, and time reading one arm (the project's reader; polars, DuckDB and pyarrow
+    /// through xtask/peer/read_population.py) and scanning the whole joints table.
+    BenchPopulation {
+        /// Arms of the population.
+        #[arg(long, default_value_t = 100_000)]
+        arms: usize,
+        /// Where to write it (default: <workspace>/target/bench-population; ~11 GB at 100 000
+        /// arms).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Keep the population afterwards (removed by default).
+        #[arg(long)]
+        keep: bool,
     },
 }
 
@@ -532,6 +550,10 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             nim_motion::study(&size.apply(nim_motion::plan(&root)?), &out)?;
         }
         Command::Bench { runs, steps, peer } => bench::bench(&root, runs, steps, peer)?,
+        Command::BenchPopulation { arms, out, keep } => {
+            let out = out.unwrap_or_else(|| root.join("target/bench-population"));
+            bench_population::bench(&root, arms, &out, keep)?
+        }
     }
     Ok(())
 }

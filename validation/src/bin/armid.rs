@@ -14,6 +14,9 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Manipulator identification in Rapier: simulate arms, replay recordings, write Parquet
 /// datasets, and score inertial-parameter estimators against the truth.
 #[derive(Parser)]
