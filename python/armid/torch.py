@@ -1,6 +1,9 @@
 """A PyTorch ``IterableDataset`` over a population (``pip install ./python[torch]``): each worker
-of a ``DataLoader`` reads its share of the arms (:meth:`armid.population.Population.order`), so
-every arm is read once per epoch whatever the number of workers.
+of a ``DataLoader`` reads its share of the arms, by default block by block
+(:meth:`armid.population.Population.iterate_blocks`: blocks of 32 arms shuffled and dealt, ~30 ×
+faster than arm by arm), with ``by_block=False`` arm by arm
+(:meth:`armid.population.Population.order`), so every arm is read once per epoch whatever the
+number of workers.
 
     from armid.torch import PopulationDataset
     data = PopulationDataset("generated/populations/population_panda", columns=["q", "i_meas"])
@@ -27,11 +30,12 @@ __all__ = ["PopulationDataset"]
 class PopulationDataset(IterableDataset):
     """The arms of a population as ``(features, labels)`` tensors."""
 
-    def __init__(self, directory, columns, seed: int = 0) -> None:
+    def __init__(self, directory, columns, seed: int = 0, by_block: bool = True) -> None:
         super().__init__()
         self.population = Population(directory)
         self.columns = list(columns)
         self.seed = seed
+        self.by_block = by_block
         self.epoch = 0
 
     def set_epoch(self, epoch: int) -> None:
@@ -41,8 +45,8 @@ class PopulationDataset(IterableDataset):
     def __iter__(self):
         info = get_worker_info()
         worker, workers = (0, 1) if info is None else (info.id, info.num_workers)
-        for arm in self.population.iterate(self.seed, self.epoch, worker, workers,
-                                           columns=["joint", *self.columns]):
+        iterate = self.population.iterate_blocks if self.by_block else self.population.iterate
+        for arm in iterate(self.seed, self.epoch, worker, workers, columns=["joint", *self.columns]):
             joints = arm.joints.column("joint").to_numpy()
             n = len(np.unique(joints))
             values = np.stack([arm.joints.column(c).to_numpy() for c in self.columns], axis=-1)
