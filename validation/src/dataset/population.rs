@@ -106,20 +106,15 @@ impl PopulationReader {
             return Err(incomplete(&files[3], wanted[0], s));
         }
         self.verify(s)?;
-        let mut tables = files.each_ref().map(|p| {
-            ParquetColumns::read_by_arm(p).map(|v| v.into_iter().collect::<BTreeMap<_, _>>())
-        });
+        let [b, j, t, m] = files.each_ref().map(|p| ParquetColumns::read_by_arm(p));
+        let mut tables = [b?, j?, t?, m?].map(|v| v.into_iter().collect::<BTreeMap<_, _>>());
         let mut out = BTreeMap::new();
         for &k in wanted {
-            let mut take = |t: &mut Result<BTreeMap<u32, ParquetColumns>, ReadError>| match t {
-                Ok(m) => m.remove(&(k as u32)).ok_or_else(|| absent(&files[3], k)),
-                Err(e) => Err(ReadError::Format {
-                    path: files[3].clone(),
-                    message: e.to_string(),
-                }),
+            let rows = tables.each_mut().map(|m| m.remove(&(k as u32)));
+            let [Some(b), Some(j), Some(t), Some(m)] = rows else {
+                return Err(absent(&files[3], k));
             };
-            let [b, j, t, m] = tables.each_mut().map(&mut take);
-            out.insert(k, self.decode(k, &files[3], [b?, j?, t?, m?])?);
+            out.insert(k, self.decode(k, &files[3], [b, j, t, m])?);
         }
         Ok(out)
     }

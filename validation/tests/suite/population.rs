@@ -55,6 +55,30 @@ fn an_arm_read_from_its_shard_is_the_run_of_its_scenario() {
     std::fs::remove_dir_all(&tmp).unwrap();
 }
 
+/// A population of the per-arm layout of earlier versions is refused, naming its description and
+/// what to do.
+#[test]
+fn a_population_of_the_earlier_layout_is_refused_with_what_to_do() {
+    let dir = std::env::temp_dir().join(format!("validation-old-pop-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("manifests")).unwrap();
+    std::fs::write(
+        dir.join("population.json"),
+        r#"{"scenario": "", "arms": 3, "seed": 0, "layout": "bodies|joints|truth/arm=NNNNN/part-0.parquet"}"#,
+    )
+    .unwrap();
+    std::fs::write(dir.join("manifests/arm=00000.json"), "{}").unwrap();
+    for e in [
+        PopulationReader::open(&dir).err().unwrap().to_string(),
+        sim::dataset::verify::verify(&dir).unwrap_err().to_string(),
+    ] {
+        assert!(
+            e.contains("population.json") && e.contains("regenerated with `sim population`"),
+            "{e}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn population_arms_read_back_with_their_own_truth() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_rail.toml");
