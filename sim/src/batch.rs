@@ -10,8 +10,8 @@ use rayon::prelude::*;
 
 use crate::dataset::DatasetError;
 use crate::dataset::population::{
-    ARMS_PER_ROW_GROUP, Description, LAYOUT, ShardWriter, remove_own_partial, remove_stale,
-    shard_complete, write_description,
+    ARMS_PER_ROW_GROUP, Description, LAYOUT, ShardWriter, check_no_other_layout,
+    remove_own_partial, remove_stale, shard_complete, write_description,
 };
 use crate::scenario::population::Shard;
 use crate::scenario::{Scenario, ScenarioError};
@@ -56,6 +56,7 @@ pub fn generate(
 ) -> Result<Generated, BatchError> {
     let p = scenario.population()?;
     let layout = p.layout();
+    check_no_other_layout(out)?;
     remove_stale(out);
     write_description(
         out,

@@ -87,6 +87,24 @@ fn shards_are_disjoint_and_together_equal_the_whole_population() {
         "{:?}",
         run.manifest.checks
     );
+    // A directory holding a population of the earlier per-arm layout is not written into.
+    let old = temp("old-layout");
+    std::fs::create_dir_all(&old).unwrap();
+    std::fs::write(
+        old.join("population.json"),
+        r#"{"arms": 5, "layout": "bodies|joints|truth/arm=NNNNN/part-0.parquet"}"#,
+    )
+    .unwrap();
+    let e = sim::batch::generate(&s, &old, Shard::ALL, false, None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("population.json") && e.contains("remove it or write the population elsewhere"),
+        "{e}"
+    );
+    assert_eq!(tree(&old).len(), 1, "nothing written");
+    std::fs::remove_dir_all(&old).unwrap();
+
     // Resumed with one more arm, the last shard (arm 4 alone) is written again for arms 4
     // and 5; the others are kept.
     let more = s

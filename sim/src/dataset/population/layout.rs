@@ -78,6 +78,29 @@ pub fn read_description(out: &Path) -> Result<Description, DatasetError> {
     Ok(d)
 }
 
+/// `Err` if `out` holds a population of another layout (the per-arm directories of earlier
+/// versions): a generation into it would mix both, and tools globbing `OUT/bodies/*/*.parquet`
+/// would read both.
+pub fn check_no_other_layout(out: &Path) -> Result<(), DatasetError> {
+    let path = out.join(POPULATION_FILE);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(());
+    };
+    let layout = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| v.get("layout").and_then(|l| l.as_str()).map(str::to_owned));
+    match layout {
+        Some(l) if l != LAYOUT => Err(DatasetError::Format {
+            path,
+            message: format!(
+                "layout {l:?}: a population of an earlier version (one directory per arm) is \
+                 in this directory; remove it or write the population elsewhere"
+            ),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// The partition directory name of shard `shard`.
 pub fn partition(shard: usize) -> String {
     format!("shard={shard:05}")

@@ -30,8 +30,8 @@ mod shard_writer;
 
 pub use layout::{
     ARMS_KEY, ARMS_PER_ROW_GROUP, DEFAULT_ARMS_PER_SHARD, Description, LAYOUT, Layout,
-    POPULATION_FILE, TABLES, arms_value, partition, read_description, shard_checksums,
-    shard_complete, shard_files, shard_relative_files,
+    POPULATION_FILE, TABLES, arms_value, check_no_other_layout, partition, read_description,
+    shard_checksums, shard_complete, shard_files, shard_relative_files,
 };
 pub use shard_writer::ShardWriter;
 
