@@ -31,19 +31,18 @@ impl ParquetColumns {
     /// panics on some malformed ones instead of failing. A panic of the Parquet reader on a
     /// malformed file is still turned into an error naming the file.
     pub fn read(path: &Path) -> Result<ParquetColumns, DatasetError> {
-        let read = std::panic::catch_unwind(|| Self::read_unguarded(path, None));
-        read.unwrap_or_else(|_| {
-            Err(DatasetError::Format {
-                path: path.to_owned(),
-                message: "the Parquet reader failed on a malformed file".into(),
-            })
-        })
+        Self::read_guarded(path, None)
     }
 
     /// The rows of arm `arm` of a population shard's table (its `arm` column): only the row
     /// groups whose statistics of `arm` include it are read, and of those only its rows kept.
     pub fn read_arm(path: &Path, arm: u32) -> Result<ParquetColumns, DatasetError> {
-        let read = std::panic::catch_unwind(|| Self::read_unguarded(path, Some(arm)));
+        Self::read_guarded(path, Some(arm))
+    }
+
+    /// [`Self::read_unguarded`] with a panic of the Parquet reader turned into an error.
+    fn read_guarded(path: &Path, arm: Option<u32>) -> Result<ParquetColumns, DatasetError> {
+        let read = std::panic::catch_unwind(|| Self::read_unguarded(path, arm));
         read.unwrap_or_else(|_| {
             Err(DatasetError::Format {
                 path: path.to_owned(),
@@ -56,11 +55,7 @@ impl ParquetColumns {
     /// order; each arm's columns are slices of the file's batches, not copies).
     pub fn read_by_arm(path: &Path) -> Result<Vec<(u32, ParquetColumns)>, DatasetError> {
         let whole = Self::read(path)?;
-        let missing = || DatasetError::Column {
-            path: path.to_owned(),
-            column: "arm".into(),
-            expected: "a UInt32 column of arm indices (a population shard's table)".into(),
-        };
+        let missing = || no_arm_column(path);
         let arm_chunks = whole.columns.get("arm").ok_or_else(missing)?;
         let mut out: Vec<(u32, ParquetColumns)> = Vec::new();
         for (c, chunk) in arm_chunks.iter().enumerate() {
@@ -71,6 +66,15 @@ impl ParquetColumns {
                 let arm = values[start];
                 let len = values[start..].iter().take_while(|&&a| a == arm).count();
                 if out.last().is_none_or(|(last, _)| *last != arm) {
+                    if out.iter().any(|(a, _)| *a >= arm) {
+                        return Err(DatasetError::Column {
+                            path: path.to_owned(),
+                            column: "arm".into(),
+                            expected: format!(
+                                "each arm's rows together, arms ascending (arm {arm} is not)"
+                            ),
+                        });
+                    }
                     out.push((
                         arm,
                         ParquetColumns {
@@ -104,11 +108,7 @@ impl ParquetColumns {
         let mut filter = false;
         if let Some(arm) = arm {
             let (groups, mixed) =
-                arm_row_groups(builder.metadata(), arm).ok_or_else(|| DatasetError::Column {
-                    path: path.to_owned(),
-                    column: "arm".into(),
-                    expected: "a UInt32 column of arm indices (a population shard's table)".into(),
-                })?;
+                arm_row_groups(builder.metadata(), arm).ok_or_else(|| no_arm_column(path))?;
             filter = mixed;
             builder = builder.with_row_groups(groups);
         }
@@ -213,6 +213,15 @@ impl ParquetColumns {
     }
 }
 
+/// A table without the `arm` column of a population shard's tables.
+fn no_arm_column(path: &Path) -> DatasetError {
+    DatasetError::Column {
+        path: path.to_owned(),
+        column: "arm".into(),
+        expected: "a UInt32 column of arm indices (a population shard's table)".into(),
+    }
+}
+
 /// The row groups that may hold rows of `arm` by their statistics of the `arm` column, and
 /// whether some of them hold other arms too. `None`: the file has no `arm` column.
 fn arm_row_groups(meta: &ParquetMetaData, arm: u32) -> Option<(Vec<usize>, bool)> {
@@ -273,11 +282,7 @@ pub fn arm_rows(path: &Path) -> Result<Vec<(u32, usize)>, DatasetError> {
         let arms = batch
             .column_by_name("arm")
             .and_then(|a| a.as_primitive_opt::<UInt32Type>())
-            .ok_or_else(|| DatasetError::Column {
-                path: path.to_owned(),
-                column: "arm".into(),
-                expected: "a UInt32 column of arm indices (a population shard's table)".into(),
-            })?;
+            .ok_or_else(|| no_arm_column(path))?;
         for a in arms.values().iter().copied() {
             match runs.last_mut() {
                 Some((last, n)) if *last == a => *n += 1,
