@@ -32,13 +32,24 @@ pub fn bench(
     runs: usize,
     steps: usize,
     peer: bool,
+    rapier_patch: bool,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let tmp = std::env::temp_dir().join(format!("xtask-bench-{}", std::process::id()));
     std::fs::create_dir_all(&tmp)?;
     let result = measure(root, &tmp, runs, steps).and_then(|ours| {
         crate::bench_nim::bench(root, &tmp)?;
         if peer {
-            compare(root, &tmp, runs, &ours)
+            let patched = if rapier_patch {
+                let build = crate::rapier_patch::PatchedBuild::prepare(root)?;
+                Some(crate::rapier_patch::bare_steps(
+                    &build,
+                    steps.max(200_000),
+                    3,
+                )?)
+            } else {
+                None
+            };
+            compare(root, &tmp, runs, &ours, patched)
         } else {
             Ok(())
         }
@@ -53,13 +64,7 @@ fn measure(
     runs: usize,
     steps: usize,
 ) -> Result<Ours, Box<dyn std::error::Error>> {
-    let falling = Scenario::from_toml(&falling_arm6(), "arm6, every joint free (bench)")?;
-    let mut sim = sim::simulation::Simulation::new(&falling);
-    let t0 = Instant::now();
-    for _ in 0..steps {
-        sim.advance();
-    }
-    let bare_steps = steps as f64 / t0.elapsed().as_secs_f64();
+    let bare_steps = bare_steps(steps)?;
     println!(
         "arm6 bare integrator steps:  {bare_steps:>10.0} steps/s  (every joint dynamic, dt = 1e-3 s)"
     );
@@ -127,6 +132,18 @@ fn measure(
     })
 }
 
+/// Bare integrator steps/s of arm6 with every arm joint dynamic (falling from rest), over
+/// `steps` steps at dt = 1 ms (past the scenario's 1 s end: the arm keeps swinging).
+pub fn bare_steps(steps: usize) -> Result<f64, Box<dyn std::error::Error>> {
+    let falling = Scenario::from_toml(&falling_arm6(), "arm6, every joint free (bench)")?;
+    let mut sim = sim::simulation::Simulation::new(&falling);
+    let t0 = Instant::now();
+    for _ in 0..steps {
+        sim.advance();
+    }
+    Ok(steps as f64 / t0.elapsed().as_secs_f64())
+}
+
 /// The readings' core per sample on `paper_rail` (issue 30's "readings in microseconds"): the
 /// forward kinematics, RNEA and Newton–Euler joint wrenches of `sim::readout::evaluate` at each
 /// recorded state, every joint prescribed (its acceleration known), repeated over the run.
@@ -187,6 +204,7 @@ fn compare(
     tmp: &Path,
     runs: usize,
     ours: &Ours,
+    patched: Option<(f64, f64)>,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let Some(python) = peer_python(root) else {
         println!(
@@ -230,6 +248,14 @@ fn compare(
         ours.bare_steps,
         ours.bare_steps / mj_steps
     );
+    if let Some((published, patched)) = patched {
+        println!(
+            "| arm6 bare steps/s, published rapier3d-f64 vs with xtask/rapier-patch (alternating \
+             processes, medians of 3) | {mj_steps:.0} | {published:.0} → {patched:.0} | {:.2} → {:.2} |",
+            published / mj_steps,
+            patched / mj_steps
+        );
+    }
     let row = |what: &str, peer: f64, name: &str, ours: f64| {
         println!(
             "| {what} | {peer:.1} ({name}) | {ours:.1} | {:.2} |",
@@ -294,7 +320,7 @@ fn run_peer(
 }
 
 /// The value a peer printed as `RESULT key value`.
-fn result(text: &str, key: &str) -> Result<f64, String> {
+pub(crate) fn result(text: &str, key: &str) -> Result<f64, String> {
     text.lines()
         .find_map(|l| l.strip_prefix(&format!("RESULT {key} ")))
         .and_then(|v| v.trim().parse().ok())

@@ -17,6 +17,8 @@ mod nim;
 mod nim_motion;
 mod nim_noise;
 mod paper_sensing;
+mod rapier_patch;
+mod rapier_trajectories;
 mod real;
 mod teaching;
 
@@ -142,10 +144,40 @@ enum Command {
         /// Number of bare integrator steps to time.
         #[arg(long, default_value_t = 100_000)]
         steps: usize,
-        /// Also run the peer pipeline and print the ratios.
+        /// Also run the peer pipeline and print the ratios (and, unless --no-rapier-patch, the
+        /// bare steps/s with the Rapier patch applied; see bench-rapier-patch).
         #[arg(long)]
         peer: bool,
+        /// With --peer, skip building and measuring the patched Rapier.
+        #[arg(long)]
+        no_rapier_patch: bool,
     },
+    /// Apply xtask/rapier-patch/multibody-composite.patch (composite-rigid-body mass matrix) to a
+    /// copy of the published rapier3d-f64 in a temporary directory, build the workspace against it
+    /// (target/rapier-patch), and measure arm6 bare steps/s published vs patched, and the largest
+    /// differences between runs both builds write; with --tests, run the sim suite and
+    /// validation's Pinocchio and paper_rail tests on the patched build.
+    BenchRapierPatch {
+        /// Bare integrator steps per measurement.
+        #[arg(long, default_value_t = 200_000)]
+        steps: usize,
+        /// Alternating measurements per build (the median is printed).
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
+        /// Also run the tests on the patched build.
+        #[arg(long)]
+        tests: bool,
+    },
+    /// Print arm6's bare integrator steps/s as `RESULT bare_steps_per_s X` (used to measure
+    /// the patched build in its own process).
+    #[command(hide = true)]
+    BareSteps {
+        #[arg(long, default_value_t = 100_000)]
+        steps: usize,
+    },
+    /// Simulate a scenario and write its run directory (used to compare the builds' runs).
+    #[command(hide = true)]
+    WriteRun { scenario: PathBuf, out: PathBuf },
     /// Generate a large population_rail into shard files on all cores (arms/s, files, bytes),
     /// verify it, and time reading one arm (the project's reader; polars, DuckDB and pyarrow
     /// through xtask/peer/read_population.py) and scanning the whole joints table.
@@ -549,7 +581,21 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             let out = out.unwrap_or_else(|| root.join("generated"));
             nim_motion::study(&size.apply(nim_motion::plan(&root)?), &out)?;
         }
-        Command::Bench { runs, steps, peer } => bench::bench(&root, runs, steps, peer)?,
+        Command::Bench {
+            runs,
+            steps,
+            peer,
+            no_rapier_patch,
+        } => bench::bench(&root, runs, steps, peer, !no_rapier_patch)?,
+        Command::BenchRapierPatch {
+            steps,
+            rounds,
+            tests,
+        } => rapier_patch::bench(&root, steps, rounds, tests)?,
+        Command::BareSteps { steps } => {
+            println!("RESULT bare_steps_per_s {}", bench::bare_steps(steps)?)
+        }
+        Command::WriteRun { scenario, out } => rapier_trajectories::write_run(&scenario, &out)?,
         Command::BenchPopulation { arms, out, keep } => {
             let out = out.unwrap_or_else(|| root.join("target/bench-population"));
             bench_population::bench(&root, arms, &out, keep)?

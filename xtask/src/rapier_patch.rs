@@ -1,0 +1,293 @@
+//! The upstream contribution to Rapier's multibody step (issue 30, item 4) and its measurement:
+//! `cargo xtask bench-rapier-patch [--steps N] [--rounds K] [--tests]`, and the patched figure of
+//! `cargo xtask bench --peer`.
+//!
+//! The patch, `xtask/rapier-patch/multibody-composite.patch` (its pull-request text beside it in
+//! `PULL_REQUEST.md`), holds only changed lines; no Rapier source is committed. This module copies
+//! the published rapier3d-f64 that Cargo.lock names from Cargo's registry into a temporary
+//! directory, applies the patch with `git apply`, copies the workspace's files (those git does not
+//! ignore) beside it, and builds the copy with `--config patch.crates-io.rapier3d-f64.path=…` into
+//! `target/rapier-patch` (kept between runs, so only the first build is long). The default build
+//! never sees the patch.
+//!
+//! Measured, published and patched alternately, each in its own process (`xtask bare-steps`):
+//! arm6's bare integrator steps/s; then both builds write the same runs (`xtask write-run`) and
+//! every Float64 column of their joints and bodies tables is compared (largest difference,
+//! absolute and relative to the column's largest value): the patch reorders floating-point sums,
+//! so the runs agree to rounding, not to the byte (a scenario that amplifies rounding shows more:
+//! see [`crate::rapier_trajectories`]). `--tests` also runs the sim suite and
+//! validation's Pinocchio and paper_rail tests on the patched build.
+
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The patch, relative to the workspace root (its pull-request text is `PULL_REQUEST.md` beside it).
+const PATCH: &str = "xtask/rapier-patch/multibody-composite.patch";
+
+/// The crate the patch applies to (the version is the one Cargo.lock names).
+const CRATE: &str = "rapier3d-f64";
+
+/// The runs both builds write and compare: the Panda's excitation (7 joints integrated by Rapier
+/// under computed-torque servos), the URDF test arm with a torque-driven joint, a PD-servo slide
+/// and a prescribed joint, and paper_rail (every joint prescribed: the step's mass matrices do
+/// not enter it, so it must come out identical).
+const COMPARED_RUNS: [&str; 3] = [
+    "scenarios/panda_excitation.toml",
+    "scenarios/urdf_tilted3_torque.toml",
+    "scenarios/paper_rail.toml",
+];
+
+/// A copy of the workspace built against the patched crate; the temporary copy is removed on
+/// drop, the build directory (`target/rapier-patch`) is kept.
+pub struct PatchedBuild {
+    /// Temporary directory holding the patched crate and the workspace copy.
+    dir: PathBuf,
+    /// The patched crate's source.
+    krate: PathBuf,
+    /// The workspace copy.
+    workspace: PathBuf,
+    /// Cargo's target directory for the patched build.
+    target: PathBuf,
+}
+
+impl Drop for PatchedBuild {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl PatchedBuild {
+    /// Copies and patches the crate, copies the workspace, and builds the xtask binary.
+    pub fn prepare(root: &Path) -> Result<Self, Box<dyn Error>> {
+        let dir = std::env::temp_dir().join(format!("armid-rapier-patch-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let source = registry_source(root)?;
+        let name = source.file_name().ok_or("registry source has no name")?;
+        let build = PatchedBuild {
+            krate: dir.join(name),
+            workspace: dir.join("workspace"),
+            target: root.join("target/rapier-patch"),
+            dir,
+        };
+        copy_tree(&source, &build.krate)?;
+        let patch = root.join(PATCH);
+        checked(
+            Command::new("git")
+                .arg("apply")
+                .arg(&patch)
+                .current_dir(&build.krate),
+            &format!("git apply {} in {}", patch.display(), build.krate.display()),
+        )?;
+        copy_tracked(root, &build.workspace)?;
+        println!(
+            "rapier patch: {} applied to a copy of {}; building the workspace against it in {} \
+             (the first build takes ~10 minutes)…",
+            PATCH,
+            source.display(),
+            build.target.display()
+        );
+        checked(
+            &mut build.cargo(&["build", "--release", "--quiet", "-p", "xtask"]),
+            "cargo build of the patched workspace",
+        )?;
+        build.check_patched()?;
+        Ok(build)
+    }
+
+    /// An error unless the workspace copy's Cargo.lock resolved rapier3d-f64 to the patched
+    /// copy (a path dependency has no `source`).
+    fn check_patched(&self) -> Result<(), Box<dyn Error>> {
+        let lock = std::fs::read_to_string(self.workspace.join("Cargo.lock"))?;
+        let entry = lock
+            .split("[[package]]")
+            .find(|p| p.contains(&format!("name = \"{CRATE}\"")))
+            .ok_or_else(|| format!("the patched workspace's Cargo.lock has no {CRATE}"))?;
+        if entry.contains("source =") {
+            return Err(format!("the patched workspace resolved {CRATE} from the registry").into());
+        }
+        Ok(())
+    }
+
+    /// `cargo ARGS` in the workspace copy, against the patched crate.
+    pub fn cargo(&self, args: &[&str]) -> Command {
+        // `--config` goes before the subcommand: after it, a `--` in `args` would hand it to
+        // the test binaries instead of Cargo.
+        let mut cargo = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+        cargo
+            .arg("--config")
+            .arg(format!(
+                "patch.crates-io.{CRATE}.path={:?}",
+                self.krate.to_string_lossy()
+            ))
+            .args(args)
+            .env("CARGO_TARGET_DIR", &self.target)
+            .current_dir(&self.workspace);
+        cargo
+    }
+
+    /// The patched build's xtask binary.
+    pub fn xtask(&self) -> PathBuf {
+        self.target.join("release/xtask")
+    }
+}
+
+/// The registry source directory of the rapier3d-f64 that Cargo.lock names (`cargo metadata`).
+fn registry_source(root: &Path) -> Result<PathBuf, Box<dyn Error>> {
+    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["metadata", "--format-version", "1", "--locked"])
+        .current_dir(root)
+        .output()?;
+    if !output.status.success() {
+        return Err(format!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+        .into());
+    }
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout)?;
+    let manifest = metadata["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["name"] == CRATE)
+        .and_then(|p| p["manifest_path"].as_str())
+        .ok_or_else(|| format!("cargo metadata lists no {CRATE}"))?;
+    Ok(Path::new(manifest)
+        .parent()
+        .ok_or("manifest path has no parent")?
+        .to_path_buf())
+}
+
+/// Copies a directory tree.
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// Copies the workspace's files as they are in the working tree (tracked, and untracked but not
+/// ignored) to `to`.
+fn copy_tracked(root: &Path, to: &Path) -> Result<(), Box<dyn Error>> {
+    let output = Command::new("git")
+        .args([
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ])
+        .current_dir(root)
+        .output()?;
+    if !output.status.success() {
+        return Err("git ls-files failed: the workspace must be a git checkout".into());
+    }
+    for file in output.stdout.split(|b| *b == 0).filter(|f| !f.is_empty()) {
+        let file = Path::new(std::str::from_utf8(file)?);
+        let (from, target) = (root.join(file), to.join(file));
+        if !from.exists() {
+            continue; // deleted in the working tree
+        }
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::copy(&from, &target)?;
+    }
+    Ok(())
+}
+
+/// Runs `command`; an error naming `what` with its standard error if it fails.
+fn checked(command: &mut Command, what: &str) -> Result<(), Box<dyn Error>> {
+    let output = command.output()?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+        .into())
+    }
+}
+
+/// Bare steps/s of the published (`this` binary) and the patched build, `rounds` alternating
+/// runs of `steps` steps each, medians.
+pub fn bare_steps(
+    build: &PatchedBuild,
+    steps: usize,
+    rounds: usize,
+) -> Result<(f64, f64), Box<dyn Error>> {
+    let published = std::env::current_exe()?;
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..rounds.max(1) {
+        a.push(bare_steps_of(&published, steps)?);
+        b.push(bare_steps_of(&build.xtask(), steps)?);
+    }
+    Ok((median(&mut a), median(&mut b)))
+}
+
+fn bare_steps_of(xtask: &Path, steps: usize) -> Result<f64, Box<dyn Error>> {
+    let output = Command::new(xtask)
+        .args(["bare-steps", "--steps", &steps.to_string()])
+        .output()?;
+    if !output.status.success() {
+        return Err(format!(
+            "{} bare-steps failed: {}",
+            xtask.display(),
+            String::from_utf8_lossy(&output.stderr)
+        )
+        .into());
+    }
+    Ok(crate::bench::result(
+        &String::from_utf8_lossy(&output.stdout),
+        "bare_steps_per_s",
+    )?)
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// `cargo xtask bench-rapier-patch`: builds, measures, compares trajectories and (with `tests`)
+/// runs the tests on the patched build.
+pub fn bench(root: &Path, steps: usize, rounds: usize, tests: bool) -> Result<(), Box<dyn Error>> {
+    let build = PatchedBuild::prepare(root)?;
+    let (published, patched) = bare_steps(&build, steps, rounds)?;
+    println!(
+        "arm6 bare integrator steps/s (median of {rounds}, {steps} steps each): published {CRATE} \
+         {published:.0}, patched {patched:.0} ({:.2}×)",
+        patched / published
+    );
+    crate::rapier_trajectories::compare(root, &build, &COMPARED_RUNS)?;
+    if tests {
+        run_tests(&build)?;
+    }
+    Ok(())
+}
+
+/// The sim suite and validation's Pinocchio and paper_rail tests on the patched build.
+fn run_tests(build: &PatchedBuild) -> Result<(), Box<dyn Error>> {
+    for (package, filters) in [
+        ("sim", vec![]),
+        ("validation", vec!["pinocchio", "paper_rail"]),
+    ] {
+        println!("rapier patch: cargo test --release -p {package} --test suite {filters:?}…");
+        let mut args = vec!["test", "--release", "-p", package, "--test", "suite", "--"];
+        args.extend(filters);
+        let status = build.cargo(&args).status()?;
+        build.check_patched()?;
+        if !status.success() {
+            return Err(format!("{package}'s tests failed on the patched build").into());
+        }
+    }
+    Ok(())
+}
