@@ -167,6 +167,10 @@ enum Command {
         /// Also run the tests on the patched build.
         #[arg(long)]
         tests: bool,
+        /// Also generate a population_rail of this many arms with each build
+        /// (`bench-population`; ~0.12 GB per 1000 arms, removed afterwards).
+        #[arg(long)]
+        population: Option<usize>,
     },
     /// Print arm6's bare integrator steps/s as `RESULT bare_steps_per_s X` (used to measure
     /// the patched build in its own process).
@@ -178,6 +182,14 @@ enum Command {
     /// Simulate a scenario and write its run directory (used to compare the builds' runs).
     #[command(hide = true)]
     WriteRun { scenario: PathBuf, out: PathBuf },
+    /// Print a scenario's simulated runs/s (simulate and record, no writing) as
+    /// `RESULT runs_per_s X`.
+    #[command(hide = true)]
+    SimulateRuns {
+        scenario: PathBuf,
+        #[arg(long, default_value_t = 200)]
+        runs: usize,
+    },
     /// Generate a large population_rail into shard files on all cores (arms/s, files, bytes),
     /// verify it, and time reading one arm (the project's reader; polars, DuckDB and pyarrow
     /// through xtask/peer/read_population.py) and scanning the whole joints table.
@@ -591,11 +603,16 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             steps,
             rounds,
             tests,
-        } => rapier_patch::bench(&root, steps, rounds, tests)?,
+            population,
+        } => rapier_patch::bench(&root, steps, rounds, tests, population)?,
         Command::BareSteps { steps } => {
             println!("RESULT bare_steps_per_s {}", bench::bare_steps(steps)?)
         }
         Command::WriteRun { scenario, out } => rapier_trajectories::write_run(&scenario, &out)?,
+        Command::SimulateRuns { scenario, runs } => {
+            let rate = rapier_patch::simulate_runs(&scenario, runs)?;
+            println!("RESULT runs_per_s {rate}")
+        }
         Command::BenchPopulation { arms, out, keep } => {
             let out = out.unwrap_or_else(|| root.join("target/bench-population"));
             bench_population::bench(&root, arms, &out, keep)?

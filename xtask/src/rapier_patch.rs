@@ -1,6 +1,6 @@
 //! The upstream contribution to Rapier's multibody step (issue 30, item 4) and its measurement:
-//! `cargo xtask bench-rapier-patch [--steps N] [--rounds K] [--tests]`, and the patched figure of
-//! `cargo xtask bench --peer`.
+//! `cargo xtask bench-rapier-patch [--steps N] [--rounds K] [--tests] [--population ARMS]`, and the
+//! patched figure of `cargo xtask bench --peer`.
 //!
 //! The patch, `xtask/rapier-patch/multibody-composite.patch` (its pull-request text beside it in
 //! `PULL_REQUEST.md`), holds only changed lines; no Rapier source is committed. This module copies
@@ -36,6 +36,14 @@ const COMPARED_RUNS: [&str; 3] = [
     "scenarios/panda_excitation.toml",
     "scenarios/urdf_tilted3_torque.toml",
     "scenarios/paper_rail.toml",
+];
+
+/// Whole runs timed with both builds (simulated and recorded, not written), and how many:
+/// paper_rail (every joint prescribed, the workload of the project's populations) and
+/// urdf_tilted3_torque (joints integrated by Rapier).
+const TIMED_RUNS: [(&str, usize); 2] = [
+    ("scenarios/paper_rail.toml", 200),
+    ("scenarios/urdf_tilted3_torque.toml", 20),
 ];
 
 /// A copy of the workspace built against the patched crate; the temporary copy is removed on
@@ -225,31 +233,70 @@ pub fn bare_steps(
     steps: usize,
     rounds: usize,
 ) -> Result<(f64, f64), Box<dyn Error>> {
+    let steps = steps.to_string();
+    alternating(
+        build,
+        rounds,
+        &["bare-steps", "--steps", &steps],
+        "bare_steps_per_s",
+    )
+}
+
+/// `scenario`'s runs/s (simulated and recorded, not written) of the published and the patched
+/// build, `rounds` alternating measurements of `runs` runs, medians.
+fn runs_per_s(
+    build: &PatchedBuild,
+    scenario: &Path,
+    runs: usize,
+    rounds: usize,
+) -> Result<(f64, f64), Box<dyn Error>> {
+    let (scenario, runs) = (scenario.to_string_lossy(), runs.to_string());
+    let args = ["simulate-runs", &scenario, "--runs", &runs];
+    alternating(build, rounds, &args, "runs_per_s")
+}
+
+/// `xtask ARGS` of the published (`this` binary) and the patched build, `rounds` times each,
+/// alternating; the medians of the `RESULT key` they print.
+fn alternating(
+    build: &PatchedBuild,
+    rounds: usize,
+    args: &[&str],
+    key: &str,
+) -> Result<(f64, f64), Box<dyn Error>> {
     let published = std::env::current_exe()?;
     let (mut a, mut b) = (Vec::new(), Vec::new());
     for _ in 0..rounds.max(1) {
-        a.push(bare_steps_of(&published, steps)?);
-        b.push(bare_steps_of(&build.xtask(), steps)?);
+        a.push(measure(&published, args, key)?);
+        b.push(measure(&build.xtask(), args, key)?);
     }
     Ok((median(&mut a), median(&mut b)))
 }
 
-fn bare_steps_of(xtask: &Path, steps: usize) -> Result<f64, Box<dyn Error>> {
-    let output = Command::new(xtask)
-        .args(["bare-steps", "--steps", &steps.to_string()])
-        .output()?;
+fn measure(xtask: &Path, args: &[&str], key: &str) -> Result<f64, Box<dyn Error>> {
+    let output = Command::new(xtask).args(args).output()?;
     if !output.status.success() {
         return Err(format!(
-            "{} bare-steps failed: {}",
+            "{} {} failed: {}",
             xtask.display(),
+            args.join(" "),
             String::from_utf8_lossy(&output.stderr)
         )
         .into());
     }
     Ok(crate::bench::result(
         &String::from_utf8_lossy(&output.stdout),
-        "bare_steps_per_s",
+        key,
     )?)
+}
+
+/// `xtask simulate-runs`: runs/s of `sim::simulate` on a scenario (checks included, no writing).
+pub fn simulate_runs(scenario: &Path, runs: usize) -> Result<f64, Box<dyn Error>> {
+    let scenario = sim::scenario::Scenario::from_path(scenario)?;
+    let t0 = std::time::Instant::now();
+    for _ in 0..runs {
+        std::hint::black_box(sim::simulate(&scenario, None));
+    }
+    Ok(runs as f64 / t0.elapsed().as_secs_f64())
 }
 
 fn median(values: &mut [f64]) -> f64 {
@@ -259,7 +306,13 @@ fn median(values: &mut [f64]) -> f64 {
 
 /// `cargo xtask bench-rapier-patch`: builds, measures, compares trajectories and (with `tests`)
 /// runs the tests on the patched build.
-pub fn bench(root: &Path, steps: usize, rounds: usize, tests: bool) -> Result<(), Box<dyn Error>> {
+pub fn bench(
+    root: &Path,
+    steps: usize,
+    rounds: usize,
+    tests: bool,
+    population: Option<usize>,
+) -> Result<(), Box<dyn Error>> {
     let build = PatchedBuild::prepare(root)?;
     let (published, patched) = bare_steps(&build, steps, rounds)?;
     println!(
@@ -267,9 +320,46 @@ pub fn bench(root: &Path, steps: usize, rounds: usize, tests: bool) -> Result<()
          {published:.0}, patched {patched:.0} ({:.2}×)",
         patched / published
     );
+    for (scenario, runs) in TIMED_RUNS {
+        let (published, patched) = runs_per_s(&build, &root.join(scenario), runs, rounds)?;
+        println!(
+            "{scenario}: simulated runs/s (medians of {rounds} × {runs}, no writing): published \
+             {published:.1}, patched {patched:.1} ({:.2}×)",
+            patched / published
+        );
+    }
     crate::rapier_trajectories::compare(root, &build, &COMPARED_RUNS)?;
+    if let Some(arms) = population {
+        populations(root, &build, arms)?;
+    }
     if tests {
         run_tests(&build)?;
+    }
+    Ok(())
+}
+
+/// A population_rail of `arms` arms generated (and verified, and read) by each build's
+/// `xtask bench-population`, one after the other; the first line each prints.
+fn populations(root: &Path, build: &PatchedBuild, arms: usize) -> Result<(), Box<dyn Error>> {
+    let out = root.join("target/rapier-patch-population");
+    let builds = [
+        ("published", std::env::current_exe()?),
+        ("patched", build.xtask()),
+    ];
+    for (name, xtask) in builds {
+        let output = Command::new(&xtask)
+            .args(["bench-population", "--arms", &arms.to_string(), "--out"])
+            .arg(&out)
+            .output()?;
+        if !output.status.success() {
+            return Err(format!(
+                "{name} bench-population failed: {}",
+                String::from_utf8_lossy(&output.stderr)
+            )
+            .into());
+        }
+        let text = String::from_utf8_lossy(&output.stdout);
+        println!("{name}: {}", text.lines().next().unwrap_or_default());
     }
     Ok(())
 }
