@@ -142,18 +142,13 @@ impl PatchedBuild {
 
 /// The registry source directory of the rapier3d-f64 that Cargo.lock names (`cargo metadata`).
 fn registry_source(root: &Path) -> Result<PathBuf, Box<dyn Error>> {
-    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["metadata", "--format-version", "1", "--locked"])
-        .current_dir(root)
-        .output()?;
-    if !output.status.success() {
-        return Err(format!(
-            "cargo metadata failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        )
-        .into());
-    }
-    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout)?;
+    let output = stdout_of(
+        Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .args(["metadata", "--format-version", "1", "--locked"])
+            .current_dir(root),
+        "cargo metadata",
+    )?;
+    let metadata: serde_json::Value = serde_json::from_str(&output)?;
     let manifest = metadata["packages"]
         .as_array()
         .into_iter()
@@ -214,9 +209,14 @@ fn copy_tracked(root: &Path, to: &Path) -> Result<(), Box<dyn Error>> {
 
 /// Runs `command`; an error naming `what` with its standard error if it fails.
 fn checked(command: &mut Command, what: &str) -> Result<(), Box<dyn Error>> {
+    stdout_of(command, what).map(drop)
+}
+
+/// Runs `command`; its standard output, or an error naming `what` with its standard error.
+pub(crate) fn stdout_of(command: &mut Command, what: &str) -> Result<String, Box<dyn Error>> {
     let output = command.output()?;
     if output.status.success() {
-        Ok(())
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
     } else {
         Err(format!(
             "{what} failed:\n{}",
@@ -273,20 +273,9 @@ fn alternating(
 }
 
 fn measure(xtask: &Path, args: &[&str], key: &str) -> Result<f64, Box<dyn Error>> {
-    let output = Command::new(xtask).args(args).output()?;
-    if !output.status.success() {
-        return Err(format!(
-            "{} {} failed: {}",
-            xtask.display(),
-            args.join(" "),
-            String::from_utf8_lossy(&output.stderr)
-        )
-        .into());
-    }
-    Ok(crate::bench::result(
-        &String::from_utf8_lossy(&output.stdout),
-        key,
-    )?)
+    let what = format!("{} {}", xtask.display(), args.join(" "));
+    let output = stdout_of(Command::new(xtask).args(args), &what)?;
+    Ok(crate::bench::result(&output, key)?)
 }
 
 /// `xtask simulate-runs`: runs/s of `sim::simulate` on a scenario (checks included, no writing).
@@ -347,18 +336,12 @@ fn populations(root: &Path, build: &PatchedBuild, arms: usize) -> Result<(), Box
         ("patched", build.xtask()),
     ];
     for (name, xtask) in builds {
-        let output = Command::new(&xtask)
-            .args(["bench-population", "--arms", &arms.to_string(), "--out"])
-            .arg(&out)
-            .output()?;
-        if !output.status.success() {
-            return Err(format!(
-                "{name} bench-population failed: {}",
-                String::from_utf8_lossy(&output.stderr)
-            )
-            .into());
-        }
-        let text = String::from_utf8_lossy(&output.stdout);
+        let text = stdout_of(
+            Command::new(&xtask)
+                .args(["bench-population", "--arms", &arms.to_string(), "--out"])
+                .arg(&out),
+            &format!("{name} bench-population"),
+        )?;
         println!("{name}: {}", text.lines().next().unwrap_or_default());
     }
     Ok(())

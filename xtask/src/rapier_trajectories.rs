@@ -109,22 +109,10 @@ fn without_joint_friction(scenario: &Path, dir: &Path) -> Result<PathBuf, Box<dy
 }
 
 fn write_with(xtask: &Path, scenario: &Path, out: &Path) -> Result<(), Box<dyn Error>> {
-    let output = Command::new(xtask)
-        .arg("write-run")
-        .arg(scenario)
-        .arg(out)
-        .output()?;
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{} write-run {} failed: {}",
-            xtask.display(),
-            scenario.display(),
-            String::from_utf8_lossy(&output.stderr)
-        )
-        .into())
-    }
+    let what = format!("{} write-run {}", xtask.display(), scenario.display());
+    let mut write = Command::new(xtask);
+    write.arg("write-run").arg(scenario).arg(out);
+    crate::rapier_patch::stdout_of(&mut write, &what).map(drop)
 }
 
 /// The worst difference over the Float64 columns both tables have; an error if the tables'
