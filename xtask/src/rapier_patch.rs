@@ -87,7 +87,7 @@ impl PatchedBuild {
                 .current_dir(&build.krate),
             &format!("git apply {} in {}", patch.display(), build.krate.display()),
         )?;
-        copy_tracked(root, &build.workspace)?;
+        copy_workspace(root, &build.workspace)?;
         println!(
             "rapier patch: {} applied to a copy of {}; building the workspace against it in {} \
              (the first build takes ~10 minutes)…",
@@ -179,7 +179,7 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
 
 /// Copies the workspace's files as they are in the working tree (tracked, and untracked but not
 /// ignored) to `to`.
-fn copy_tracked(root: &Path, to: &Path) -> Result<(), Box<dyn Error>> {
+fn copy_workspace(root: &Path, to: &Path) -> Result<(), Box<dyn Error>> {
     let output = Command::new("git")
         .args([
             "ls-files",
