@@ -154,9 +154,10 @@ enum Command {
     },
     /// Apply xtask/rapier-patch/multibody-composite.patch (composite-rigid-body mass matrix) to a
     /// copy of the published rapier3d-f64 in a temporary directory, build the workspace against it
-    /// (target/rapier-patch), and measure arm6 bare steps/s published vs patched, and the largest
-    /// differences between runs both builds write; with --tests, run the sim suite and
-    /// validation's Pinocchio and paper_rail tests on the patched build.
+    /// (target/rapier-patch), and measure arm6 bare steps/s and whole simulated runs/s published
+    /// vs patched, and the largest differences between runs both builds write; with --population,
+    /// a population_rail per build; with --tests, run the sim suite and validation's Pinocchio
+    /// and paper_rail tests on the patched build.
     BenchRapierPatch {
         /// Bare integrator steps per measurement.
         #[arg(long, default_value_t = 200_000)]

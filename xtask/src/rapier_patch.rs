@@ -121,7 +121,7 @@ impl PatchedBuild {
     pub fn cargo(&self, args: &[&str]) -> Command {
         // `--config` goes before the subcommand: after it, a `--` in `args` would hand it to
         // the test binaries instead of Cargo.
-        let mut cargo = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+        let mut cargo = cargo_command();
         cargo
             .arg("--config")
             .arg(format!(
@@ -140,10 +140,15 @@ impl PatchedBuild {
     }
 }
 
+/// The Cargo running this xtask (`$CARGO`), or `cargo` from the path.
+fn cargo_command() -> Command {
+    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+}
+
 /// The registry source directory of the rapier3d-f64 that Cargo.lock names (`cargo metadata`).
 fn registry_source(root: &Path) -> Result<PathBuf, Box<dyn Error>> {
     let output = stdout_of(
-        Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        cargo_command()
             .args(["metadata", "--format-version", "1", "--locked"])
             .current_dir(root),
         "cargo metadata",
@@ -180,21 +185,23 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
 /// Copies the workspace's files as they are in the working tree (tracked, and untracked but not
 /// ignored) to `to`.
 fn copy_workspace(root: &Path, to: &Path) -> Result<(), Box<dyn Error>> {
-    let output = Command::new("git")
-        .args([
-            "ls-files",
-            "-z",
-            "--cached",
-            "--others",
-            "--exclude-standard",
-        ])
-        .current_dir(root)
-        .output()?;
-    if !output.status.success() {
-        return Err("git ls-files failed: the workspace must be a git checkout".into());
-    }
-    for file in output.stdout.split(|b| *b == 0).filter(|f| !f.is_empty()) {
-        let file = Path::new(std::str::from_utf8(file)?);
+    let files = stdout_of(
+        Command::new("git")
+            .args([
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+            ])
+            .current_dir(root),
+        "git ls-files (the workspace must be a git checkout)",
+    )?;
+    for file in files.split('\0').filter(|f| !f.is_empty()) {
+        if file.contains(char::REPLACEMENT_CHARACTER) {
+            return Err(format!("git ls-files: a file name is not UTF-8: {file}").into());
+        }
+        let file = Path::new(file);
         let (from, target) = (root.join(file), to.join(file));
         if !from.exists() {
             continue; // deleted in the working tree
