@@ -4,9 +4,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::drive::Drive;
-use crate::dynamics::rnea;
 use crate::model::Chain;
 use crate::recording::Recording;
+use crate::residuals::ResidualSum;
+pub use crate::residuals::{JointSample, Residuals, residual_scales, rnea_residual};
 use crate::scenario::Scenario;
 
 /// Largest relative period-to-period difference of a run that must be at steady state.
@@ -50,116 +51,24 @@ pub struct SteadyState {
     pub steady: bool,
 }
 
-/// Joint values at one sample, in dataset joint order.
-#[derive(Clone, Debug)]
-pub struct JointSample {
-    /// Coordinates.
-    pub q: Vec<f64>,
-    /// Velocities.
-    pub qd: Vec<f64>,
-    /// Accelerations.
-    pub qdd: Vec<f64>,
-    /// `tau + tau_friction`.
-    pub applied: Vec<f64>,
-}
-
-/// `|RNEA(q, q̇, q̈) − (tau + tau_friction)|` of every joint at every sample, and the scale each
-/// joint's residual is relative to ([`residual_scales`]): computed once per run, read by the
-/// manifest's checks and by the validity gates ([`crate::validity`]).
-#[derive(Clone, Debug, Default)]
-pub struct Residuals {
-    /// Per sample, per joint (dataset order): the absolute residual (N·m or N).
-    pub absolute: Vec<Vec<f64>>,
-    /// Per joint: the scale of its relative residual.
-    pub scale: Vec<f64>,
-}
-
-impl Residuals {
-    /// The residuals of a run's samples.
-    pub fn of(chain: &Chain, samples: impl IntoIterator<Item = JointSample>) -> Self {
-        let kinds = chain.joint_kinds();
-        let mut peak = vec![0.0f64; kinds.len()];
-        let absolute = samples
-            .into_iter()
-            .map(|s| {
-                let id = rnea(chain, &s.q, &s.qd, &s.qdd, &crate::gravity_vector());
-                (0..kinds.len())
-                    .map(|k| {
-                        peak[k] = peak[k].max(s.applied[k].abs());
-                        (id.tau[k] - s.applied[k]).abs()
-                    })
-                    .collect()
-            })
-            .collect();
-        Residuals {
-            absolute,
-            scale: residual_scales(&kinds, &peak),
-        }
-    }
-
-    /// Residual of joint `k` at sample `s`, relative to the joint's scale (absolute where the
-    /// scale is 0).
-    pub fn relative(&self, s: usize, k: usize) -> f64 {
-        let scale = self.scale[k];
-        let r = self.absolute[s][k];
-        if scale > 0.0 { r / scale } else { r }
-    }
-
-    /// Per joint, the largest relative residual over the samples
-    /// ([`Checks::rnea_rel_residual`]).
-    pub fn max_relative(&self) -> Vec<f64> {
-        (0..self.scale.len())
-            .map(|k| {
-                (0..self.absolute.len())
-                    .map(|s| self.relative(s, k))
-                    .fold(0.0, f64::max)
-            })
-            .collect()
-    }
-}
-
-/// Per-joint relative residual of `RNEA(q, q̇, q̈)` against `tau + tau_friction` over a run's
-/// samples (see [`Checks::rnea_rel_residual`] for the normalization).
-pub fn rnea_residual(chain: &Chain, samples: impl IntoIterator<Item = JointSample>) -> Vec<f64> {
-    Residuals::of(chain, samples).max_relative()
-}
-
-/// The scale of each joint's inverse-dynamics residual: its own peak `|tau + tau_friction|`, or
-/// the largest peak among joints of its kind where its own is below 1e-6 of that.
-pub fn residual_scales(kinds: &[crate::model::JointKind], peak: &[f64]) -> Vec<f64> {
-    let nj = kinds.len();
-    let kind_peak = |k: usize| {
-        (0..nj)
-            .filter(|&i| kinds[i] == kinds[k])
-            .map(|i| peak[i])
-            .fold(0.0, f64::max)
-    };
-    (0..nj)
-        .map(|k| {
-            if peak[k] >= 1e-6 * kind_peak(k) {
-                peak[k]
-            } else {
-                kind_peak(k)
-            }
-        })
-        .collect()
-}
-
 /// The [`Residuals`] of a recording.
 pub fn recording_residuals(chain: &Chain, rec: &Recording) -> Residuals {
     let nj = rec.joint_ids.len();
-    Residuals::of(
-        chain,
-        (0..rec.samples()).map(|s| {
-            let js: Vec<_> = (0..nj).map(|k| rec.joint(s, k)).collect();
-            JointSample {
-                q: js.iter().map(|j| j.q).collect(),
-                qd: js.iter().map(|j| j.qd).collect(),
-                qdd: js.iter().map(|j| j.qdd).collect(),
-                applied: js.iter().map(|j| j.tau + j.tau_friction).collect(),
-            }
-        }),
-    )
+    let mut sum = ResidualSum::new(chain, rec.samples());
+    let [mut q, mut qd, mut qdd, mut applied] = [(); 4].map(|_| Vec::with_capacity(nj));
+    for s in 0..rec.samples() {
+        for v in [&mut q, &mut qd, &mut qdd, &mut applied] {
+            v.clear();
+        }
+        for j in (0..nj).map(|k| rec.joint(s, k)) {
+            q.push(j.q);
+            qd.push(j.qd);
+            qdd.push(j.qdd);
+            applied.push(j.tau + j.tau_friction);
+        }
+        sum.add(&q, &qd, &qdd, &applied);
+    }
+    sum.finish()
 }
 
 /// `|q − q_ref(t)|` of every prescribed joint at every sample: `(sample, joint, error)`, in

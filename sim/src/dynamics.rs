@@ -13,7 +13,7 @@
 use nalgebra::{Isometry3, Matrix3, Point3, Rotation3, Translation3, UnitQuaternion, Vector3};
 
 use crate::model::{Chain, JointKind};
-use crate::wrench::{BodyLoad, JointWrench, backward_pass};
+use crate::wrench::{BodyLoad, JointWrench, backward_pass, backward_pass_into};
 
 /// Kinematics of one body, world frame.
 #[derive(Clone, Debug)]
@@ -37,7 +37,7 @@ pub struct BodyMotion {
 }
 
 /// Result of an inverse-dynamics evaluation.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct InverseDynamics {
     /// Per body `1..n`.
     pub bodies: Vec<BodyMotion>,
@@ -51,6 +51,20 @@ pub struct InverseDynamics {
 /// `q`, `qd`, `qdd` are in dataset joint order (`chain.joint_ids()`: the rail first where there is
 /// one). Panics if their lengths differ from the number of joints.
 pub fn kinematics(chain: &Chain, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<BodyMotion> {
+    let mut bodies = Vec::with_capacity(chain.len());
+    kinematics_into(chain, q, qd, qdd, &mut bodies);
+    bodies
+}
+
+/// [`kinematics`] into `bodies` (cleared first): the same numbers, without allocating once
+/// `bodies` has room for every link.
+pub fn kinematics_into(
+    chain: &Chain,
+    q: &[f64],
+    qd: &[f64],
+    qdd: &[f64],
+    bodies: &mut Vec<BodyMotion>,
+) {
     let nj = chain.joint_ids().len();
     assert!(
         q.len() == nj && qd.len() == nj && qdd.len() == nj,
@@ -71,7 +85,7 @@ pub fn kinematics(chain: &Chain, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<Body
     let mut centroid = g.translation.vector;
     let (mut omega, mut omega_dot) = (Vector3::zeros(), Vector3::zeros());
 
-    let mut bodies = Vec::with_capacity(chain.len());
+    bodies.clear();
     for (k, link) in chain.links.iter().enumerate() {
         let j = k + offset;
         let axis0 = link.joint.axis();
@@ -119,7 +133,6 @@ pub fn kinematics(chain: &Chain, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<Body
             omega_dot,
         });
     }
-    bodies
 }
 
 /// Forward kinematics and inverse dynamics at one instant (see [`kinematics`] for the joint
@@ -131,35 +144,47 @@ pub fn rnea(
     qdd: &[f64],
     gravity: &Vector3<f64>,
 ) -> InverseDynamics {
-    let bodies = kinematics(chain, q, qd, qdd);
+    let mut out = InverseDynamics::default();
+    rnea_into(chain, q, qd, qdd, gravity, &mut out);
+    out
+}
+
+/// [`rnea`] into `out` (its vectors cleared first): the same numbers, without allocating once
+/// `out` has held a result for this chain.
+pub fn rnea_into(
+    chain: &Chain,
+    q: &[f64],
+    qd: &[f64],
+    qdd: &[f64],
+    gravity: &Vector3<f64>,
+    out: &mut InverseDynamics,
+) {
+    kinematics_into(chain, q, qd, qdd, &mut out.bodies);
     // Backward pass: wrenches of the parent on each body.
-    let loads: Vec<BodyLoad> = chain
-        .links
-        .iter()
-        .zip(&bodies)
-        .map(|(link, b)| {
-            let r = b.rotation.matrix();
-            let inertia: Matrix3<f64> = r * link.body.inertia_body() * r.transpose();
-            BodyLoad {
-                net_force: link.body.mass * (b.acc - gravity),
-                net_moment: inertia * b.omega_dot + b.omega.cross(&(inertia * b.omega)),
-                centroid: b.centroid,
-                joint_point: b.joint_point,
-            }
-        })
-        .collect();
-    let wrenches = backward_pass(&loads);
-    let tau = generalized_forces(chain, &bodies, &wrenches);
-    InverseDynamics {
-        bodies,
-        wrenches,
-        tau,
-    }
+    let bodies = &out.bodies;
+    let load = |k: usize| {
+        let (link, b) = (&chain.links[k], &bodies[k]);
+        let r = b.rotation.matrix();
+        let inertia: Matrix3<f64> = r * link.body.inertia_body() * r.transpose();
+        BodyLoad {
+            net_force: link.body.mass * (b.acc - gravity),
+            net_moment: inertia * b.omega_dot + b.omega.cross(&(inertia * b.omega)),
+            centroid: b.centroid,
+            joint_point: b.joint_point,
+        }
+    };
+    backward_pass_into(bodies.len(), load, &mut out.wrenches);
+    generalized_forces(chain, &out.bodies, &out.wrenches, &mut out.tau);
 }
 
 /// Projects joint wrenches on the joint axes: generalized forces in dataset joint order.
-fn generalized_forces(chain: &Chain, bodies: &[BodyMotion], wrenches: &[JointWrench]) -> Vec<f64> {
-    let mut tau = Vec::with_capacity(chain.joint_ids().len());
+fn generalized_forces(
+    chain: &Chain,
+    bodies: &[BodyMotion],
+    wrenches: &[JointWrench],
+    tau: &mut Vec<f64>,
+) {
+    tau.clear();
     if let Some(axis) = chain.rail_axis() {
         tau.push(wrenches[0].force.dot(&axis));
     }
@@ -170,7 +195,6 @@ fn generalized_forces(chain: &Chain, bodies: &[BodyMotion], wrenches: &[JointWre
             JointKind::Prismatic => w.force.dot(&bodies[k].joint_axis),
         });
     }
-    tau
 }
 
 /// The ten standard inertial parameters of one link, in its *link frame*: the body frame's axes
@@ -240,7 +264,9 @@ pub fn rnea_standard(
             }
         })
         .collect();
-    generalized_forces(chain, &bodies, &backward_pass(&loads))
+    let mut tau = Vec::with_capacity(q.len());
+    generalized_forces(chain, &bodies, &backward_pass(&loads), &mut tau);
+    tau
 }
 
 #[cfg(test)]

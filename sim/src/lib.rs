@@ -66,6 +66,7 @@ pub mod readout;
 pub mod recorded;
 pub mod recording;
 pub mod replay;
+pub mod residuals;
 pub mod rotor;
 pub mod scenario;
 pub mod sensor;
@@ -97,10 +98,10 @@ pub fn simulate(scenario: &scenario::Scenario, progress: Option<&indicatif::Prog
         integrator,
         consistency,
         steps,
+        residuals,
         unevaluable,
     } = simulation::run(scenario, progress);
     let measured = measurement::measure(&recording, &scenario.measurement_model());
-    let residuals = checks::recording_residuals(&scenario.chain, &recording);
     recording.measured = measured.joints;
     recording.measured_bodies = measured.bodies;
     let checks = checks::Checks {

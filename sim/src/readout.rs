@@ -24,7 +24,7 @@
 
 use nalgebra::{DMatrix, DVector, Vector3};
 
-use crate::dynamics::{InverseDynamics, rnea};
+use crate::dynamics::{InverseDynamics, rnea_into};
 use crate::model::Chain;
 
 /// What is known of one joint at a sample, in dataset joint order.
@@ -132,59 +132,132 @@ pub fn evaluate(
     armature: &[f64],
     gravity: &Vector3<f64>,
 ) -> Result<Readout, ReadoutError> {
-    let unknown: Vec<usize> = (0..known.len())
-        .filter(|&j| matches!(known[j], Known::Force(_)))
-        .collect();
-    let mut qdd: Vec<f64> = known
-        .iter()
-        .map(|k| match *k {
-            Known::Acceleration(a) => a,
-            Known::Force(_) => 0.0,
-        })
-        .collect();
-    if !unknown.is_empty() {
-        let bias = rnea(chain, q, qd, &qdd, gravity).tau;
-        let mut inertia = inertia_block(chain, q, &unknown);
-        for (u, &j) in unknown.iter().enumerate() {
-            inertia[(u, u)] += armature[j];
-        }
-        let rhs = DVector::from_iterator(
-            unknown.len(),
-            unknown.iter().map(|&j| match known[j] {
-                Known::Force(f) => f - bias[j],
-                Known::Acceleration(_) => unreachable!("unknown joints are force-driven"),
-            }),
-        );
-        let solution = inertia
-            .cholesky()
-            .ok_or_else(|| ReadoutError::SingularInertia {
-                joints: unknown.clone(),
-            })?
-            .solve(&rhs);
-        for (u, &j) in unknown.iter().enumerate() {
-            qdd[j] = solution[u];
-        }
-    }
-    let dynamics = rnea(chain, q, qd, &qdd, gravity);
-    Ok(Readout { qdd, dynamics })
+    let mut workspace = Workspace::default();
+    evaluate_into(chain, q, qd, known, armature, gravity, &mut workspace)?;
+    Ok(workspace.readout)
 }
 
-/// The block `M_UU` of the joint-space inertia matrix at `q` for the joints `unknown`: column
-/// `u` is `RNEA(q, 0, e_u)` without gravity.
-fn inertia_block(chain: &Chain, q: &[f64], unknown: &[usize]) -> DMatrix<f64> {
-    let nj = q.len();
-    let zero = vec![0.0; nj];
-    let mut m = DMatrix::zeros(unknown.len(), unknown.len());
-    for (c, &j) in unknown.iter().enumerate() {
-        let mut unit = zero.clone();
-        unit[j] = 1.0;
-        let column = rnea(chain, q, &zero, &unit, &Vector3::zeros()).tau;
-        for (r, &i) in unknown.iter().enumerate() {
-            m[(r, c)] = column[i];
+/// The buffers of [`evaluate_into`], kept between samples so that evaluating allocates nothing
+/// once they have held one sample of the chain.
+#[derive(Debug)]
+pub struct Workspace {
+    /// The readings of the last evaluation.
+    pub readout: Readout,
+    /// Dataset positions of the force-driven joints.
+    unknown: Vec<usize>,
+    /// RNEA scratch (bias forces, inertia columns).
+    scratch: InverseDynamics,
+    /// Joint-sized scratch vectors: zeros and a unit acceleration.
+    zero: Vec<f64>,
+    unit: Vec<f64>,
+    /// `M_UU`, then its Cholesky factor.
+    inertia: DMatrix<f64>,
+    /// The right-hand side, then the solution.
+    rhs: DVector<f64>,
+}
+
+impl Default for Workspace {
+    fn default() -> Self {
+        Workspace {
+            readout: Readout {
+                qdd: Vec::new(),
+                dynamics: InverseDynamics::default(),
+            },
+            unknown: Vec::new(),
+            scratch: InverseDynamics::default(),
+            zero: Vec::new(),
+            unit: Vec::new(),
+            inertia: DMatrix::zeros(0, 0),
+            rhs: DVector::zeros(0),
+        }
+    }
+}
+
+/// [`evaluate`] into `workspace.readout`: the same numbers, without allocating once the
+/// workspace has held one sample of this chain.
+pub fn evaluate_into(
+    chain: &Chain,
+    q: &[f64],
+    qd: &[f64],
+    known: &[Known],
+    armature: &[f64],
+    gravity: &Vector3<f64>,
+    ws: &mut Workspace,
+) -> Result<(), ReadoutError> {
+    ws.unknown.clear();
+    ws.unknown
+        .extend((0..known.len()).filter(|&j| matches!(known[j], Known::Force(_))));
+    let qdd = &mut ws.readout.qdd;
+    qdd.clear();
+    qdd.extend(known.iter().map(|k| match *k {
+        Known::Acceleration(a) => a,
+        Known::Force(_) => 0.0,
+    }));
+    if !ws.unknown.is_empty() {
+        rnea_into(chain, q, qd, qdd, gravity, &mut ws.scratch);
+        let n = ws.unknown.len();
+        if ws.rhs.nrows() != n {
+            ws.rhs = DVector::zeros(n);
+        }
+        for (u, &j) in ws.unknown.iter().enumerate() {
+            ws.rhs[u] = match known[j] {
+                Known::Force(f) => f - ws.scratch.tau[j],
+                Known::Acceleration(_) => unreachable!("unknown joints are force-driven"),
+            };
+        }
+        inertia_block(chain, q, ws);
+        for (u, &j) in ws.unknown.iter().enumerate() {
+            ws.inertia[(u, u)] += armature[j];
+        }
+        let inertia = std::mem::replace(&mut ws.inertia, DMatrix::zeros(0, 0));
+        let Some(factor) = inertia.cholesky() else {
+            return Err(ReadoutError::SingularInertia {
+                joints: ws.unknown.clone(),
+            });
+        };
+        factor.solve_mut(&mut ws.rhs);
+        ws.inertia = factor.unpack_dirty();
+        for (u, &j) in ws.unknown.iter().enumerate() {
+            ws.readout.qdd[j] = ws.rhs[u];
+        }
+    }
+    let r = &mut ws.readout;
+    rnea_into(chain, q, qd, &r.qdd, gravity, &mut r.dynamics);
+    Ok(())
+}
+
+/// The block `M_UU` of the joint-space inertia matrix at `q` for the joints `ws.unknown`, into
+/// `ws.inertia`: column `u` is `RNEA(q, 0, e_u)` without gravity.
+fn inertia_block(chain: &Chain, q: &[f64], ws: &mut Workspace) {
+    let (nj, n) = (q.len(), ws.unknown.len());
+    ws.zero.clear();
+    ws.zero.resize(nj, 0.0);
+    if ws.inertia.shape() != (n, n) {
+        ws.inertia = DMatrix::zeros(n, n);
+    }
+    for (c, &j) in ws.unknown.iter().enumerate() {
+        ws.unit.clone_from(&ws.zero);
+        ws.unit[j] = 1.0;
+        rnea_into(
+            chain,
+            q,
+            &ws.zero,
+            &ws.unit,
+            &Vector3::zeros(),
+            &mut ws.scratch,
+        );
+        for (r, &i) in ws.unknown.iter().enumerate() {
+            ws.inertia[(r, c)] = ws.scratch.tau[i];
         }
     }
     // Symmetric by construction up to rounding: use the mean of both triangles.
-    (&m + m.transpose()) * 0.5
+    for c in 0..n {
+        for r in 0..=c {
+            let mean = (ws.inertia[(r, c)] + ws.inertia[(c, r)]) * 0.5;
+            ws.inertia[(r, c)] = mean;
+            ws.inertia[(c, r)] = mean;
+        }
+    }
 }
 
 #[cfg(test)]

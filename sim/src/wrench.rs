@@ -78,10 +78,25 @@ pub struct BodyLoad {
 /// child (body 0 is the innermost): `f_i = F_i + f_{i+1}`,
 /// `n_i = M_i + n_{i+1} + (O_{i+1} − r_i) × f_{i+1} − (O_i − r_i) × f_i`.
 pub fn backward_pass(loads: &[BodyLoad]) -> Vec<JointWrench> {
-    let mut out = vec![JointWrench::default(); loads.len()];
+    let mut out = Vec::with_capacity(loads.len());
+    backward_pass_into(loads.len(), |k| loads[k].clone(), &mut out);
+    out
+}
+
+/// [`backward_pass`] over the `n` loads that `load(k)` gives (asked for from the last body
+/// inwards, once each), into `out` (replaced): the same numbers, without a vector of loads and
+/// without allocating once `out` has room for `n` wrenches.
+pub fn backward_pass_into(
+    n: usize,
+    mut load: impl FnMut(usize) -> BodyLoad,
+    out: &mut Vec<JointWrench>,
+) {
+    out.clear();
+    out.resize(n, JointWrench::default());
     let mut child = JointWrench::default();
     let mut child_point = Vector3::zeros();
-    for (k, b) in loads.iter().enumerate().rev() {
+    for k in (0..n).rev() {
+        let b = load(k);
         let force = b.net_force + child.force;
         let about_centroid =
             b.net_moment + child.moment + (child_point - b.centroid).cross(&child.force);
@@ -90,25 +105,35 @@ pub fn backward_pass(loads: &[BodyLoad]) -> Vec<JointWrench> {
         child = out[k];
         child_point = b.joint_point;
     }
-    out
 }
 
 /// Recovers the inner-joint wrench of every body of a serial chain (body 0 is the innermost)
 /// from one step of motion. `gravity` is the world gravity vector (m/s²).
 pub fn recover(bodies: &[BodyStep], dt: f64, gravity: &Vector3<f64>) -> Vec<JointWrench> {
-    let loads: Vec<BodyLoad> = bodies
-        .iter()
-        .map(|b| {
-            let w = b.omega[0];
-            BodyLoad {
-                net_force: b.mass * (b.acceleration(dt) - gravity) - b.external_force,
-                net_moment: b.inertia_world * b.angular_acceleration(dt)
-                    + w.cross(&(b.inertia_world * w))
-                    - b.external_torque,
-                centroid: b.centroid,
-                joint_point: b.joint_point,
-            }
-        })
-        .collect();
-    backward_pass(&loads)
+    let mut out = Vec::with_capacity(bodies.len());
+    recover_into(bodies, dt, gravity, &mut out);
+    out
+}
+
+/// [`recover`] into `out` (replaced): the same numbers, without allocating once `out` has room
+/// for every body.
+pub fn recover_into(
+    bodies: &[BodyStep],
+    dt: f64,
+    gravity: &Vector3<f64>,
+    out: &mut Vec<JointWrench>,
+) {
+    let load = |k: usize| {
+        let b = &bodies[k];
+        let w = b.omega[0];
+        BodyLoad {
+            net_force: b.mass * (b.acceleration(dt) - gravity) - b.external_force,
+            net_moment: b.inertia_world * b.angular_acceleration(dt)
+                + w.cross(&(b.inertia_world * w))
+                - b.external_torque,
+            centroid: b.centroid,
+            joint_point: b.joint_point,
+        }
+    };
+    backward_pass_into(bodies.len(), load, out);
 }

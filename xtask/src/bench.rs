@@ -111,6 +111,7 @@ fn measure(
     );
 
     readings(&rail);
+    per_sample_work(&rail);
 
     let population = Scenario::from_path(&root.join("scenarios/population_rail.toml"))?;
     let arms = population.population()?.arms;
@@ -145,10 +146,11 @@ pub fn bare_steps(steps: usize) -> Result<f64, Box<dyn std::error::Error>> {
 }
 
 /// The readings' core per sample on `paper_rail` (issue 30's "readings in microseconds"): the
-/// forward kinematics, RNEA and Newton–Euler joint wrenches of `sim::readout::evaluate` at each
-/// recorded state, every joint prescribed (its acceleration known), repeated over the run.
+/// forward kinematics, RNEA and Newton–Euler joint wrenches of `sim::readout::evaluate_into` (as
+/// a run calls it: one workspace reused) at each recorded state, every joint prescribed (its
+/// acceleration known), repeated over the run.
 fn readings(rail: &Scenario) {
-    use sim::readout::{Known, evaluate};
+    use sim::readout::{Known, Workspace, evaluate_into};
     use sim::recording::JointColumn;
     let run = sim::simulate(rail, None);
     let rec = &run.recording;
@@ -168,21 +170,73 @@ fn readings(rail: &Scenario) {
         .collect();
     let armature = vec![0.0; rec.joint_ids.len()];
     let gravity = sim::gravity_vector();
+    let known: Vec<Vec<Known>> = (states.iter())
+        .map(|[_, _, qdd]| qdd.iter().map(|&a| Known::Acceleration(a)).collect())
+        .collect();
+    let mut workspace = Workspace::default();
     let repeats = 200;
     let t0 = Instant::now();
     for _ in 0..repeats {
-        for [q, qd, qdd] in &states {
-            let known: Vec<Known> = qdd.iter().map(|&a| Known::Acceleration(a)).collect();
-            let r = evaluate(&rail.chain, q, qd, &known, &armature, &gravity).expect("evaluates");
-            std::hint::black_box(r);
+        for ([q, qd, _], known) in states.iter().zip(&known) {
+            evaluate_into(
+                &rail.chain,
+                q,
+                qd,
+                known,
+                &armature,
+                &gravity,
+                &mut workspace,
+            )
+            .expect("evaluates");
+            std::hint::black_box(&workspace.readout);
         }
     }
     let per_sample = t0.elapsed().as_secs_f64() / (repeats * states.len()) as f64;
     println!(
         "paper_rail readings' core:   {:>10.2} µs per sample (forward kinematics, RNEA and joint \
-         wrenches by sim::readout::evaluate at each of the {} recorded states)",
+         wrenches by sim::readout::evaluate_into at each of the {} recorded states)",
         1e6 * per_sample,
         states.len()
+    );
+}
+
+/// Everything a `paper_rail` run does per sample besides integrating (issue 30's "readings in
+/// microseconds" in full): `sim::simulate` — readings, Cardan rates, Rapier's cross-check, the
+/// measured columns, the recording's residuals, checks and gates — less the same steps taken
+/// by `Simulation::advance` alone (the world built in both), over the run's samples. Best of
+/// five alternating rounds of 200 runs each.
+fn per_sample_work(rail: &Scenario) {
+    let (runs, rounds) = (200, 5);
+    let steps = (rail.samples - 1) * rail.steps_per_sample + 1;
+    let per_run = |f: &dyn Fn()| {
+        let t0 = Instant::now();
+        for _ in 0..runs {
+            f();
+        }
+        t0.elapsed().as_secs_f64() / runs as f64
+    };
+    let simulate = || {
+        std::hint::black_box(sim::simulate(rail, None));
+    };
+    let advance = || {
+        let mut s = sim::simulation::Simulation::new(rail);
+        for _ in 0..steps {
+            s.advance();
+        }
+        std::hint::black_box(&s);
+    };
+    let (mut whole, mut stepping) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..rounds {
+        whole = whole.min(per_run(&simulate));
+        stepping = stepping.min(per_run(&advance));
+    }
+    println!(
+        "paper_rail per-sample work:  {:>10.2} µs per sample besides the step (sim::simulate {:.0} \
+         µs a run less {steps} Simulation::advance {:.0} µs, over {} samples)",
+        1e6 * (whole - stepping) / rail.samples as f64,
+        1e6 * whole,
+        1e6 * stepping,
+        rail.samples
     );
 }
 

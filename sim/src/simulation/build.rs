@@ -99,6 +99,8 @@ impl<'a> Simulation<'a> {
                 .any(|d| d.transmission.elastic().is_some()),
             constraint_load: vec![0.0; nj],
             load_friction: scenario.drives.iter().any(|d| d.load_friction.is_some()),
+            buffers: Default::default(),
+            step_buffers: Default::default(),
         };
         sim.set_state(&q, &qd);
         sim.preload_springs(&q, &qd);

@@ -37,14 +37,25 @@ pub struct Meter {
     angle: f64,
     /// Per joint kind (revolute, prismatic): largest difference and largest reading.
     qdd: [(f64, f64); 2],
-    /// Per sample, per joint: the acceleration difference (for the validity gate).
-    qdd_differences: Vec<Vec<f64>>,
+    /// Per sample, per joint (sample-major): the acceleration difference (for the validity
+    /// gate).
+    qdd_differences: Vec<f64>,
     kinds: Vec<JointKind>,
     force: (f64, f64),
     moment: (f64, f64),
 }
 
 impl Meter {
+    /// A meter for a chain whose joints (dataset order) are of these kinds, over up to
+    /// `samples` samples.
+    pub fn new(kinds: Vec<JointKind>, samples: usize) -> Self {
+        Meter {
+            qdd_differences: Vec::with_capacity(samples * kinds.len()),
+            kinds,
+            ..Meter::default()
+        }
+    }
+
     /// A body's pose as Rapier holds it against the forward kinematics of the recorded `q`.
     pub fn pose(
         &mut self,
@@ -57,18 +68,14 @@ impl Meter {
         self.angle = self.angle.max(rapier_rot.angle_to(rot));
     }
 
-    /// Rapier's discrete joint accelerations `(q̇_{n+1} − q̇_n)/dt` against the recorded ones.
-    pub fn accelerations(&mut self, kinds: &[JointKind], discrete: &[f64], recorded: &[f64]) {
-        let mut row = Vec::with_capacity(kinds.len());
-        for ((kind, d), r) in kinds.iter().zip(discrete).zip(recorded) {
+    /// Rapier's discrete joint accelerations `(q̇_{n+1} − q̇_n)/dt` against the recorded ones
+    /// (dataset order, one value per joint of the meter's kinds).
+    pub fn accelerations(&mut self, discrete: &[f64], recorded: &[f64]) {
+        for ((kind, d), r) in self.kinds.iter().zip(discrete).zip(recorded) {
             let slot = &mut self.qdd[slot(kind)];
             slot.0 = slot.0.max((d - r).abs());
             slot.1 = slot.1.max(r.abs());
-            row.push((d - r).abs());
-        }
-        self.qdd_differences.push(row);
-        if self.kinds.is_empty() {
-            self.kinds = kinds.to_vec();
+            self.qdd_differences.push((d - r).abs());
         }
     }
 
@@ -89,6 +96,7 @@ impl Meter {
     pub fn step_differences(&mut self) -> StepDifferences {
         StepDifferences {
             absolute: std::mem::take(&mut self.qdd_differences),
+            joints: self.kinds.len(),
             scale: self.kinds.iter().map(|k| self.qdd[slot(k)].1).collect(),
         }
     }
@@ -115,18 +123,25 @@ fn slot(kind: &JointKind) -> usize {
 /// recorded `|q̈|` of the joint's kind (rad/s² or m/s²).
 #[derive(Clone, Debug, Default)]
 pub struct StepDifferences {
-    /// Per sample, per joint (dataset order).
-    pub absolute: Vec<Vec<f64>>,
+    /// Per sample, per joint (dataset order), sample-major: `joints` values per sample.
+    pub absolute: Vec<f64>,
+    /// Joints per sample.
+    pub joints: usize,
     /// Per joint.
     pub scale: Vec<f64>,
 }
 
 impl StepDifferences {
+    /// Samples held.
+    pub fn samples(&self) -> usize {
+        self.absolute.len().checked_div(self.joints).unwrap_or(0)
+    }
+
     /// The difference of joint `k` at sample `s`, relative to its scale (absolute where the
     /// scale is 0).
     pub fn relative(&self, s: usize, k: usize) -> f64 {
         let scale = self.scale[k];
-        let d = self.absolute[s][k];
+        let d = self.absolute[s * self.joints + k];
         if scale > 0.0 { d / scale } else { d }
     }
 }

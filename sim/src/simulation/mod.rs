@@ -31,9 +31,11 @@ use rapier3d_f64::prelude::*;
 use crate::convert::{rot_from, vec_from};
 use crate::model::Chain;
 use crate::recording::Recording;
+use crate::residuals::ResidualSum;
 use crate::scenario::{JointDrive, Scenario};
 use serde::{Deserialize, Serialize};
 
+mod buffers;
 mod build;
 mod consistency;
 mod drive_train;
@@ -140,6 +142,10 @@ pub struct Simulation<'a> {
     constraint_load: Vec<f64>,
     /// Whether some joint has load-proportional friction.
     load_friction: bool,
+    /// The scratch of [`Simulation::sample`], reused from sample to sample.
+    buffers: buffers::SampleBuffers,
+    /// The scratch of [`Simulation::advance`], reused from step to step.
+    step_buffers: buffers::StepBuffers,
 }
 
 /// A scenario simulated to completion.
@@ -152,6 +158,10 @@ pub struct Simulated {
     pub consistency: RapierConsistency,
     /// The engine's step against the recorded accelerations, per sample and joint.
     pub steps: StepDifferences,
+    /// The inverse-dynamics residuals of the recorded samples: the same numbers as
+    /// [`crate::checks::recording_residuals`] of the recording, from the readings' RNEA where it
+    /// was evaluated at the recorded joint values to the bit.
+    pub residuals: crate::residuals::Residuals,
     /// The sample at which the readings could not be evaluated, if any: the recording stops
     /// before it.
     pub unevaluable: Option<Unevaluable>,
@@ -174,8 +184,8 @@ pub struct Unevaluable {
 pub fn run(scenario: &Scenario, progress: Option<&ProgressBar>) -> Simulated {
     let mut sim = Simulation::new(scenario);
     let mut rec = sim.new_recording();
-    let mut meter = Meter::default();
-    let mut previous: Option<Vec<Vector3<f64>>> = None;
+    let mut meter = Meter::new(scenario.chain.joint_kinds(), scenario.samples);
+    let mut residuals = ResidualSum::new(&scenario.chain, scenario.samples);
     let mut unevaluable = None;
     for k in 0..scenario.samples {
         // Advance to the sample's step, then record over the step that starts there.
@@ -183,22 +193,16 @@ pub fn run(scenario: &Scenario, progress: Option<&ProgressBar>) -> Simulated {
         while sim.step < target {
             sim.advance();
         }
-        let (bodies, joints) = match sim.sample(previous.as_ref(), &mut meter) {
-            Ok(sampled) => sampled,
-            Err(reason) => {
-                let time = scenario.sample_time(k);
-                unevaluable = Some(Unevaluable {
-                    sample: k,
-                    time,
-                    reason,
-                });
-                break;
-            }
-        };
-        previous = Some(bodies.iter().map(|b| b.euler).collect());
+        if let Err(reason) = sim.sample(&mut rec, &mut meter, &mut residuals) {
+            let time = scenario.sample_time(k);
+            unevaluable = Some(Unevaluable {
+                sample: k,
+                time,
+                reason,
+            });
+            break;
+        }
         rec.t.push(scenario.sample_time(k));
-        rec.bodies.extend(bodies);
-        rec.joints.extend(joints);
         if let Some(pb) = progress {
             pb.inc(1);
         }
@@ -208,6 +212,7 @@ pub fn run(scenario: &Scenario, progress: Option<&ProgressBar>) -> Simulated {
         integrator: sim.integrator(),
         consistency: meter.finish(),
         steps: meter.step_differences(),
+        residuals: residuals.finish(),
         unevaluable,
     }
 }
@@ -249,11 +254,14 @@ impl Simulation<'_> {
         }
     }
 
-    fn states(&self) -> Vec<State> {
-        self.bodies
-            .iter()
-            .map(|h| State::of(&self.world.bodies[*h]))
-            .collect()
+    /// Rapier's pose of every link body into `states` (replaced).
+    fn states_into(&self, states: &mut Vec<State>) {
+        states.clear();
+        states.extend(
+            self.bodies
+                .iter()
+                .map(|h| State::of(&self.world.bodies[*h])),
+        );
     }
 
     /// `(q, q̇)` of every joint in dataset order: Rapier's generalized coordinates and rates
@@ -263,13 +271,20 @@ impl Simulation<'_> {
             Vec::with_capacity(self.joints.len()),
             Vec::with_capacity(self.joints.len()),
         );
+        self.joint_state_into(&mut q, &mut qd);
+        (q, qd)
+    }
+
+    /// [`Simulation::joint_state`] into `q`, `qd` (replaced).
+    fn joint_state_into(&self, q: &mut Vec<f64>, qd: &mut Vec<f64>) {
+        q.clear();
+        qd.clear();
         for (j, h) in self.joints.iter().enumerate() {
             let (mb, id) = self.world.multibody_joints.get(*h).expect("joint");
             let link = mb.link(id).expect("link");
             q.push(link.joint.coords()[self.axis[j]]);
             qd.push(mb.generalized_velocity()[link.assembly_id()]);
         }
-        (q, qd)
     }
 
     /// Simulated time at the start of step `step` (s).

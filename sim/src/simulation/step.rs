@@ -3,56 +3,64 @@
 
 use ::nalgebra::{Unit, Vector3};
 
+use super::buffers::StepBuffers;
 use super::{Simulation, State, joint_friction};
 use crate::convert::vec_to;
 use crate::drive::{Control, Drive, Servo};
-use crate::dynamics;
+use crate::dynamics::{self, InverseDynamics};
 use crate::model::JointKind;
 
 impl Simulation<'_> {
     /// Sets the prescribed joints' rates and all applied loads for the step that starts now,
     /// then steps the world.
     pub fn advance(&mut self) {
+        let mut b = std::mem::take(&mut self.step_buffers);
+        self.advance_in(&mut b);
+        self.step_buffers = b;
+    }
+
+    fn advance_in(&mut self, b: &mut StepBuffers) {
         let (t, t_next) = (self.time(self.step), self.time(self.step + 1));
-        let states = self.states();
-        let (q, qd) = self.joint_state();
+        self.states_into(&mut b.states);
+        self.joint_state_into(&mut b.q, &mut b.qd);
         for h in &self.bodies {
             let rb = &mut self.world.bodies[*h];
             rb.reset_forces(false);
             rb.reset_torques(false);
         }
-        self.applied = if self.elastic {
-            let (q_servo, qd_servo) = self.servo_state(&q, &qd);
-            self.servo_torques(t, &q_servo, &qd_servo)
+        let mut applied = std::mem::take(&mut self.applied);
+        if self.elastic {
+            let (q_servo, qd_servo) = self.servo_state(&b.q, &b.qd);
+            self.servo_torques_into(t, &q_servo, &qd_servo, &mut b.rnea, &mut applied);
         } else {
-            self.servo_torques(t, &q, &qd)
-        };
-        self.set_motor_torques(&qd);
-        let rate_change = self.drive_kinematic(t_next, &q, &qd);
-        let coupling = self.kinematic_coupling(&q, &rate_change);
+            self.servo_torques_into(t, &b.q, &b.qd, &mut b.rnea, &mut applied);
+        }
+        self.applied = applied;
+        self.set_motor_torques(&b.qd);
+        self.drive_kinematic(t_next, &b.q, &b.qd, &mut b.rate_change);
+        self.kinematic_coupling(b);
         for (j, d) in self.scenario.drives.iter().enumerate() {
             if self.kinematic[j] {
                 continue;
             }
-            let friction =
-                joint_friction(d, t, q[j], qd[j], self.bristle[j], self.constraint_load[j]);
-            let load =
-                friction + self.link_torque(j, self.motor_side[j], q[j], qd[j]) + coupling[j];
+            let (q, qd) = (b.q[j], b.qd[j]);
+            let friction = joint_friction(d, t, q, qd, self.bristle[j], self.constraint_load[j]);
+            let load = friction + self.link_torque(j, self.motor_side[j], q, qd) + b.coupling[j];
             if load != 0.0 {
-                self.apply_joint_load(j - self.offset, load, &states);
+                self.apply_joint_load(j - self.offset, load, &b.states);
             }
         }
         self.world.step();
         if self.friction_state {
-            let (_, qd_after) = self.joint_state();
-            self.advance_friction_state(t, &qd, &qd_after);
+            self.joint_state_into(&mut b.q_after, &mut b.qd_after);
+            self.advance_friction_state(t, &b.qd, &b.qd_after);
         }
         if self.elastic {
             self.advance_rotors();
         }
         self.advance_currents();
         self.step += 1;
-        self.update_constraint_loads(Some(&qd));
+        self.update_constraint_loads(Some(&b.qd));
     }
 
     /// The state the servos read: the motor side of elastic joints (their motor encoders),
@@ -70,9 +78,10 @@ impl Simulation<'_> {
     /// Sets every kinematic joint's rate so that it lands on its profile at `t_next`
     /// (deadbeat; a rail without a profile stays put) and returns the rates' change over the
     /// step divided by the step, dataset order (0 for dynamic joints).
-    fn drive_kinematic(&mut self, t_next: f64, q: &[f64], qd: &[f64]) -> Vec<f64> {
+    fn drive_kinematic(&mut self, t_next: f64, q: &[f64], qd: &[f64], change: &mut Vec<f64>) {
         let dt = self.scenario.dt();
-        let mut change = vec![0.0; q.len()];
+        change.clear();
+        change.resize(q.len(), 0.0);
         for (j, d) in self.scenario.drives.iter().enumerate() {
             if !self.kinematic[j] {
                 continue;
@@ -89,23 +98,30 @@ impl Simulation<'_> {
             let dof = mb.link(id).expect("link").assembly_id();
             mb.generalized_velocity_mut()[dof] = rate;
         }
-        change
     }
 
     /// The inertial coupling `−M_UK q̈_K` on the dynamic joints of a step in which the
-    /// kinematic ones change their rates by `q̈_K · dt` (dataset order; 0 on kinematic joints):
-    /// Rapier sets kinematic rates without passing their acceleration on.
-    fn kinematic_coupling(&self, q: &[f64], qdd_kinematic: &[f64]) -> Vec<f64> {
+    /// kinematic ones change their rates by `q̈_K · dt` (dataset order; 0 on kinematic joints),
+    /// into `b.coupling`, at the step's start `b.q` with `q̈_K = b.rate_change`: Rapier sets
+    /// kinematic rates without passing their acceleration on.
+    fn kinematic_coupling(&self, b: &mut StepBuffers) {
+        let (q, qdd_kinematic) = (&b.q, &b.rate_change);
         let nj = q.len();
+        b.coupling.clear();
+        b.coupling.resize(nj, 0.0);
         let mixed = self.kinematic.iter().any(|k| !k) && qdd_kinematic.iter().any(|a| *a != 0.0);
         if !mixed {
-            return vec![0.0; nj];
+            return;
         }
-        let zero = vec![0.0; nj];
-        let m_a = dynamics::rnea(self.chain(), q, &zero, qdd_kinematic, &Vector3::zeros()).tau;
-        (0..nj)
-            .map(|j| if self.kinematic[j] { 0.0 } else { -m_a[j] })
-            .collect()
+        b.zero.clear();
+        b.zero.resize(nj, 0.0);
+        let g = Vector3::zeros();
+        dynamics::rnea_into(self.chain(), q, &b.zero, qdd_kinematic, &g, &mut b.rnea);
+        for j in 0..nj {
+            if !self.kinematic[j] {
+                b.coupling[j] = -b.rnea.tau[j];
+            }
+        }
     }
 
     /// Link `k`'s joint axis, world, from Rapier's body poses.
@@ -120,7 +136,17 @@ impl Simulation<'_> {
 
     /// The actuator force of every torque-signal and servo joint at time `t`, from the joint
     /// state `(q, q̇)` at the start of the step.
-    fn servo_torques(&self, t: f64, q: &[f64], qd: &[f64]) -> Vec<f64> {
+    /// The actuator force of every torque-signal and servo joint at time `t`, from the joint
+    /// state `(q, q̇)` at the start of the step, into `out` (`id`: the computed-torque model's
+    /// scratch).
+    fn servo_torques_into(
+        &self,
+        t: f64,
+        q: &[f64],
+        qd: &[f64],
+        id: &mut InverseDynamics,
+        out: &mut Vec<f64>,
+    ) {
         let drives = &self.scenario.drives;
         let error = |p: &crate::profile::Profile, j: usize| {
             let r = p.eval(t);
@@ -135,7 +161,7 @@ impl Simulation<'_> {
                 })
             )
         });
-        let model_tau = computed_torque.then(|| {
+        if computed_torque {
             let qdd: Vec<f64> = drives
                 .iter()
                 .enumerate()
@@ -151,24 +177,21 @@ impl Simulation<'_> {
                     _ => 0.0,
                 })
                 .collect();
-            dynamics::rnea(self.chain(), q, qd, &qdd, &crate::gravity_vector()).tau
-        });
-        drives
-            .iter()
-            .enumerate()
-            .map(|(j, d)| match &d.drive {
-                Drive::Torque(s) => s.eval(t),
-                Drive::Servo(Servo { reference, control }) => {
-                    let (_, e, ed) = error(reference, j);
-                    match *control {
-                        Control::Pd { kp, kd } => kp * e + kd * ed,
-                        Control::ComputedTorque { .. } => model_tau.as_ref().expect("computed")[j],
-                        Control::PiVelocity { kp, ki } => d.gain * (kp * ed + ki * e),
-                    }
+            dynamics::rnea_into(self.chain(), q, qd, &qdd, &crate::gravity_vector(), id);
+        }
+        out.clear();
+        out.extend(drives.iter().enumerate().map(|(j, d)| match &d.drive {
+            Drive::Torque(s) => s.eval(t),
+            Drive::Servo(Servo { reference, control }) => {
+                let (_, e, ed) = error(reference, j);
+                match *control {
+                    Control::Pd { kp, kd } => kp * e + kd * ed,
+                    Control::ComputedTorque { .. } => id.tau[j],
+                    Control::PiVelocity { kp, ki } => d.gain * (kp * ed + ki * e),
                 }
-                Drive::Motion(_) | Drive::Free => 0.0,
-            })
-            .collect()
+            }
+            Drive::Motion(_) | Drive::Free => 0.0,
+        }));
     }
 
     /// Applies a generalized force on link `k`'s joint as equal and opposite loads on the

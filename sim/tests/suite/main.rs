@@ -20,6 +20,7 @@ mod population;
 mod public_robots;
 mod random_arms;
 mod replay;
+mod sample_work;
 mod sensor_chain;
 mod simulation;
 mod trajectory;
