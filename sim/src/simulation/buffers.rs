@@ -65,17 +65,27 @@ pub(super) struct DiscreteBuffers {
 pub(super) struct StepBuffers {
     /// Rapier's body poses at the step's start.
     pub states: Vec<State>,
-    /// Rapier's joint state at the step's start and (with friction state) at its end.
+    /// Rapier's joint state at the step's start and (with friction state or elastic joints) at
+    /// its end.
     pub q: Vec<f64>,
     pub qd: Vec<f64>,
     pub q_after: Vec<f64>,
     pub qd_after: Vec<f64>,
+    /// The state the servos read (elastic joints: their motor side).
+    pub q_servo: Vec<f64>,
+    pub qd_servo: Vec<f64>,
+    /// The computed-torque model's accelerations.
+    pub model_qdd: Vec<f64>,
+    /// The joint state, rates and accelerations the constraint loads are evaluated at.
+    pub load_q: Vec<f64>,
+    pub load_qd: Vec<f64>,
+    pub load_qdd: Vec<f64>,
     /// The kinematic joints' rate change over the step, divided by the step.
     pub rate_change: Vec<f64>,
     /// The inertial coupling on the dynamic joints.
     pub coupling: Vec<f64>,
     /// Zero rates.
     pub zero: Vec<f64>,
-    /// Inverse-dynamics scratch (computed torque, coupling).
+    /// Inverse-dynamics scratch (computed torque, coupling, constraint loads).
     pub rnea: InverseDynamics,
 }

@@ -104,7 +104,9 @@ impl<'a> Simulation<'a> {
         };
         sim.set_state(&q, &qd);
         sim.preload_springs(&q, &qd);
-        sim.update_constraint_loads(None);
+        let mut buffers = std::mem::take(&mut sim.step_buffers);
+        sim.update_constraint_loads(None, &mut buffers);
+        sim.step_buffers = buffers;
         sim
     }
 

@@ -16,10 +16,9 @@ impl Simulation<'_> {
     }
 
     /// Advances every elastic joint's rotor over the step just taken under its motor's torque,
-    /// against the link's state at the step's end (`sim::elastic`).
-    pub(super) fn advance_rotors(&mut self) {
+    /// against the link's state `(q, qd)` at the step's end (`sim::elastic`).
+    pub(super) fn advance_rotors(&mut self, q: &[f64], qd: &[f64]) {
         let dt = self.scenario.dt();
-        let (q, qd) = self.joint_state();
         for (j, d) in self.scenario.drives.iter().enumerate() {
             if let Some((spring, inertia)) = d.transmission.elastic() {
                 let m = self.motor_side[j];

@@ -3,6 +3,7 @@
 //! (`sim::friction::LoadFriction`).
 
 use super::Simulation;
+use super::buffers::StepBuffers;
 use crate::drive::Drive;
 use crate::dynamics;
 use crate::model::JointKind;
@@ -11,14 +12,21 @@ impl Simulation<'_> {
     /// Sets every joint's constraint load for the step that starts now, from the inverse
     /// dynamics at the joint state now with the accelerations of the step just taken from the
     /// rates `qd_before` at its start (`None`: before the first step, accelerations 0), a
-    /// prescribed joint's its profile's (`sim::friction::LoadFriction`).
-    pub(super) fn update_constraint_loads(&mut self, qd_before: Option<&[f64]>) {
+    /// prescribed joint's its profile's (`sim::friction::LoadFriction`); in `b`'s joint-state,
+    /// acceleration and RNEA buffers.
+    pub(super) fn update_constraint_loads(
+        &mut self,
+        qd_before: Option<&[f64]>,
+        b: &mut StepBuffers,
+    ) {
         if !self.load_friction {
             return;
         }
         let (dt, t) = (self.scenario.dt(), self.time(self.step));
-        let (q, mut qd) = self.joint_state();
-        let mut qdd = vec![0.0; q.len()];
+        self.joint_state_into(&mut b.load_q, &mut b.load_qd);
+        let (qd, qdd) = (&mut b.load_qd, &mut b.load_qdd);
+        qdd.clear();
+        qdd.resize(qd.len(), 0.0);
         for (j, d) in self.scenario.drives.iter().enumerate() {
             match (&d.drive, qd_before) {
                 (Drive::Motion(p), _) => (qd[j], qdd[j]) = (p.eval(t).qd, p.eval(t).qdd),
@@ -27,15 +35,16 @@ impl Simulation<'_> {
                 (_, None) => {}
             }
         }
-        let id = dynamics::rnea(self.chain(), &q, &qd, &qdd, &crate::gravity_vector());
-        let kinds = self.chain().joint_kinds();
+        let g = crate::gravity_vector();
+        dynamics::rnea_into(self.chain(), &b.load_q, qd, qdd, &g, &mut b.rnea);
         for (j, d) in self.scenario.drives.iter().enumerate() {
             if d.load_friction.is_some() {
                 let k = j - self.offset;
+                let kind = self.chain().links[k].joint.kind;
                 let sliding =
-                    (kinds[j] == JointKind::Prismatic).then_some(&id.bodies[k].joint_axis);
+                    (kind == JointKind::Prismatic).then_some(&b.rnea.bodies[k].joint_axis);
                 self.constraint_load[j] =
-                    crate::friction::constraint_load(&id.wrenches[k].force, sliding);
+                    crate::friction::constraint_load(&b.rnea.wrenches[k].force, sliding);
             }
         }
     }

@@ -30,10 +30,12 @@ impl Simulation<'_> {
         }
         let mut applied = std::mem::take(&mut self.applied);
         if self.elastic {
-            let (q_servo, qd_servo) = self.servo_state(&b.q, &b.qd);
-            self.servo_torques_into(t, &q_servo, &qd_servo, &mut b.rnea, &mut applied);
+            self.servo_state(b);
+            let (q, qd) = (&b.q_servo, &b.qd_servo);
+            self.servo_torques_into(t, q, qd, &mut b.model_qdd, &mut b.rnea, &mut applied);
         } else {
-            self.servo_torques_into(t, &b.q, &b.qd, &mut b.rnea, &mut applied);
+            let (q, qd) = (&b.q, &b.qd);
+            self.servo_torques_into(t, q, qd, &mut b.model_qdd, &mut b.rnea, &mut applied);
         }
         self.applied = applied;
         self.set_motor_torques(&b.qd);
@@ -51,28 +53,33 @@ impl Simulation<'_> {
             }
         }
         self.world.step();
-        if self.friction_state {
+        if self.friction_state || self.elastic {
             self.joint_state_into(&mut b.q_after, &mut b.qd_after);
+        }
+        if self.friction_state {
             self.advance_friction_state(t, &b.qd, &b.qd_after);
         }
         if self.elastic {
-            self.advance_rotors();
+            self.advance_rotors(&b.q_after, &b.qd_after);
         }
         self.advance_currents();
         self.step += 1;
-        self.update_constraint_loads(Some(&b.qd));
+        let qd_before = std::mem::take(&mut b.qd);
+        self.update_constraint_loads(Some(&qd_before), b);
+        b.qd = qd_before;
     }
 
-    /// The state the servos read: the motor side of elastic joints (their motor encoders),
-    /// the link's elsewhere.
-    fn servo_state(&self, q: &[f64], qd: &[f64]) -> (Vec<f64>, Vec<f64>) {
-        let (mut q, mut qd) = (q.to_vec(), qd.to_vec());
+    /// The state the servos read, into `b.q_servo`, `b.qd_servo`: the motor side of elastic
+    /// joints (their motor encoders), the link's (`b.q`, `b.qd`) elsewhere.
+    fn servo_state(&self, b: &mut StepBuffers) {
+        b.q_servo.clone_from(&b.q);
+        b.qd_servo.clone_from(&b.qd);
         for (j, d) in self.scenario.drives.iter().enumerate() {
             if d.transmission.elastic().is_some() {
-                (q[j], qd[j]) = (self.motor_side[j].position, self.motor_side[j].velocity);
+                let m = self.motor_side[j];
+                (b.q_servo[j], b.qd_servo[j]) = (m.position, m.velocity);
             }
         }
-        (q, qd)
     }
 
     /// Sets every kinematic joint's rate so that it lands on its profile at `t_next`
@@ -137,13 +144,14 @@ impl Simulation<'_> {
     /// The actuator force of every torque-signal and servo joint at time `t`, from the joint
     /// state `(q, q̇)` at the start of the step.
     /// The actuator force of every torque-signal and servo joint at time `t`, from the joint
-    /// state `(q, q̇)` at the start of the step, into `out` (`id`: the computed-torque model's
-    /// scratch).
+    /// state `(q, q̇)` at the start of the step, into `out` (`qdd`, `id`: the computed-torque
+    /// model's scratch).
     fn servo_torques_into(
         &self,
         t: f64,
         q: &[f64],
         qd: &[f64],
+        qdd: &mut Vec<f64>,
         id: &mut InverseDynamics,
         out: &mut Vec<f64>,
     ) {
@@ -162,22 +170,19 @@ impl Simulation<'_> {
             )
         });
         if computed_torque {
-            let qdd: Vec<f64> = drives
-                .iter()
-                .enumerate()
-                .map(|(j, d)| match &d.drive {
-                    Drive::Motion(p) => p.eval(t).qdd,
-                    Drive::Servo(Servo {
-                        reference,
-                        control: Control::ComputedTorque { kp, kd },
-                    }) => {
-                        let (r, e, ed) = error(reference, j);
-                        r.qdd + kp * e + kd * ed
-                    }
-                    _ => 0.0,
-                })
-                .collect();
-            dynamics::rnea_into(self.chain(), q, qd, &qdd, &crate::gravity_vector(), id);
+            qdd.clear();
+            qdd.extend(drives.iter().enumerate().map(|(j, d)| match &d.drive {
+                Drive::Motion(p) => p.eval(t).qdd,
+                Drive::Servo(Servo {
+                    reference,
+                    control: Control::ComputedTorque { kp, kd },
+                }) => {
+                    let (r, e, ed) = error(reference, j);
+                    r.qdd + kp * e + kd * ed
+                }
+                _ => 0.0,
+            }));
+            dynamics::rnea_into(self.chain(), q, qd, qdd, &crate::gravity_vector(), id);
         }
         out.clear();
         out.extend(drives.iter().enumerate().map(|(j, d)| match &d.drive {

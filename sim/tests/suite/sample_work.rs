@@ -25,7 +25,13 @@ fn shipped(name: &str, end: f64) -> Scenario {
 /// `Simulation::advance` alone (Rapier's own allocations per step cancel out).
 fn beyond_the_steps(s: &Scenario) -> u64 {
     let steps = (s.samples - 1) * s.steps_per_sample + 1;
-    let run = allocations(|| drop(sim::simulation::run(s, None)));
+    let mut recorded = 0;
+    let run = allocations(|| recorded = sim::simulation::run(s, None).recording.samples());
+    assert_eq!(
+        recorded, s.samples,
+        "{}: the run stopped early",
+        s.file.name
+    );
     let stepping = allocations(|| {
         let mut sim = Simulation::new(s);
         for _ in 0..steps {
@@ -36,14 +42,52 @@ fn beyond_the_steps(s: &Scenario) -> u64 {
         .unwrap_or_else(|| panic!("{}: the run allocates less than its steps", s.file.name))
 }
 
+/// `link2` with an elastic, geared joint 1 and a torque-driven joint 2 with LuGre and
+/// load-proportional friction, over `end` seconds.
+fn drive_train(end: f64) -> Scenario {
+    let text = format!(
+        r#"name = "drive_train"
+model = "link2"
+[time]
+end = {end:e}
+step = 1e-3
+sample_period = 0.01
+[[joint]]
+id = 1
+torque = {{ type = "multisine", base_frequency = 1.0, harmonics = [1, 3], amplitudes = [20.0, 5.0] }}
+rotor = {{ inertia = 2e-4, gear_ratio = 100.0 }}
+spring = {{ stiffness = 1e4, damping = 0.5, backlash = 1e-3 }}
+[[joint]]
+id = 2
+torque = {{ type = "multisine", base_frequency = 0.5, harmonics = [1], amplitudes = [5.0] }}
+friction = {{ type = "lugre", coulomb = 0.5, static_friction = 0.8, stribeck_velocity = 0.1, bristle_stiffness = 1e4, bristle_damping = 50.0, viscous = 0.1 }}
+load_friction = {{ coefficient = 0.02, smoothing = 0.05 }}
+"#
+    );
+    Scenario::from_toml(&text, "drive train").unwrap()
+}
+
 /// Twice the samples, the same allocations besides the steps: prescribed joints (`paper_rail`,
-/// the readings by RNEA alone) and torque-driven and servo joints with friction
-/// (`urdf_tilted3_torque`, the hybrid dynamics' Cholesky solve).
+/// the readings by RNEA alone), torque-driven and servo joints with friction
+/// (`urdf_tilted3_torque`, the hybrid dynamics' Cholesky solve), and an elastic joint with a
+/// rotor beside LuGre and load-proportional friction.
 #[test]
 fn recording_a_sample_allocates_nothing() {
-    for (name, end) in [("paper_rail", 1.0), ("urdf_tilted3_torque", 0.2)] {
-        let short = beyond_the_steps(&shipped(name, end));
-        let long = beyond_the_steps(&shipped(name, 2.0 * end));
+    let cases = [
+        (
+            "paper_rail",
+            shipped("paper_rail", 1.0),
+            shipped("paper_rail", 2.0),
+        ),
+        (
+            "urdf_tilted3_torque",
+            shipped("urdf_tilted3_torque", 0.2),
+            shipped("urdf_tilted3_torque", 0.4),
+        ),
+        ("drive_train", drive_train(0.5), drive_train(1.0)),
+    ];
+    for (name, short, long) in cases {
+        let (short, long) = (beyond_the_steps(&short), beyond_the_steps(&long));
         assert_eq!(
             short, long,
             "{name}: allocations besides the steps, T vs 2T"
