@@ -83,6 +83,41 @@ fn the_readme_is_a_short_tour() {
     }
 }
 
+/// Every picture the README shows is in the repository: a path that exists and that git does not
+/// ignore (a clean clone has it; the README's screenshot was once a git-ignored output).
+#[test]
+fn the_readmes_pictures_are_committed() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let pictures: Vec<&str> = readme
+        .split("![")
+        .skip(1)
+        .filter_map(|s| s.split("](").nth(1)?.split(')').next())
+        .collect();
+    assert!(!pictures.is_empty(), "the README shows a picture");
+    for picture in pictures {
+        let path = root().join(picture);
+        assert!(
+            path.is_file(),
+            "README.md shows {picture}, which is not there"
+        );
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(
+            bytes.starts_with(b"\x89PNG") && bytes.len() < 300_000,
+            "{picture}: a small PNG ({} bytes)",
+            bytes.len()
+        );
+        // Where the checkout is a git work tree, the picture must not be ignored.
+        if let Ok(out) = std::process::Command::new("git")
+            .arg("-C")
+            .arg(root())
+            .args(["check-ignore", "-q", picture])
+            .output()
+        {
+            assert_ne!(out.status.code(), Some(0), "{picture} is git-ignored");
+        }
+    }
+}
+
 /// The scenario reference's example (every kind of sensor, noise, LuGre friction), run and
 /// written: each column of its three Parquet files is in the dataset chapter (a measured copy `<c>_meas`
 /// through its column `c`).

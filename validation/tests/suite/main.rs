@@ -8,6 +8,7 @@ mod files;
 mod mutate;
 
 mod cyl2;
+mod docs;
 mod effects;
 mod estimate;
 mod external;
