@@ -14,6 +14,7 @@ mod estimate;
 mod external;
 mod fuzz;
 mod html_report;
+mod identifiability;
 mod import;
 mod industrial;
 mod motion_families;

@@ -112,6 +112,7 @@ impl Adaptive {
                 .collect(),
             model: Box::new(full.model(&last)),
             standard: None,
+            determined: Vec::new(),
         })
     }
 }

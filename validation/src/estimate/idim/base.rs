@@ -583,6 +583,7 @@ impl FullRegressor {
             model: Box::new(self.model(x)),
             history: Vec::new(),
             standard: None,
+            determined: Vec::new(),
         }
     }
 }

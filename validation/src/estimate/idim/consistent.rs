@@ -8,14 +8,25 @@
 //! frames of the run's kinematics) and the friction coefficients `c` together, minimizing
 //!
 //! ```text
-//! ‖[Y_b B | Φ] (π, c) − τ‖²  +  λ ‖S (π − π_ref)‖²,       λ = weight · ‖τ‖²
+//! ‖[Y_b B | Φ] (π, c) − τ‖²  +  λ ‖S (π − π_ref)‖²,       λ = σ̂² / ρ²
 //! ```
 //!
 //! over the same equations as IDIM-OLS (`Y_b`, `Φ`, `τ`: [`super::base::FullRegressor::system`]).
 //! The prior `π_ref` (a stated reference model, e.g. the CAD model, given as a URDF) fixes the
 //! directions the data cannot see; `S` makes it dimensionless per link (mass by `m_ref`, first
-//! moments by `m_ref ℓ`, second moments by `m_ref ℓ²`, `ℓ² = ½ tr(I_O,ref)/m_ref`), and a
-//! small `weight` leaves every well-excited direction to the data.
+//! moments by `m_ref ℓ`, second moments by `m_ref ℓ²`, `ℓ² = ½ tr(I_O,ref)/m_ref`). The weight is
+//! the maximum a posteriori one: `σ̂²` the variance of the equations' error (the IDIM-OLS
+//! residual, degrees of freedom counted), `ρ` the prior's stated relative standard deviation
+//! ([`PRIOR_STD`]). The prior thus weighs on a direction the data see only as much as the
+//! data's own misfit allows: on exact data (`σ̂ → 0`) every direction the data determine is the
+//! data's, exactly, and the prior only fills the others (the solve is in deviations from the
+//! prior, so that the limit is well posed: the data's null space is completed by the
+//! `S`-nearest point to the prior). Until issue 49 the weight was `10⁻⁷ ‖τ‖²` whatever the
+//! data's noise: it pulled the data-determined base parameters of a clean UR10 run by 0.2 %.
+//!
+//! A standard parameter is reported (its `value` in the estimates) only where the data determine
+//! it alone (its direction lies in the row space of the data's equations): most are set by the
+//! prior in combinations the data cannot split, and the identified model (URDF) carries them all.
 //!
 //! * [`Constraint::None`] (`idim_prior`): the linear least-squares solution; it may be
 //!   physically inconsistent, which [`sim::physical::check`] reports.
@@ -58,23 +69,24 @@ pub struct StandardIdim {
     pub constraint: Constraint,
     /// The prior model (URDF), `None`: the identifier does not apply.
     pub prior: Option<PathBuf>,
-    /// Relative weight of the prior (`λ = weight · ‖τ‖²`).
-    pub weight: f64,
+    /// The prior's relative standard deviation `ρ` (`λ = σ̂² / ρ²`, module docs).
+    pub prior_std: f64,
     /// Equations of joints slower than this (rad/s) are dropped (as in IDIM).
     pub min_speed: f64,
 }
 
-/// Default prior weight: a link whose ten parameters all leave the prior by 10 % costs as much
-/// as a torque misfit of about 0.03 % NRMS.
-pub const DEFAULT_WEIGHT: f64 = 1e-7;
+/// The prior's stated relative standard deviation `ρ` (dimensionless, in the units of `S`: a
+/// CAD model's masses, first and second moments are taken to be uncertain by about 30 % of the
+/// link's own scale).
+pub const PRIOR_STD: f64 = 0.3;
 
 impl StandardIdim {
-    /// The identifier with the default weight.
+    /// The identifier with the default prior ([`PRIOR_STD`]).
     pub fn new(constraint: Constraint, prior: Option<PathBuf>) -> Self {
         StandardIdim {
             constraint,
             prior,
-            weight: DEFAULT_WEIGHT,
+            prior_std: PRIOR_STD,
             min_speed: super::MIN_SPEED,
         }
     }
@@ -138,8 +150,10 @@ struct Compressed {
     /// `R · [B 0; 0 𝟙]`: rows = unknowns of the base system, columns = `(π, c)`.
     data: DMatrix<f64>,
     d: DVector<f64>,
-    /// `√λ S` (diagonal, one entry per standard parameter).
-    prior_scale: DVector<f64>,
+    /// `S` (diagonal, one entry per standard parameter).
+    scale: DVector<f64>,
+    /// `λ` (module docs).
+    lambda: f64,
     prior: DVector<f64>,
 }
 
@@ -149,7 +163,7 @@ impl Compressed {
         b: &DVector<f64>,
         full: &FullRegressor,
         prior: &[StandardParameters],
-        weight: f64,
+        prior_std: f64,
     ) -> Self {
         let qr = a.clone().qr();
         let r = qr.r();
@@ -168,20 +182,20 @@ impl Compressed {
         for f in 0..nf {
             map[(nb + f, np + f)] = 1.0;
         }
-        let lambda = weight * b.norm_squared();
         let scale = DVector::from_iterator(
             np,
             prior.iter().flat_map(|p| {
                 let m = p.mass();
                 let l = (0.5 * p.inertia().trace() / m).sqrt();
                 let s = [1.0 / m, 1.0 / (m * l), 1.0 / (m * l * l)];
-                [0, 1, 1, 1, 2, 2, 2, 2, 2, 2].map(|k| lambda.sqrt() * s[k])
+                [0, 1, 1, 1, 2, 2, 2, 2, 2, 2].map(|k| s[k])
             }),
         );
         Compressed {
+            lambda: residual_variance(a, b, &r, &d) / prior_std.powi(2),
             data: r * map,
             d,
-            prior_scale: scale,
+            scale,
             prior: DVector::from_iterator(np, prior.iter().flat_map(|p| p.0)),
         }
     }
@@ -190,19 +204,86 @@ impl Compressed {
         self.data.ncols()
     }
 
-    /// The unconstrained minimizer `(π, c)`.
+    /// `√λ S`, per standard parameter.
+    fn prior_scale(&self, i: usize) -> f64 {
+        self.lambda.sqrt() * self.scale[i]
+    }
+
+    /// The column scales of the deviations `(π − π_ref, c)`: `S` on `π`, each friction
+    /// column's norm on `c` (no prior there).
+    fn column_scales(&self) -> DVector<f64> {
+        let np = self.prior.len();
+        DVector::from_fn(self.unknowns(), |c, _| {
+            if c < np {
+                self.scale[c]
+            } else {
+                self.data.column(c).norm().max(f64::MIN_POSITIVE)
+            }
+        })
+    }
+
+    /// The unconstrained minimizer `(π, c)`, solved for the scaled deviations
+    /// `z = W (x − x_ref)` (`W` [`Compressed::column_scales`], `x_ref = (π_ref, 0)`): the
+    /// minimum-norm least-squares solution of `[R B W⁻¹; √λ 𝟙 0] z = [d − R B x_ref; 0]`. Where
+    /// `λ` is negligible (exact data), the directions the data do not see are those of least
+    /// `‖S(π − π_ref)‖`: the prior's.
     fn linear(&self) -> DVector<f64> {
         let (m, n, np) = (self.data.nrows(), self.unknowns(), self.prior.len());
+        let w = self.column_scales();
+        let mut reference = DVector::zeros(n);
+        reference.rows_mut(0, np).copy_from(&self.prior);
         let mut a = DMatrix::zeros(m + np, n);
         a.rows_mut(0, m).copy_from(&self.data);
-        let mut b = DVector::zeros(m + np);
-        b.rows_mut(0, m).copy_from(&self.d);
-        for i in 0..np {
-            a[(m + i, i)] = self.prior_scale[i];
-            b[m + i] = self.prior_scale[i] * self.prior[i];
+        for c in 0..n {
+            a.column_mut(c).scale_mut(1.0 / w[c]);
         }
-        least_squares(&a, &b)
+        let mut b = DVector::zeros(m + np);
+        b.rows_mut(0, m)
+            .copy_from(&(&self.d - &self.data * &reference));
+        for i in 0..np {
+            a[(m + i, i)] = self.lambda.sqrt();
+        }
+        let z = least_squares(&a, &b);
+        reference + z.component_div(&w)
     }
+
+    /// Per link, which standard parameters the data determine alone: those whose unit
+    /// direction (in `S` units) lies in the row space of the data's `π` columns (singular
+    /// values above `10⁻⁹` of the largest), to `10⁻⁶`.
+    fn determined(&self) -> Vec<[bool; 10]> {
+        let np = self.prior.len();
+        let mut m = self.data.columns(0, np).into_owned();
+        for c in 0..np {
+            m.column_mut(c).scale_mut(1.0 / self.scale[c]);
+        }
+        let svd = m.svd(false, true);
+        let v_t = svd.v_t.expect("Vᵀ");
+        let largest = svd.singular_values.max();
+        let kept: Vec<usize> = (0..svd.singular_values.len())
+            .filter(|&i| svd.singular_values[i] > 1e-9 * largest)
+            .collect();
+        (0..np / 10)
+            .map(|k| {
+                std::array::from_fn(|i| {
+                    let inside: f64 = kept.iter().map(|&r| v_t[(r, 10 * k + i)].powi(2)).sum();
+                    (1.0 - inside).max(0.0).sqrt() < 1e-6
+                })
+            })
+            .collect()
+    }
+}
+
+/// The variance of the equations' error: the residual of the least-squares solution of
+/// `A x = b` (compressed as `R x = d`), over the rows less the unknowns.
+fn residual_variance(
+    a: &DMatrix<f64>,
+    b: &DVector<f64>,
+    r: &DMatrix<f64>,
+    d: &DVector<f64>,
+) -> f64 {
+    let x = least_squares(r, d);
+    let dof = a.nrows().saturating_sub(a.ncols()).max(1);
+    (a * x - b).norm_squared() / dof as f64
 }
 
 /// Levenberg–Marquardt over `(θ_1..θ_n, c)`.
@@ -246,7 +327,7 @@ impl LeastSquaresProblem<f64, na::Dyn, na::Dyn> for Problem<'_> {
         let x = self.standard();
         let data = &s.data * &x - &s.d;
         let np = s.prior.len();
-        let prior = (0..np).map(|i| s.prior_scale[i] * (x[i] - s.prior[i]));
+        let prior = (0..np).map(|i| s.prior_scale(i) * (x[i] - s.prior[i]));
         Some(na::DVector::from_iterator(
             data.len() + np,
             data.iter().copied().chain(prior),
@@ -271,7 +352,7 @@ impl LeastSquaresProblem<f64, na::Dyn, na::Dyn> for Problem<'_> {
         }
         for i in 0..np {
             for c in 0..np {
-                j[(m + i, c)] = s.prior_scale[i] * dx[(i, c)];
+                j[(m + i, c)] = s.prior_scale(i) * dx[(i, c)];
             }
         }
         Some(j)
@@ -302,7 +383,7 @@ impl StandardIdim {
                 a.ncols()
             )));
         }
-        let system = Compressed::new(&a, &b, &full, &prior, self.weight);
+        let system = Compressed::new(&a, &b, &full, &prior, self.prior_std);
         let x = match self.constraint {
             Constraint::None => system.linear(),
             Constraint::Consistent => self.consistent(&system, &prior)?,
@@ -324,6 +405,7 @@ impl StandardIdim {
             model: Box::new(full.model(&xb)),
             history: Vec::new(),
             standard: Some(standard),
+            determined: system.determined(),
         })
     }
 }
@@ -334,6 +416,18 @@ impl StandardIdim {
         system: &Compressed,
         prior: &[StandardParameters],
     ) -> Result<DVector<f64>, EstimateError> {
+        // Where the unconstrained minimizer is a real body on every link, it is the constrained
+        // one too (the constraint is not active).
+        let linear = system.linear();
+        let links = |x: &DVector<f64>| {
+            (0..prior.len()).all(|k| {
+                let p = StandardParameters(std::array::from_fn(|i| x[10 * k + i]));
+                sim::physical::check(&p).is_ok()
+            })
+        };
+        if links(&linear) {
+            return Ok(linear);
+        }
         let n = system.unknowns();
         let mut x0 = na::DVector::zeros(n);
         for (k, p) in prior.iter().enumerate() {
@@ -351,7 +445,6 @@ impl StandardIdim {
             }
         }
         // Friction coefficients start from the unconstrained solution.
-        let linear = system.linear();
         for i in 10 * prior.len()..n {
             x0[i] = linear[i];
         }
@@ -429,7 +522,7 @@ mod tests {
         }
         let prior = in_frames_of(&prior_arm, &arm.kinematics_only()).unwrap();
         let (full, a, b) = noisy_system(12, 20.0, 3);
-        let system = Compressed::new(&a, &b, &full, &prior, DEFAULT_WEIGHT);
+        let system = Compressed::new(&a, &b, &full, &prior, PRIOR_STD);
         let id = StandardIdim::new(Constraint::Consistent, None);
         let linear = system.linear();
         let constrained = id.consistent(&system, &prior).unwrap();
@@ -450,7 +543,7 @@ mod tests {
         let cost = |x: &DVector<f64>| {
             (&system.data * x - &system.d).norm_squared()
                 + (0..prior.len() * 10)
-                    .map(|i| (system.prior_scale[i] * (x[i] - system.prior[i])).powi(2))
+                    .map(|i| (system.prior_scale(i) * (x[i] - system.prior[i])).powi(2))
                     .sum::<f64>()
         };
         assert!(cost(&constrained) >= cost(&linear) * (1.0 - 1e-9));

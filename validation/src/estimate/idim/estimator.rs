@@ -273,11 +273,11 @@ impl Estimator for Teaching {
         }
         let mut model = None;
         if let Some(standard) = &identified.standard {
+            // Only what the data determine is an estimate; the prior's completion is in the model.
             for (b, p) in standard.iter().enumerate() {
-                values.extend(crate::estimate::standard_values(
-                    (b + 1) as u8,
-                    &p.0.map(Some),
-                ));
+                let determined = identified.determined.get(b).copied().unwrap_or([true; 10]);
+                let x = std::array::from_fn(|i| determined[i].then_some(p.0[i]));
+                values.extend(crate::estimate::standard_values((b + 1) as u8, &x));
             }
             model = ex.geometry().with_standard_parameters(standard).ok();
         }

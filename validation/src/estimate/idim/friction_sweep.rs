@@ -437,6 +437,7 @@ impl SweepFit {
             model: Box::new(fg),
             history: Vec::new(),
             standard: None,
+            determined: Vec::new(),
         })
     }
 }

@@ -141,6 +141,9 @@ pub struct Identified {
     /// For methods that estimate the standard parameters: one set per link, in the link frames of
     /// the run's kinematics ([`sim::dynamics::StandardParameters::of_link`]).
     pub standard: Option<Vec<sim::dynamics::StandardParameters>>,
+    /// Per link of [`Identified::standard`], which of its ten parameters the data determine
+    /// alone (the others are set by a prior); empty without standard parameters.
+    pub determined: Vec<[bool; 10]>,
 }
 
 /// A whole-arm identification method: one of this module's algorithms, each a plain type with

@@ -93,6 +93,7 @@ impl TwoStep {
             model: Box::new(model),
             history: Vec::new(),
             standard: None,
+            determined: Vec::new(),
         })
     }
 }

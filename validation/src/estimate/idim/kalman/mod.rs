@@ -117,6 +117,11 @@ fn identify(
         if k + 1 == samples.t.len() {
             let mut identified = system.full.identified(&x);
             identified.history = history;
+            // The posterior standard deviations of the parameters.
+            let p = x.len();
+            let std =
+                DVector::from_fn(p, |c, _| belief.cov[(2 * n + c, 2 * n + c)].max(0.0).sqrt());
+            identified.std = system.full.parameters(&std);
             return Ok(identified);
         }
         let torque: Vec<f64> = (0..n)
