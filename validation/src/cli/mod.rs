@@ -5,6 +5,7 @@
 //! ```sh
 //! validation estimate RUN... [--only NAMES] [--nim-models DIR] [--holdout F] --out FILE.csv
 //! validation estimate sweep=S1 sweep=S2 excitation=E --out FILE.csv
+//! validation estimators                                   # the registry, one line each
 //! validation study studies/mim_noise.toml --out DIR       # any kind; `sweep` is an alias
 //! validation import RECORDING.csv --urdf ROBOT.urdf [--config C.toml] --out RUN
 //! validation report RUN_OR_STUDY_DIR --html OUT.html [--only NAMES]
@@ -53,6 +54,9 @@ pub enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// List the estimators of the registry: name, family and what each needs of an experiment,
+    /// one line each (`--only` takes these names).
+    Estimators,
     /// Import a robot's recording (a wide CSV or Parquet table: `t`, `q_<joint>`, `qd_`, `qdd_`,
     /// `tau_`, `i_`, or motor-side `qm_`, `taum_`; see `validation::import`) as a recorded run
     /// directory: checked, resampled onto a uniform grid, filtered and differentiated by the
@@ -141,6 +145,13 @@ fn run_reproduction(
 /// Runs one command.
 pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
     match command {
+        Command::Estimators => {
+            let options = Options::default();
+            print!(
+                "{}",
+                output::registry_table(&crate::estimate::registry(&options))
+            );
+        }
         Command::Import(options) => {
             let out = options.out.clone();
             let m = crate::import::import(&options)?;

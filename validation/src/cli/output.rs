@@ -99,3 +99,22 @@ pub fn write_models(
     }
     Ok(written)
 }
+
+/// The registry as `armid estimators` prints it: a header, then per estimator its name, family
+/// and what it needs, in columns.
+pub fn registry_table(estimators: &[Box<dyn crate::estimate::Estimator>]) -> String {
+    let width = (estimators.iter().map(|e| e.name().len()))
+        .max()
+        .unwrap_or(0)
+        .max("name".len());
+    let mut out = format!("{:width$}  {:11}  needs\n", "name", "family");
+    for e in estimators {
+        out += &format!(
+            "{:width$}  {:11}  {}\n",
+            e.name(),
+            e.family().name(),
+            e.needs()
+        );
+    }
+    out
+}

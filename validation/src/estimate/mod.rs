@@ -106,10 +106,53 @@ pub(crate) fn enough_samples<'a>(
     Ok(data)
 }
 
+/// The family an estimator belongs to: the folder of `estimate/` that holds it, or an
+/// estimator from outside the project (an external command, a Python callable).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// [`mim`]: per body from joint wrenches and body kinematics (the MIM paper).
+    Mim,
+    /// [`frequency`]: the multisine paper's frequency-domain fits.
+    Frequency,
+    /// [`time_domain`]: the multisine paper's arm in the time domain.
+    TimeDomain,
+    /// [`idim`]: whole-arm identification from joint torques.
+    Idim,
+    /// [`nim`]: learned identifiers.
+    Nim,
+    /// From outside the project.
+    External,
+}
+
+impl Family {
+    /// Its name, as `armid estimators` prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Mim => "mim",
+            Family::Frequency => "frequency",
+            Family::TimeDomain => "time_domain",
+            Family::Idim => "idim",
+            Family::Nim => "nim",
+            Family::External => "external",
+        }
+    }
+}
+
 /// An estimator of inertial (and friction) parameters.
 pub trait Estimator: Send + Sync {
     /// Its name: the `method` column of every output file.
     fn name(&self) -> &str;
+
+    /// Its family (`armid estimators`).
+    fn family(&self) -> Family {
+        Family::External
+    }
+
+    /// What it needs of an experiment, in a line (`armid estimators`; [`Estimator::applies`]
+    /// says why a given one does not do).
+    fn needs(&self) -> &str {
+        "what its author states"
+    }
 
     /// `Ok` if it can run on the experiment, else the reason it cannot.
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable>;
@@ -143,7 +186,10 @@ pub fn chosen(
     if let Some(names) = only {
         let known: Vec<&str> = estimators.iter().map(|e| e.name()).collect();
         if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
-            return Err(format!("no estimator `{bad}`; expected one of {known:?}"));
+            return Err(format!(
+                "no estimator `{bad}`; expected one of {known:?} (`armid estimators` lists them \
+                 with what each needs)"
+            ));
         }
         estimators.retain(|e| names.iter().any(|n| n == e.name()));
     }

@@ -439,6 +439,30 @@ fn armid_has_both_sides_and_writes_completions() {
     }
 }
 
+/// `armid estimators` lists every estimator of the registry, one line each, with its family and
+/// what it needs.
+#[test]
+fn armid_estimators_lists_the_registry() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_armid"))
+        .arg("estimators")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    let names = validation::estimate::registry_names();
+    assert_eq!(lines.len(), names.len(), "{text}");
+    for (line, name) in lines.iter().zip(&names) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[0], name, "{line}");
+        assert!(
+            ["mim", "frequency", "time_domain", "idim", "nim"].contains(&words[1]),
+            "{line}: a family of the project"
+        );
+        assert!(words.len() > 4, "{line}: what it needs");
+    }
+}
+
 /// A `_meas` column of `joints.parquet` that is no joint column's copy is refused, by file and
 /// column, not read as a column estimators would skip.
 #[test]

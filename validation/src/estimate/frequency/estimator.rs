@@ -6,6 +6,7 @@
 //! which assumes `J` and `c` known, is [`crate::study::multisine`]).
 
 use crate::dataset::Measurements;
+use crate::estimate::Family;
 use crate::estimate::frequency::algorithm::{Excitation, LinearizedFrequency, PaperFrequency};
 use crate::estimate::known_geometry::KnownGeometry;
 use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
@@ -32,6 +33,14 @@ pub struct Paper;
 impl Estimator for Paper {
     fn name(&self) -> &'static str {
         "frequency_paper"
+    }
+
+    fn family(&self) -> Family {
+        Family::Frequency
+    }
+
+    fn needs(&self) -> &str {
+        "a single run of a fixed-base planar arm on multisine torques, joints about their bodies' e2 axes (two links)"
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
@@ -63,6 +72,14 @@ pub struct Linearized;
 impl Estimator for Linearized {
     fn name(&self) -> &'static str {
         "frequency_linearized"
+    }
+
+    fn family(&self) -> Family {
+        Family::Frequency
+    }
+
+    fn needs(&self) -> &str {
+        "a single run of a fixed-base planar arm on multisine torques, joints about their bodies' e2 axes"
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {

@@ -10,6 +10,7 @@
 //! Fourier series of the measured angles with parallel filtering of the equations
 //! ([`Processing`]: 200 and 50 harmonics unless set otherwise).
 
+use crate::estimate::Family;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -246,6 +247,26 @@ fn named(parameters: &[(ParamId, f64)]) -> BTreeMap<ParamId, f64> {
 impl Estimator for Teaching {
     fn name(&self) -> &'static str {
         self.name
+    }
+
+    fn family(&self) -> Family {
+        Family::Idim
+    }
+
+    fn needs(&self) -> &str {
+        match self.name {
+            "friction_sweep" => "forward/backward sweep runs of each joint (role sweep)",
+            "two_step" | "adaptive" => "sweep runs and an excitation run (roles sweep, excitation)",
+            "idim_prior" | "idim_consistent" => {
+                "an excitation run with joint angles and torques, and a prior model (--prior URDF)"
+            }
+            "idim_iv" | "didim" => {
+                "an excitation run with joint angles and torques; simulates the identified arm in \
+                 the run's control loop"
+            }
+            "cloe" => "an excitation run with a servoed or torque-driven joint",
+            _ => "an excitation run with joint angles and torques (sweeps optional)",
+        }
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {

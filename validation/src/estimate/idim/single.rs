@@ -12,6 +12,7 @@
 //! scale), or, with every column scaled to unit norm, it has a component (above 1e-3) in the
 //! directions whose singular value is below `TOLERANCE` (1e-5) of the largest.
 
+use crate::estimate::Family;
 use nalgebra::{DMatrix, DVector};
 
 use crate::dataset::{JointColumn, Measurements};
@@ -141,6 +142,14 @@ pub struct IdimSingle;
 impl Estimator for IdimSingle {
     fn name(&self) -> &'static str {
         "idim_single"
+    }
+
+    fn family(&self) -> Family {
+        Family::Idim
+    }
+
+    fn needs(&self) -> &str {
+        "a single run with joint angles and torques"
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {

@@ -3,6 +3,7 @@
 //! ([`crate::encoder`]: five-point differentiator); the joint wrenches are the measured ones.
 
 use crate::encoder::reconstruct;
+use crate::estimate::Family;
 use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 
 /// What the encoder path needs its samples for.
@@ -38,6 +39,14 @@ fn with_wrenches<'a>(
 impl Estimator for MimEncoders {
     fn name(&self) -> &'static str {
         "mim_encoders"
+    }
+
+    fn family(&self) -> Family {
+        Family::Mim
+    }
+
+    fn needs(&self) -> &str {
+        "a single run with joint force/torque and measured joint angles (no body kinematics)"
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {

@@ -9,6 +9,7 @@
 //! `F⁻¹` under the stated noise.
 
 use crate::dataset::Measurements;
+use crate::estimate::Family;
 use crate::estimate::mim::algorithm::{self as algo, DEFAULT_TOLERANCE, stacked};
 use crate::estimate::mim::gls::{WrenchNoise, information};
 use crate::estimate::{
@@ -64,6 +65,14 @@ impl Estimator for SingleInstant {
         "mim_single"
     }
 
+    fn family(&self) -> Family {
+        Family::Mim
+    }
+
+    fn needs(&self) -> &str {
+        "a single run with joint force/torque and body kinematics (the MIM paper's sensing), sampled at t = 1.5 s"
+    }
+
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
         let data = run(experiment)?;
         data.sample_at(self.0.time)
@@ -89,6 +98,14 @@ impl Estimator for Stacked {
         "mim_stacked"
     }
 
+    fn family(&self) -> Family {
+        Family::Mim
+    }
+
+    fn needs(&self) -> &str {
+        "a single run with joint force/torque and body kinematics (the MIM paper's sensing)"
+    }
+
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
         run(experiment).map(|_| ())
     }
@@ -107,6 +124,14 @@ pub struct WholeArm;
 impl Estimator for WholeArm {
     fn name(&self) -> &'static str {
         "mim_arm"
+    }
+
+    fn family(&self) -> Family {
+        Family::Mim
+    }
+
+    fn needs(&self) -> &str {
+        "a single run with joint force/torque and body kinematics (the MIM paper's sensing)"
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
@@ -136,6 +161,14 @@ pub struct WholeArmGls;
 impl Estimator for WholeArmGls {
     fn name(&self) -> &'static str {
         "mim_gls"
+    }
+
+    fn family(&self) -> Family {
+        Family::Mim
+    }
+
+    fn needs(&self) -> &str {
+        "a single run with joint force/torque and body kinematics (the MIM paper's sensing) and a stated noise on every F/T axis"
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
@@ -168,6 +201,14 @@ pub struct Standard;
 impl Estimator for Standard {
     fn name(&self) -> &'static str {
         "mim_standard"
+    }
+
+    fn family(&self) -> Family {
+        Family::Mim
+    }
+
+    fn needs(&self) -> &str {
+        "a single run with joint force/torque and body kinematics (the MIM paper's sensing)"
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {

@@ -15,6 +15,7 @@
 //! written by `cargo xtask reproduce --only paper_sensing`) revises MIM-GLS's body parameters
 //! instead ([`crate::estimate::nim::joint::bodies`]).
 
+use crate::estimate::Family;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
@@ -97,6 +98,14 @@ impl NimModels {
 impl Estimator for NimModels {
     fn name(&self) -> &str {
         self.static_name()
+    }
+
+    fn family(&self) -> Family {
+        Family::Nim
+    }
+
+    fn needs(&self) -> &str {
+        "trained models (--nim-models DIR) and the sensing they were trained on"
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {

@@ -3,6 +3,7 @@
 //! moments about the joint axis and joint damping of a fixed-base planar arm.
 
 use crate::dataset::JointColumn;
+use crate::estimate::Family;
 use crate::estimate::time_domain::algorithm::{Derivatives, InverseDynamicsLs};
 use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 
@@ -31,6 +32,14 @@ impl Estimator for TimeDomain {
         } else {
             "time_domain"
         }
+    }
+
+    fn family(&self) -> Family {
+        Family::TimeDomain
+    }
+
+    fn needs(&self) -> &str {
+        "a single run of a fixed-base planar arm on multisine torques, joints about their bodies' e2 axes"
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {

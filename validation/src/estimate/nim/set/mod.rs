@@ -33,6 +33,7 @@
 pub mod network;
 pub mod samples;
 
+use crate::estimate::Family;
 use nalgebra::DVector;
 
 use samples::{SampleSet, Standardization};
@@ -166,6 +167,14 @@ pub fn target_scale(prior: &Prior, k: usize) -> f64 {
 impl Estimator for SetNim {
     fn name(&self) -> &'static str {
         Self::NAME
+    }
+
+    fn family(&self) -> Family {
+        Family::Nim
+    }
+
+    fn needs(&self) -> &str {
+        "a trained set encoder and a single run read by force/torque sensors"
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
