@@ -16,6 +16,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use super::import::wide_csv;
+
 /// Arms per population in the pages' working directories.
 const ARMS: usize = 3;
 
@@ -130,8 +132,9 @@ impl Fixtures {
         // The UR10 run as a user's logger writes it, and the maker's URDF (also the pages'
         // "CAD model").
         let run = validation::dataset::read_run(&dir.join("ur10")).unwrap();
-        std::fs::write(dir.join("log.csv"), wide_csv(&run)).unwrap();
-        std::fs::write(dir.join("log2.csv"), wide_csv(&run)).unwrap();
+        let csv = wide_csv(&run.measurements, |_, _, tau| tau);
+        std::fs::write(dir.join("log.csv"), &csv).unwrap();
+        std::fs::write(dir.join("log2.csv"), &csv).unwrap();
         std::fs::copy(
             root().join("models/example-robot-data/ur10_robot.urdf"),
             dir.join("robot.urdf"),
@@ -156,37 +159,6 @@ impl Fixtures {
             _ => return None,
         })
     }
-}
-
-/// The UR10's joints, as its URDF names them.
-const UR10: [&str; 6] = [
-    "shoulder_pan_joint",
-    "shoulder_lift_joint",
-    "elbow_joint",
-    "wrist_1_joint",
-    "wrist_2_joint",
-    "wrist_3_joint",
-];
-
-/// The UR10 run's joint columns as a wide CSV (`t`, then `q_`, `qd_`, `qdd_`, `tau_` per
-/// joint, by URDF name).
-fn wide_csv(run: &validation::dataset::Run) -> String {
-    let m = &run.measurements;
-    let mut csv = String::from("t");
-    for name in UR10 {
-        for s in ["q", "qd", "qdd", "tau"] {
-            csv += &format!(",{s}_{name}");
-        }
-    }
-    csv += "\n";
-    for k in 0..m.samples() {
-        csv += &format!("{:?}", m.t[k]);
-        for j in &m.joints {
-            csv += &format!(",{:?},{:?},{:?},{:?}", j.q[k], j.qd[k], j.qdd[k], j.tau[k]);
-        }
-        csv += "\n";
-    }
-    csv
 }
 
 /// A fresh working directory for one page: `models/` linked, `scenarios/` and `studies/`

@@ -23,7 +23,7 @@ fn ur10() -> PathBuf {
     root().join("models/example-robot-data/ur10_robot.urdf")
 }
 
-const UR10: [&str; 6] = [
+pub(crate) const UR10: [&str; 6] = [
     "shoulder_pan_joint",
     "shoulder_lift_joint",
     "elbow_joint",
@@ -121,7 +121,7 @@ fn a_simulated_run_written_as_a_recording_imports_back_to_the_same_estimates() {
 
 /// `m`'s joint columns as the wide CSV a user's logger writes: `t`, then per joint `q_`, `qd_`,
 /// `qdd_`, `tau_` by URDF name; the torque written is `torque(sample, joint, tau)`.
-fn wide_csv(
+pub(crate) fn wide_csv(
     m: &validation::dataset::Measurements,
     torque: impl Fn(usize, usize, f64) -> f64,
 ) -> String {
