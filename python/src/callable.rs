@@ -110,8 +110,8 @@ impl Estimator for Callable {
                  of parameter names to an estimate or an (estimate, std) pair)"
             ))
         })?;
-        let values =
-            values(rows, &format!("answer of `{}`", self.name)).map_err(|e| self.fail(e))?;
+        let values = values(rows, &format!("answer of `{}`", self.name))
+            .map_err(|e| self.fail(e.to_string()))?;
         Ok(Estimates {
             values,
             ..Default::default()

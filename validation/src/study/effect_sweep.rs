@@ -59,7 +59,7 @@ pub fn scenario_block(
                     crate::Error::Study(super::file::StudyError::Invalid {
                         path: path.to_owned(),
                         field: format!("effect[{k}] ({} = {level})", effect.kind.name()),
-                        expected: e,
+                        expected: e.to_string(),
                     })
                 })
             };

@@ -75,10 +75,14 @@ fn an_effect_is_written_on_every_actuated_joint_and_checked_like_any_scenario() 
     assert_eq!(again.drives[3].friction, lugre.drives[3].friction);
     // A severity the simulator refuses names the field; an effect that needs what a joint
     // lacks names the joint.
-    let e = scenario_at(&base, EffectKind::GearEfficiency, 1.2).unwrap_err();
+    let e = scenario_at(&base, EffectKind::GearEfficiency, 1.2)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("motor.gear_efficiency"), "{e}");
     let viscous = base.edited(|f| f.joint[2].friction = None).unwrap();
-    let e = scenario_at(&viscous, EffectKind::Lugre, 2.0).unwrap_err();
+    let e = scenario_at(&viscous, EffectKind::Lugre, 2.0)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("joint[2]") && e.contains("coulomb_viscous"),
         "{e}"
@@ -114,7 +118,9 @@ fn rotor_and_current_chain_effects_write_what_their_table_states() {
         current[0].model,
         vec![Noise::Delay { samples: 2 }, Noise::Gaussian { sigma: 0.05 }]
     );
-    let e = scenario_at(&base, EffectKind::CurrentDelay, 1.5).unwrap_err();
+    let e = scenario_at(&base, EffectKind::CurrentDelay, 1.5)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("current_delay") && e.contains("1.5"), "{e}");
     let unfiltered = scenario_at(&base, EffectKind::AntiAliasing, 0.0).unwrap();
     assert_eq!(unfiltered.file.noise, base.file.noise);
@@ -166,7 +172,9 @@ fn gear_effects_write_an_elastic_rotor_and_its_play() {
     for drive in &rigid.drives {
         assert_eq!(drive.transmission, Transmission::Rigid { armature: 0.1 });
     }
-    let e = scenario_at(&base, EffectKind::Elasticity, -1e-3).unwrap_err();
+    let e = scenario_at(&base, EffectKind::Elasticity, -1e-3)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("joint[0]") && e.contains("compliance"), "{e}");
 
     let play = 2e-3;
@@ -177,7 +185,9 @@ fn gear_effects_write_an_elastic_rotor_and_its_play() {
         };
         assert_eq!((spring.stiffness, spring.backlash), (1e4, play));
     }
-    let e = scenario_at(&base, EffectKind::Backlash, -1e-3).unwrap_err();
+    let e = scenario_at(&base, EffectKind::Backlash, -1e-3)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("backlash"), "{e}");
 
     // Joint 7 (a light link behind a heavy rotor): its gear's deflection stays within the
@@ -310,7 +320,9 @@ fn a_payload_effect_loads_the_last_link_with_the_stated_point_mass() {
     assert_eq!(base.chain.links[..6], loaded.chain.links[..6]);
     let none = scenario_at(&base, EffectKind::Payload, 0.0).unwrap();
     assert_eq!(none.chain, base.chain);
-    let e = scenario_at(&base, EffectKind::Payload, -1.0).unwrap_err();
+    let e = scenario_at(&base, EffectKind::Payload, -1.0)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("payload.mass"), "{e}");
 }
 
@@ -378,10 +390,14 @@ fn force_torque_effects_write_every_sensor_and_cover_every_body() {
             covered.file.sensor
         );
     }
-    let e = scenario_at(&covered, EffectKind::FtDelay, 1.5).unwrap_err();
+    let e = scenario_at(&covered, EffectKind::FtDelay, 1.5)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("ft_delay"), "{e}");
     // Above the 25 Hz Nyquist frequency of its 50 Hz samples: refused naming the field.
-    let e = scenario_at(&covered, EffectKind::FtAntiAliasing, 30.0).unwrap_err();
+    let e = scenario_at(&covered, EffectKind::FtAntiAliasing, 30.0)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("chain[0].cutoff"), "{e}");
 }
 

@@ -163,7 +163,7 @@ impl Estimator for ExternalCommand {
         self.call(&dir, &answer)?;
         let rows = read_answer(&answer).map_err(|e| self.fail(e))?;
         let values = values(rows, &format!("answer of `{}`", self.argv.join(" ")))
-            .map_err(|e| self.fail(e))?;
+            .map_err(|e| self.fail(e.to_string()))?;
         Ok(from_values(values))
     }
 }

@@ -31,16 +31,17 @@ use crate::param::{Estimate, ParamId, Values};
 pub type AnswerRow = (String, Option<f64>, Option<f64>);
 
 /// The estimates of answered `rows` (`where_` names the answer in errors, e.g. the CSV file).
-pub fn values(rows: Vec<AnswerRow>, where_: &str) -> Result<Values, String> {
+pub fn values(rows: Vec<AnswerRow>, where_: &str) -> crate::Result<Values> {
     let mut values = Values::new();
     for (k, (name, value, std)) in rows.into_iter().enumerate() {
-        let id: ParamId = (name.trim().parse())
-            .map_err(|e: crate::param::ParseParamError| format!("{where_}, row {}: {e}", k + 1))?;
+        let id: ParamId = (name.trim().parse()).map_err(|e: crate::param::ParseParamError| {
+            crate::Error::Data(format!("{where_}, row {}: {e}", k + 1))
+        })?;
         let finite = |x: Option<f64>, what: &str| match x {
-            Some(v) if !v.is_finite() => Err(format!(
+            Some(v) if !v.is_finite() => Err(crate::Error::Data(format!(
                 "{where_}, row {} ({name}): {what} {v} is not a finite number",
                 k + 1
-            )),
+            ))),
             _ => Ok(x),
         };
         let estimate = Estimate {
@@ -48,10 +49,10 @@ pub fn values(rows: Vec<AnswerRow>, where_: &str) -> Result<Values, String> {
             std: finite(std, "std")?,
         };
         if values.insert(id, estimate).is_some() {
-            return Err(format!(
+            return Err(crate::Error::Data(format!(
                 "{where_}, row {}: parameter `{name}` given twice",
                 k + 1
-            ));
+            )));
         }
     }
     Ok(values)

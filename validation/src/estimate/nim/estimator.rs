@@ -117,7 +117,7 @@ impl Estimator for NimModels {
                 ));
             }
             Loaded::Joint(model) if model.card.sensing == Sensing::Paper => {
-                return model.applies_to_bodies(experiment).map_err(NotApplicable);
+                return model.applies_to_bodies(experiment);
             }
             Loaded::Joint(model) => return self.joint(model).applies(experiment),
             Loaded::Bodies(models) => models,
@@ -139,7 +139,7 @@ impl Estimator for NimModels {
         let models = match self.models().map_err(err)? {
             Loaded::Joint(model) if model.card.sensing == Sensing::Paper => {
                 return (model.identify_bodies(experiment))
-                    .map_err(|e| NotApplicable(e).into_error(self.name()));
+                    .map_err(|e| NotApplicable(e.to_string()).into_error(self.name()));
             }
             Loaded::Joint(model) => return self.joint(model).estimate(experiment),
             Loaded::Bodies(models) => models,

@@ -188,7 +188,7 @@ impl EffectKind {
 /// `scenario` with `kind` at `level` on every actuated joint (servo or torque signal), its
 /// current reading, its force/torque sensors or its last link, checked again as a whole; `Err`
 /// names the joint and what it lacks, or the field the simulator refuses.
-pub fn scenario_at(scenario: &Scenario, kind: EffectKind, level: f64) -> Result<Scenario, String> {
+pub fn scenario_at(scenario: &Scenario, kind: EffectKind, level: f64) -> crate::Result<Scenario> {
     let mut failure = None;
     let payload = payload(scenario, kind, level);
     let bodies: Vec<u8> = (1..=scenario.chain.links.len() as u8).collect();
@@ -212,9 +212,9 @@ pub fn scenario_at(scenario: &Scenario, kind: EffectKind, level: f64) -> Result<
         }
     });
     if let Some(e) = failure {
-        return Err(e);
+        return Err(crate::Error::Data(e));
     }
-    edited.map_err(|e| e.to_string())
+    Ok(edited?)
 }
 
 /// A delay effect's `level` as a whole number of samples; `Err` names the kind.

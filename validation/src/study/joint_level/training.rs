@@ -63,9 +63,9 @@ pub fn examples(
             let (ids, truth) = truth(sensing, run);
             let encoded = match sensing {
                 Sensing::JointLevel => identify(run, sensing.encoder(), &ids, &options)?,
-                Sensing::Paper => {
-                    encode_bodies(&Experiment::single(&run.measurements)).map(|e| e.1)
-                }
+                Sensing::Paper => (encode_bodies(&Experiment::single(&run.measurements)))
+                    .map(|e| e.1)
+                    .map_err(|e| e.to_string()),
             };
             Ok(encoded.ok().map(|ols| (arm, Example { ols, truth })))
         })

@@ -96,7 +96,7 @@ pub fn exact(run: &Run, methods: &[&str], options: &Options) -> crate::Result<Ve
     let m = &run.measurements;
     let experiment = Experiment::new(vec![(Role::Single, m)]);
     let truth = truth_table(&run.manifest.model);
-    let (ids, encoded) = encode_bodies(&experiment).map_err(crate::Error::Data)?;
+    let (ids, encoded) = encode_bodies(&experiment)?;
     let moments: Vec<ParamId> = (ids.iter().zip(&encoded))
         .filter(|(id, e)| id.is_moment() && e.0.is_finite())
         .map(|(id, _)| *id)

@@ -5,32 +5,34 @@
 use super::sensing::encode_bodies;
 use super::{JointNim, Sensing};
 use crate::estimate::nim::Predictor;
-use crate::estimate::{Estimate, Estimates, Experiment};
+use crate::estimate::{Estimate, Estimates, Experiment, NotApplicable};
 use crate::param::ParamId;
 
 impl<N: Predictor> JointNim<N> {
     /// Whether the model applies to `experiment`: a paper-sensing model and a single run with
     /// the bodies it was trained on; `Err` with the reason.
-    pub fn applies_to_bodies(&self, experiment: &Experiment) -> Result<(), String> {
+    pub fn applies_to_bodies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
         if self.card.sensing != Sensing::Paper {
-            return Err("the model reads joint angles and torques (joint-level sensing)".into());
+            return Err(NotApplicable::new(
+                "the model reads joint angles and torques (joint-level sensing)",
+            ));
         }
-        let data = crate::estimate::single(experiment).map_err(|e| e.to_string())?;
+        let data = crate::estimate::single(experiment)?;
         let n = super::sensing::body_parameters(data.bodies.len()).len();
         if n != self.card.prior.len() {
-            return Err(format!(
+            return Err(NotApplicable::new(format!(
                 "the model was trained on arms with {} bodies ({}), the run has {}",
                 self.card.prior.len() / 6,
                 self.card.population,
                 data.bodies.len()
-            ));
+            )));
         }
         Ok(())
     }
 
     /// The run's body parameters revised (module docs), with each body's mass ([`answer`]).
-    pub fn identify_bodies(&self, experiment: &Experiment) -> Result<Estimates, String> {
-        self.applies_to_bodies(experiment)?;
+    pub fn identify_bodies(&self, experiment: &Experiment) -> crate::Result<Estimates> {
+        (self.applies_to_bodies(experiment)).map_err(|e| crate::Error::Data(e.0))?;
         let (ids, encoded) = encode_bodies(experiment)?;
         let revised = self.predict(&[(&self.card.prior, &encoded)]).remove(0);
         Ok(answer(&ids, &revised))

@@ -50,13 +50,13 @@ impl LinkPopulation {
 
     /// The prior of `arm`'s base parameters (module docs); `Err` with the reason if the arm has
     /// more links than any training arm, or fewer than two training arms.
-    pub fn prior_for(&self, arm: &Chain) -> Result<Prior, String> {
+    pub fn prior_for(&self, arm: &Chain) -> crate::Result<Prior> {
         if arm.len() > self.links.len() {
-            return Err(format!(
+            return Err(crate::Error::Data(format!(
                 "the arm has {} links, the training arms at most {}",
                 arm.len(),
                 self.links.len()
-            ));
+            )));
         }
         let base = BaseParameters::of_chain(&arm.kinematics_only());
         let truths: Vec<Vec<f64>> = (0..self.arms)
@@ -103,7 +103,8 @@ mod tests {
         short.links.truncate(3);
         let e = LinkPopulation::of(&[&short, &short])
             .prior_for(&arm)
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("at most 3"), "{e}");
     }
 }

@@ -376,17 +376,17 @@ impl<N: Predictor> JointNim<N> {
 
     /// The prior of the base parameters of an arm of kinematics `geometry` with `n` base
     /// parameters; `Err` with the reason where the model does not apply to it.
-    pub fn prior_for(&self, geometry: &Chain, n: usize) -> Result<Cow<'_, Prior>, String> {
+    pub fn prior_for(&self, geometry: &Chain, n: usize) -> crate::Result<Cow<'_, Prior>> {
         let prior = match &self.card.links {
             Some(links) => Cow::Owned(links.prior_for(geometry)?),
             None => Cow::Borrowed(&self.card.prior),
         };
         if prior.len() != n {
-            return Err(format!(
+            return Err(crate::Error::Data(format!(
                 "the model was trained on arms with {} base parameters ({}), this arm has {n}",
                 prior.len(),
                 self.card.population
-            ));
+            )));
         }
         Ok(prior)
     }
@@ -474,7 +474,7 @@ impl<N: Predictor + Send + Sync> Refine for JointNim<N> {
             .filter(|s| matches!(s.id, ParamId::Base(_)))
             .map(|s| (s.value, s.std))
             .collect();
-        let prior = self.prior_for(geometry, base.len())?;
+        let prior = (self.prior_for(geometry, base.len())).map_err(|e| e.to_string())?;
         let revised = self.predict(&[(&prior, &base)]).remove(0);
         let mut revised = revised.into_iter();
         Ok((ols.iter())

@@ -28,17 +28,19 @@ impl Prior {
     /// The prior of the training arms' base parameters `truths` (one vector per arm); `Err`
     /// with the reason if they are fewer than two or of different lengths (arms of different
     /// kinematic structures have different base parameters).
-    pub fn of(truths: &[Vec<f64>]) -> Result<Prior, String> {
+    pub fn of(truths: &[Vec<f64>]) -> crate::Result<Prior> {
         let Some(first) = truths.first().filter(|_| truths.len() >= 2) else {
-            return Err("expected at least 2 training arms".into());
+            return Err(crate::Error::Data(
+                "expected at least 2 training arms".into(),
+            ));
         };
         let n = first.len();
         if let Some((arm, t)) = truths.iter().enumerate().find(|(_, t)| t.len() != n) {
-            return Err(format!(
+            return Err(crate::Error::Data(format!(
                 "training arm {arm} has {} base parameters, the first {n}: expected arms of one \
                  kinematic structure",
                 t.len()
-            ));
+            )));
         }
         let count = truths.len() as f64;
         let mean: Vec<f64> = (0..n)

@@ -65,8 +65,8 @@ pub type Encoding = (Vec<ParamId>, Vec<(f64, f64)>);
 /// A paper-sensing encoding of `experiment`'s run: MIM-GLS's body parameters where the run
 /// states its wrench noise, MIM stacked's where it does not (module docs); `Err` with the
 /// reason where neither applies.
-pub fn encode_bodies(experiment: &Experiment) -> Result<Encoding, String> {
-    let data = crate::estimate::single(experiment).map_err(|e| e.to_string())?;
+pub fn encode_bodies(experiment: &Experiment) -> crate::Result<Encoding> {
+    let data = crate::estimate::single(experiment).map_err(|e| crate::Error::Data(e.0))?;
     let ids = body_parameters(data.bodies.len());
     let estimated = if WholeArmGls.applies(experiment).is_ok() {
         WholeArmGls.estimate(experiment)
@@ -75,7 +75,7 @@ pub fn encode_bodies(experiment: &Experiment) -> Result<Encoding, String> {
             .map_err(|e: NotApplicable| e.into_error(Stacked.name()))
             .and_then(|()| Stacked.estimate(experiment))
     };
-    let estimates = estimated.map_err(|e| e.to_string())?;
+    let estimates = estimated?;
     let encoded = read(&estimates, &ids);
     Ok((ids, encoded))
 }

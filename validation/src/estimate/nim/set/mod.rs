@@ -155,7 +155,7 @@ impl SetNim {
                 data.bodies.len()
             )));
         }
-        Ok((data, SampleSet::of(data).map_err(NotApplicable)?))
+        Ok((data, SampleSet::of(data)?))
     }
 }
 

@@ -106,12 +106,17 @@ pub struct Trained {
 
 /// Trains on `train`, checking the likelihood on `calibration` every `check_every` steps
 /// (module docs). `Err` where the loss is not Gaussian NLL or either set is empty.
-pub fn train(train: &SetData, calibration: &SetData, how: &SetTraining) -> Result<Trained, String> {
+pub fn train(train: &SetData, calibration: &SetData, how: &SetTraining) -> crate::Result<Trained> {
     let crate::estimate::nim::Loss::GaussianNll { beta } = how.config.loss else {
-        return Err("the set encoder trains by Gaussian NLL".into());
+        return Err(crate::Error::invalid(
+            "set encoder training",
+            "a Gaussian NLL loss",
+        ));
     };
     if train.arms == 0 || calibration.arms == 0 || how.config.max_steps == 0 {
-        return Err("needs training and calibration arms and at least one step".into());
+        return Err(crate::Error::Data(
+            "needs training and calibration arms and at least one step".into(),
+        ));
     }
     let targets = train.targets.len() / train.arms;
     let context = train.context.len() / train.arms;

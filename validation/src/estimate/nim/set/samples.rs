@@ -11,6 +11,7 @@
 //! ([`crate::estimate::mim::gls::WrenchNoise::rms`]).
 
 use crate::dataset::Measurements;
+use crate::estimate::NotApplicable;
 use crate::estimate::mim::algorithm::body_equations;
 use crate::estimate::mim::gls::WrenchNoise;
 
@@ -35,14 +36,14 @@ pub struct SampleSet {
 impl SampleSet {
     /// The set of `data` (module docs); `Err` with the reason where the run has fewer than
     /// [`SAMPLES`] samples or states no force/torque noise on some joint.
-    pub fn of(data: &Measurements) -> Result<SampleSet, String> {
+    pub fn of(data: &Measurements) -> Result<SampleSet, NotApplicable> {
         let n = data.samples();
         if n < SAMPLES {
-            return Err(format!(
+            return Err(NotApplicable::new(format!(
                 "needs at least {SAMPLES} samples (the set it was trained on), the run has {n}"
-            ));
+            )));
         }
-        let noise = WrenchNoise::stated(data).map_err(|e| e.to_string())?;
+        let noise = WrenchNoise::stated(data).map_err(|e| NotApplicable::new(e.to_string()))?;
         let bodies = data.bodies.len();
         let mut rows = Vec::with_capacity(SAMPLES * PER_BODY * bodies);
         for i in 0..SAMPLES {
