@@ -438,7 +438,7 @@ const PARTS: [(&str, bool); 12] = [
     ("nim", false),
     ("multisine", true),
     ("teaching", true),
-    // The Panda's identification (3 min, most of it Levenberg–Marquardt): `--full`.
+    // The Panda's identification (4.5 min, most of it Levenberg–Marquardt): `--full`.
     ("industrial", false),
     ("mim_noise", true),
     ("real", false),
