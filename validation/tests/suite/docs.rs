@@ -7,7 +7,8 @@
 //! The commands run on small inputs: each page gets a fresh working directory holding
 //! `models/` (the repository's), copies of `scenarios/` and `studies/` with every population
 //! cut to [`ARMS`] arms and every study to [`SEEDS`] seeds, and the placeholders the pages
-//! write for the reader's own files ([`placeholder`]) stand for runs and files made once here.
+//! write for the reader's own files ([`Fixtures::placeholder`]) stand for runs and files made
+//! once here.
 //! `armid …`, `cargo run --release -p validation -- …` and `cargo run --release -p sim -- …`
 //! run the binaries this test was built with (`armid`, its alias `validation`; `sim`'s
 //! subcommands are `armid`'s, [`sim_alias_is_armid`]); Cargo's own choice of binary for
