@@ -10,11 +10,11 @@
 //! Fourier series of the measured angles with parallel filtering of the equations
 //! ([`Processing`]: 200 and 50 harmonics unless set otherwise).
 
-use crate::estimate::Family;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::dataset::{JointColumn, Measurements};
+use crate::estimate::Family;
 use crate::estimate::idim::{
     self as id, Derivatives, Method, adaptive, base, cloe, consistent, didim, friction_sweep, iv,
     kalman, refined, two_step,

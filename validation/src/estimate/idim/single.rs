@@ -12,10 +12,10 @@
 //! scale), or, with every column scaled to unit norm, it has a component (above 1e-3) in the
 //! directions whose singular value is below `TOLERANCE` (1e-5) of the largest.
 
-use crate::estimate::Family;
 use nalgebra::{DMatrix, DVector};
 
 use crate::dataset::{JointColumn, Measurements};
+use crate::estimate::Family;
 use crate::estimate::idim::base::{FrictionColumns, FullRegressor};
 use crate::estimate::{
     Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId,

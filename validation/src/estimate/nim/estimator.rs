@@ -15,10 +15,10 @@
 //! written by `cargo xtask reproduce --only paper_sensing`) revises MIM-GLS's body parameters
 //! instead ([`crate::estimate::nim::joint::bodies`]).
 
-use crate::estimate::Family;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
+use crate::estimate::Family;
 use crate::estimate::idim::Teaching;
 use crate::estimate::nim::dense::Dense;
 use crate::estimate::nim::joint::{JointNim, Sensing};

@@ -33,7 +33,6 @@
 pub mod network;
 pub mod samples;
 
-use crate::estimate::Family;
 use nalgebra::DVector;
 
 use samples::{SampleSet, Standardization};
@@ -43,6 +42,7 @@ use super::joint::Prior;
 use super::joint::bodies::answer;
 use super::joint::sensing::body_parameters;
 use super::{LOG_VARIANCE_BOUNDS, OUTPUT_BOUND};
+use crate::estimate::Family;
 use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 
 /// A trained set encoder's forward pass, without burn: `φ` per sample row, the mean over a
