@@ -1,7 +1,7 @@
 //! Every least-squares solve of the crate, in one place: minimum-norm least squares by SVD
 //! ([`least_squares`]), truncated solves that report only what the data determine
 //! ([`solve_identifiable`], [`solve_scaled`]) with their covariances ([`ols_std`],
-//! [`truncated_covariance`]), and total least squares ([`total_least_squares`]). Weighted and
+//! [`truncated_covariance`]), which unknowns the data determine alone ([`determined`]), and total least squares ([`total_least_squares`]). Weighted and
 //! generalized least squares are these solves on whitened rows (the estimators divide each row
 //! by its noise's standard deviation, or by the Cholesky factor of the information matrix,
 //! [`crate::estimate::mim::gls`]). nalgebra's SVD throughout: the systems are at most a few
@@ -46,6 +46,25 @@ pub fn solve_identifiable(y: &DMatrix<f64>, z: &DVector<f64>, tolerance: f64) ->
                 .map(|i| v_t[(i, j)].powi(2))
                 .sum();
             (null.sqrt() < NULL_COMPONENT && !keep.is_empty()).then_some(x[j])
+        })
+        .collect()
+}
+
+/// Whether each unknown of `Y x = z` is determined by the data alone: its unit direction lies in
+/// the row space of `y` (the right singular vectors of singular values above `tolerance · σ_max`)
+/// to `within` (the norm of its component outside). Unlike [`solve_identifiable`] it needs no
+/// right-hand side and takes `y` as it is, wide or tall.
+pub fn determined(y: &DMatrix<f64>, tolerance: f64, within: f64) -> Vec<bool> {
+    let svd = y.clone().svd(false, true);
+    let v_t = svd.v_t.expect("Vᵀ");
+    let largest = svd.singular_values.max();
+    let kept: Vec<usize> = (0..svd.singular_values.len())
+        .filter(|&i| svd.singular_values[i] > tolerance * largest)
+        .collect();
+    (0..y.ncols())
+        .map(|c| {
+            let inside: f64 = kept.iter().map(|&r| v_t[(r, c)].powi(2)).sum();
+            (1.0 - inside).max(0.0).sqrt() < within
         })
         .collect()
 }

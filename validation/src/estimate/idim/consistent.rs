@@ -258,19 +258,9 @@ impl Compressed {
         for c in 0..np {
             m.column_mut(c).scale_mut(1.0 / self.scale[c]);
         }
-        let svd = m.svd(false, true);
-        let v_t = svd.v_t.expect("Vᵀ");
-        let largest = svd.singular_values.max();
-        let kept: Vec<usize> = (0..svd.singular_values.len())
-            .filter(|&i| svd.singular_values[i] > 1e-9 * largest)
-            .collect();
-        (0..np / 10)
-            .map(|k| {
-                std::array::from_fn(|i| {
-                    let inside: f64 = kept.iter().map(|&r| v_t[(r, 10 * k + i)].powi(2)).sum();
-                    (1.0 - inside).max(0.0).sqrt() < 1e-6
-                })
-            })
+        let alone = crate::lsq::determined(&m, 1e-9, 1e-6);
+        (alone.chunks(10))
+            .map(|link| std::array::from_fn(|i| link[i]))
             .collect()
     }
 }
