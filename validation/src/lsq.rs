@@ -1,7 +1,8 @@
 //! Every least-squares solve of the crate, in one place: minimum-norm least squares by SVD
 //! ([`least_squares`]), truncated solves that report only what the data determine
 //! ([`solve_identifiable`], [`solve_scaled`]) with their covariances ([`ols_std`],
-//! [`truncated_covariance`]), which unknowns the data determine alone ([`determined`]), and total least squares ([`total_least_squares`]). Weighted and
+//! [`truncated_covariance`]), which unknowns the data determine alone ([`determined`]), and total
+//! least squares ([`total_least_squares`]). Weighted and
 //! generalized least squares are these solves on whitened rows (the estimators divide each row
 //! by its noise's standard deviation, or by the Cholesky factor of the information matrix,
 //! [`crate::estimate::mim::gls`]). nalgebra's SVD throughout: the systems are at most a few

@@ -11,6 +11,11 @@ use crate::estimate::frequency::algorithm::{Excitation, LinearizedFrequency, Pap
 use crate::estimate::known_geometry::KnownGeometry;
 use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 
+/// What the multisine paper's estimators need (`armid estimators`): the run
+/// [`multisine_run`] takes.
+pub(crate) const MULTISINE_RUN: &str = "a single run of a fixed-base planar arm on multisine \
+     torques, joints about their bodies' e2 axes";
+
 /// The run, its excitation and its known geometry, or why the method does not apply.
 pub(crate) fn multisine_run<'a>(
     experiment: &Experiment<'a>,
@@ -40,7 +45,8 @@ impl Estimator for Paper {
     }
 
     fn needs(&self) -> &str {
-        "a single run of a fixed-base planar arm on multisine torques, joints about their bodies' e2 axes (two links)"
+        "a single run of a fixed-base planar two-link arm on multisine torques, joints about their \
+         bodies' e2 axes"
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
@@ -79,7 +85,7 @@ impl Estimator for Linearized {
     }
 
     fn needs(&self) -> &str {
-        "a single run of a fixed-base planar arm on multisine torques, joints about their bodies' e2 axes"
+        MULTISINE_RUN
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {

@@ -8,5 +8,5 @@
 pub mod algorithm;
 pub mod estimator;
 
-pub(crate) use estimator::multisine_run;
 pub use estimator::{Linearized, Paper};
+pub(crate) use estimator::{MULTISINE_RUN, multisine_run};

@@ -29,6 +29,10 @@ fn run<'a>(experiment: &Experiment<'a>) -> Result<&'a Measurements, NotApplicabl
     Ok(data)
 }
 
+/// What the MIM estimators need (`armid estimators`).
+const MIM_RUN: &str =
+    "a single run with joint force/torque and body kinematics (the MIM paper's sensing)";
+
 /// Per-body solve over `samples`, with OLS standard deviations.
 fn per_body(data: &Measurements, samples: &[usize]) -> Estimates {
     let mut out = Estimates::default();
@@ -70,7 +74,8 @@ impl Estimator for SingleInstant {
     }
 
     fn needs(&self) -> &str {
-        "a single run with joint force/torque and body kinematics (the MIM paper's sensing), sampled at t = 1.5 s"
+        "a single run with joint force/torque and body kinematics (the MIM paper's sensing), \
+         sampled at t = 1.5 s"
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
@@ -103,7 +108,7 @@ impl Estimator for Stacked {
     }
 
     fn needs(&self) -> &str {
-        "a single run with joint force/torque and body kinematics (the MIM paper's sensing)"
+        MIM_RUN
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
@@ -131,7 +136,7 @@ impl Estimator for WholeArm {
     }
 
     fn needs(&self) -> &str {
-        "a single run with joint force/torque and body kinematics (the MIM paper's sensing)"
+        MIM_RUN
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
@@ -168,7 +173,8 @@ impl Estimator for WholeArmGls {
     }
 
     fn needs(&self) -> &str {
-        "a single run with joint force/torque and body kinematics (the MIM paper's sensing) and a stated noise on every F/T axis"
+        "a single run with joint force/torque and body kinematics (the MIM paper's sensing) and a \
+         stated noise on every F/T axis"
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
@@ -208,7 +214,7 @@ impl Estimator for Standard {
     }
 
     fn needs(&self) -> &str {
-        "a single run with joint force/torque and body kinematics (the MIM paper's sensing)"
+        MIM_RUN
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {

@@ -39,7 +39,7 @@ impl Estimator for TimeDomain {
     }
 
     fn needs(&self) -> &str {
-        "a single run of a fixed-base planar arm on multisine torques, joints about their bodies' e2 axes"
+        crate::estimate::frequency::MULTISINE_RUN
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
