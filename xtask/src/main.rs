@@ -42,7 +42,7 @@ struct Cli {
 enum Command {
     /// Generate the paper datasets into generated/runs/, run the studies and write
     /// generated/report/: by default the papers' reproductions and the short studies (mim,
-    /// multisine, teaching, the MIM noise sweep and realism_ft: about 4 minutes on 2 cores), with
+    /// multisine, teaching, the MIM noise sweep and realism_ft: about 3 minutes on 2 cores), with
     /// `--full` also those that train networks, read the shared recording or take longer
     /// (industrial, nim, NIM in mim_noise, joint_level, paper_sensing, real, realism,
     /// realism_gear).
