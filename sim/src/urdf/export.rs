@@ -21,13 +21,8 @@
 
 use nalgebra::{Matrix3, Rotation3, Vector3};
 
-use super::import::UrdfError;
+use super::format::{UNBOUNDED, URDF_FRICTION_SMOOTHING, UrdfError};
 use crate::model::{Base, Chain, JointKind, JointLimits};
-
-/// What the exporter writes for a bound the model does not have (URDF requires `effort` and
-/// `velocity`, and the range of a prismatic joint); the import reads a prismatic range this wide
-/// as no limits.
-pub const UNBOUNDED: f64 = 1e9;
 
 /// The `<dynamics friction>` of a joint: the Coulomb level of a friction model URDF can state
 /// (Coulomb only, with the import's smoothing), else 0 (other models are not written).
@@ -37,7 +32,7 @@ fn urdf_friction(friction: &Option<crate::friction::Friction>) -> f64 {
             coulomb,
             viscous,
             smoothing,
-        }) if viscous == 0.0 && smoothing == super::import::URDF_FRICTION_SMOOTHING => coulomb,
+        }) if viscous == 0.0 && smoothing == URDF_FRICTION_SMOOTHING => coulomb,
         _ => 0.0,
     }
 }

@@ -9,7 +9,7 @@
 //!   as URDF defines it). `<limit>` of a revolute or prismatic joint becomes the joint's
 //!   [`crate::model::JointLimits`] (recorded for design, not enforced). `<dynamics damping>`
 //!   becomes the joint's viscous damping and `<dynamics friction>` its Coulomb friction
-//!   `F_c tanh(q̇/ε)` with `ε` = [`URDF_FRICTION_SMOOTHING`]; a scenario's `damping` and
+//!   `F_c tanh(q̇/ε)` with `ε` = [`super::URDF_FRICTION_SMOOTHING`]; a scenario's `damping` and
 //!   `friction` replace them.
 //! * `fixed` joints merge their child link into its parent body, as Pinocchio and MuJoCo do:
 //!   masses add, the centroid is the mass-weighted mean, the inertia tensors add about it
@@ -38,47 +38,11 @@ use std::path::Path;
 
 use nalgebra::{Isometry3, Matrix3, Rotation3, Translation3, UnitQuaternion, Vector3};
 
+use super::format::{Problem, UNBOUNDED, URDF_FRICTION_SMOOTHING, UrdfError};
+use super::lock::Locks;
 use crate::dynamics::StandardParameters;
 use crate::friction::Friction;
-
-use super::lock::Locks;
-
-/// The sign smoothing `ε` (rad/s or m/s) given to a URDF's `<dynamics friction>`, which URDF
-/// states as a Coulomb level only: `F_c tanh(q̇/ε)` ([`Friction::CoulombViscous`]).
-pub const URDF_FRICTION_SMOOTHING: f64 = 0.01;
-
 use crate::model::{Base, Body, Chain, Joint, JointKind, JointLimits, Link, Shape};
-
-/// A URDF file that cannot be used as a serial chain.
-#[derive(Debug, thiserror::Error)]
-pub enum UrdfError {
-    /// The file cannot be read.
-    #[error("{file}: {source}")]
-    Io {
-        /// The file.
-        file: String,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// The XML is not a URDF robot.
-    #[error("{file}: not a readable URDF robot: {source}")]
-    Parse {
-        /// The file.
-        file: String,
-        /// The parser's error.
-        source: urdf_rs::UrdfError,
-    },
-    /// An element the project does not support, or an inconsistent one.
-    #[error("{file}: {element}: {problem}")]
-    Unsupported {
-        /// The file.
-        file: String,
-        /// The element, e.g. `joint "elbow"`.
-        element: String,
-        /// What is wrong and what is expected.
-        problem: String,
-    },
-}
 
 /// Reads the serial chain of a URDF file.
 pub fn read(path: &Path) -> Result<Chain, UrdfError> {
@@ -144,9 +108,6 @@ fn named(text: &str, file: &str, locks: &Locks) -> Result<(Chain, Vec<String>), 
         .map_err(|e| fail(format!("robot \"{}\"", robot.name), e.to_string()))?;
     Ok((chain, names))
 }
-
-/// An element of the file and what is wrong with it.
-pub(super) type Problem = (String, String);
 
 /// The one link that is no joint's child; every link the child of at most one joint.
 fn root_link(robot: &urdf_rs::Robot) -> Result<String, Problem> {
@@ -332,8 +293,7 @@ impl Walk {
                 smoothing: URDF_FRICTION_SMOOTHING,
             });
             let limit = &j.limit;
-            let unbounded =
-                limit.lower <= -super::export::UNBOUNDED && limit.upper >= super::export::UNBOUNDED;
+            let unbounded = limit.lower <= -UNBOUNDED && limit.upper >= UNBOUNDED;
             let limits = (j.joint_type != urdf_rs::JointType::Continuous
                 && limit.lower < limit.upper
                 && !unbounded)

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use nalgebra::{Isometry3, Translation3, Unit, UnitQuaternion, Vector3};
 
-use super::import::Problem;
+use super::format::Problem;
 
 /// Positions of the joints to hold (rad for revolute and continuous joints, m for prismatic
 /// ones), by URDF joint name.

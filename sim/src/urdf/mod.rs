@@ -3,9 +3,11 @@
 //! back as URDF ([`export`]).
 
 pub mod export;
+pub mod format;
 pub mod import;
 pub mod lock;
 
 pub use export::to_string;
-pub use import::{UrdfError, from_str, from_str_locked, read, read_locked, read_named};
+pub use format::{UNBOUNDED, URDF_FRICTION_SMOOTHING, UrdfError};
+pub use import::{from_str, from_str_locked, read, read_locked, read_named};
 pub use lock::Locks;

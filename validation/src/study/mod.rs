@@ -141,7 +141,25 @@ pub fn run_with(
         result.skipped.extend(block.skipped);
     }
     if !study.effects.is_empty() {
-        result.survival = survival::table(&result);
+        let sweeps = result.rows.iter().map(|r| {
+            let key = (
+                r.scenario.clone(),
+                r.sensor.name().into(),
+                r.level,
+                r.method.clone(),
+            );
+            (key, (r.parameter.clone(), r.summary))
+        });
+        let effects = result.effects.iter().map(|r| {
+            let key = (
+                r.scenario.clone(),
+                r.effect.name().into(),
+                r.level,
+                r.method.clone(),
+            );
+            (key, (r.parameter.clone(), r.summary))
+        });
+        result.survival = survival::table(sweeps.chain(effects));
     }
     let json = work.join("sweep.json");
     std::fs::write(

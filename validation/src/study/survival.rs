@@ -7,7 +7,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::stats::Summary;
-use super::sweep::SweepResult;
 
 /// One line of the survival table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -34,8 +33,8 @@ pub struct SurvivalRow {
     pub torque_nrms: Option<f64>,
 }
 
-/// `(scenario, factor, level, method)`.
-type Key = (String, String, f64, String);
+/// `(scenario, factor, level, method)`: the factor a sensor family's or an effect's name.
+pub type Key = (String, String, f64, String);
 
 fn median(v: Vec<f64>) -> f64 {
     super::stats::median(&v)
@@ -70,29 +69,11 @@ fn line(key: Key, summaries: &[(String, Summary)]) -> SurvivalRow {
     }
 }
 
-/// The survival table of a study's rows, sensor sweeps and effects alike, in the order the
-/// rows first name each (scenario, factor, level, method).
-pub fn table(result: &SweepResult) -> Vec<SurvivalRow> {
-    let sweeps = result.rows.iter().map(|r| {
-        let key = (
-            r.scenario.clone(),
-            r.sensor.name().to_string(),
-            r.level,
-            r.method.clone(),
-        );
-        (key, (r.parameter.clone(), r.summary))
-    });
-    let effects = result.effects.iter().map(|r| {
-        let key = (
-            r.scenario.clone(),
-            r.effect.name().to_string(),
-            r.level,
-            r.method.clone(),
-        );
-        (key, (r.parameter.clone(), r.summary))
-    });
+/// The survival table of a study's parameter summaries, each with its (scenario, factor, level,
+/// method): sensor sweeps and effects alike, in the order the summaries first name each key.
+pub fn table(summaries: impl IntoIterator<Item = (Key, (String, Summary))>) -> Vec<SurvivalRow> {
     let mut groups: Vec<(Key, Vec<(String, Summary)>)> = Vec::new();
-    for (key, summary) in sweeps.chain(effects) {
+    for (key, summary) in summaries {
         match groups.iter_mut().find(|(k, _)| *k == key) {
             Some((_, v)) => v.push(summary),
             None => groups.push((key, vec![summary])),
