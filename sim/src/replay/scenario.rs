@@ -76,11 +76,7 @@ pub fn scenario(
         payload: None,
     };
     let origin = format!("replay of `{}`", run.display());
-    let text = toml::to_string(&file).map_err(|e| ScenarioError::Parse {
-        path: origin.clone(),
-        message: e.to_string(),
-    })?;
-    let scenario = Scenario::from_toml(&text, &origin)?;
+    let scenario = Scenario::from_file(file, &origin, Path::new("."))?;
     let model_joints = scenario.chain.joint_ids().len();
     if model_joints != header.joints.len() {
         return Err(ScenarioError::Invalid {

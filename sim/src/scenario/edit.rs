@@ -27,15 +27,12 @@ impl Scenario {
             || format!("{} (edited)", file.name),
             |p| p.display().to_string(),
         );
-        let source = toml::to_string(&file).map_err(|e| ScenarioError::Parse {
-            path: origin.clone(),
-            message: format!("the edited file cannot be written as TOML: {e}"),
-        })?;
+        let source = Self::text_of(&file, &origin)?;
         let model = match &self.model_dir {
             Some(dir) => ModelSource::Dir(dir),
             None => ModelSource::Given(&self.chain),
         };
-        let mut scenario = Self::parse(&source, &origin, model)?;
+        let mut scenario = Self::build(file, source, &origin, model)?;
         scenario.path.clone_from(&self.path);
         scenario.model_dir.clone_from(&self.model_dir);
         Ok(scenario)
