@@ -97,7 +97,8 @@ pub fn markdown(s: &IndustrialStudy) -> String {
            parameters of every link with a weak prior (the stated CAD model \
            `panda_prior.urdf`: masses ±20 %, centroids 10 % toward the joints, inertias +30 %), \
            unconstrained; `idim_consistent`: the same objective with every link constrained to a \
-           real body (log-Cholesky parametrization, Rucker & Wensing 2022). A link is a real body \
+           real body (the convex problem solved to its optimum on the boundary of the consistent set by \
+           ADMM). A link is a real body \
            when its pseudo-inertia matrix is positive semidefinite (Wensing et al. 2017): positive \
            mass and central moments obeying the triangle inequalities. Base-parameter OLS has no \
            standard parameters to check.\n\n";

@@ -166,7 +166,7 @@ impl Teaching {
         Self::standard("idim_prior", consistent::Constraint::None, prior)
     }
 
-    /// Physically consistent standard-parameter IDIM with a prior (log-Cholesky).
+    /// Physically consistent standard-parameter IDIM with a prior ([`consistent`]).
     pub fn idim_consistent(prior: Option<PathBuf>) -> Self {
         Self::standard("idim_consistent", consistent::Constraint::Consistent, prior)
     }

@@ -27,6 +27,7 @@ pub mod friction_sweep;
 pub mod iv;
 pub mod kalman;
 pub mod log_cholesky;
+mod projected;
 pub mod refined;
 pub mod robust;
 pub mod single;
