@@ -115,9 +115,7 @@ pub fn report(
         nim_models,
         ..Default::default()
     };
-    let estimators = || {
-        validation::estimate::chosen(&options, only.as_deref()).map_err(|e| format!("only: {e}"))
-    };
+    let estimators = || validation::estimate::chosen(&options, only.as_deref());
     py.detach(|| validation::cli::html::write(&path, &html, estimators).map_err(|e| e.to_string()))
         .map_err(refused)
 }

@@ -68,6 +68,17 @@ pub enum Error {
         /// What was expected (and what was found).
         expected: String,
     },
+    /// An estimator name the registry does not hold.
+    #[error(
+        "no estimator `{name}`; expected one of {known:?} (`armid estimators` lists them with \
+         what each needs)"
+    )]
+    UnknownEstimator {
+        /// The name asked for.
+        name: String,
+        /// The registry's names.
+        known: Vec<String>,
+    },
     /// Data or a model that a method cannot use, and why (a missing excitation, too short a
     /// record, a prior of another arm): the reason an estimator does not apply.
     #[error("{0}")]

@@ -40,9 +40,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let result = match Cli::parse().command {
+    let result: Result<(), Box<dyn std::error::Error>> = match Cli::parse().command {
         Command::Simulate(c) => sim::cli::run(c).map_err(Into::into),
-        Command::Estimate(c) => validation::cli::run(c),
+        Command::Estimate(c) => validation::cli::run(c).map_err(Into::into),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "armid", &mut script);

@@ -10,8 +10,8 @@ use crate::study::estimate::Loaded;
 pub fn write(
     path: &Path,
     out: &Path,
-    estimators: impl FnOnce() -> Result<Vec<Box<dyn Estimator>>, String>,
-) -> Result<(), Box<dyn std::error::Error>> {
+    estimators: impl FnOnce() -> crate::Result<Vec<Box<dyn Estimator>>>,
+) -> crate::Result<()> {
     let sweep = path.join("sweep.json");
     let page = if sweep.is_file() {
         let text = std::fs::read_to_string(&sweep).map_err(crate::Error::io(&sweep))?;

@@ -99,12 +99,12 @@ pub enum Command {
 fn chosen(
     options: Options,
     only: Option<&[String]>,
-) -> Result<Vec<Box<dyn crate::estimate::Estimator>>, String> {
-    crate::estimate::chosen(&options, only).map_err(|e| format!("--only: {e}"))
+) -> crate::Result<Vec<Box<dyn crate::estimate::Estimator>>> {
+    crate::estimate::chosen(&options, only)
 }
 
 /// The experiments named on the command line: `(role, dir)` lists.
-fn experiments(runs: &[String]) -> Result<Vec<Vec<(Role, PathBuf)>>, String> {
+fn experiments(runs: &[String]) -> crate::Result<Vec<Vec<(Role, PathBuf)>>> {
     let with_roles = runs.iter().any(|r| r.contains('='));
     if !with_roles {
         return Ok(runs
@@ -115,21 +115,19 @@ fn experiments(runs: &[String]) -> Result<Vec<Vec<(Role, PathBuf)>>, String> {
     let one = runs
         .iter()
         .map(|r| {
-            let (role, dir) = r
-                .split_once('=')
-                .ok_or_else(|| format!("run `{r}`: with roles, every run is written ROLE=DIR"))?;
+            let (role, dir) = r.split_once('=').ok_or_else(|| crate::Error::Invalid {
+                what: format!("run `{r}`"),
+                expected: "ROLE=DIR, as every run is written once one has a role".into(),
+            })?;
             Ok((role.parse::<Role>()?, PathBuf::from(dir)))
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<crate::Result<Vec<_>>>()?;
     Ok(vec![one])
 }
 
 /// Runs a study file of a reproduction kind into `out` (`runs`, `report`, and for NIM
 /// `populations`, `models`).
-fn run_reproduction(
-    plan: &crate::study::plan::Plan,
-    out: &std::path::Path,
-) -> Result<(), Box<dyn std::error::Error>> {
+fn run_reproduction(plan: &crate::study::plan::Plan, out: &std::path::Path) -> crate::Result<()> {
     let t0 = std::time::Instant::now();
     crate::reproduce::run(plan, out)?;
     println!(
@@ -143,7 +141,7 @@ fn run_reproduction(
 }
 
 /// Runs one command.
-pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
+pub fn run(command: Command) -> crate::Result<()> {
     match command {
         Command::Estimators => {
             let options = Options::default();
@@ -241,7 +239,14 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
                             let (identify, validate) = run.split(fraction)?;
                             vec![(Role::Excitation, identify), (Role::Validation, validate)]
                         }
-                        _ => return Err("--holdout splits runs given without roles".into()),
+                        _ => {
+                            return Err(crate::Error::Invalid {
+                                what: "--holdout".into(),
+                                expected: "runs given without roles (it splits each into \
+                                           excitation and validation)"
+                                    .into(),
+                            });
+                        }
                     };
                 }
                 let refs: Vec<(Role, &Loaded)> = read.iter().map(|(r, run)| (*r, run)).collect();
@@ -253,12 +258,14 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
                     let why: Vec<String> = (outcome.skipped.iter().chain(&outcome.failed))
                         .map(|(m, reason)| format!("{m}: {reason}"))
                         .collect();
-                    return Err(format!(
+                    return Err(crate::Error::Data(format!(
                         "--only: no estimator asked for gave an estimate on `{}`, nothing written ({})",
-                        refs.iter().map(|(_, r)| r.id.as_str()).collect::<Vec<_>>().join("+"),
+                        refs.iter()
+                            .map(|(_, r)| r.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join("+"),
                         why.join("; ")
-                    )
-                    .into());
+                    )));
                 }
                 if let Some(dir) = &urdf_out {
                     for path in output::write_models(dir, &model_id, &outcome.models)? {
@@ -267,11 +274,12 @@ pub fn run(command: Command) -> Result<(), Box<dyn std::error::Error>> {
                 }
                 rows.extend(outcome.rows);
             }
-            output::write_rows(&out, &rows)?;
+            output::write_rows(&out, &rows).map_err(crate::Error::io(&out))?;
             println!("wrote {}", out.display());
             if runs.len() > 1 && !runs.iter().any(|r| r.contains('=')) {
                 let summary_path = out.with_extension("summary.csv");
-                output::write_summary(&summary_path, &crate::study::estimate::summarize(&rows))?;
+                output::write_summary(&summary_path, &crate::study::estimate::summarize(&rows))
+                    .map_err(crate::Error::io(&summary_path))?;
                 println!("wrote {}", summary_path.display());
             }
         }

@@ -92,7 +92,7 @@ pub fn write_models(
     dir: &Path,
     id: &str,
     models: &[crate::study::estimate::Identified],
-) -> Result<Vec<std::path::PathBuf>, Box<dyn std::error::Error>> {
+) -> crate::Result<Vec<std::path::PathBuf>> {
     let mut written = Vec::new();
     for m in models {
         written.extend(m.write(dir, id)?);

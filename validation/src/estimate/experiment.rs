@@ -49,13 +49,16 @@ impl fmt::Display for Role {
 }
 
 impl FromStr for Role {
-    type Err = String;
+    type Err = crate::Error;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> crate::Result<Self> {
         Role::ALL
             .into_iter()
             .find(|r| r.name() == s)
-            .ok_or_else(|| format!("role `{s}`: expected single, sweep, excitation or validation"))
+            .ok_or_else(|| crate::Error::Invalid {
+                what: format!("role `{s}`"),
+                expected: "single, sweep, excitation or validation".into(),
+            })
     }
 }
 

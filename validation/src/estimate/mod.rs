@@ -181,15 +181,15 @@ pub fn registry_names() -> Vec<String> {
 pub fn chosen(
     options: &Options,
     only: Option<&[String]>,
-) -> Result<Vec<Box<dyn Estimator>>, String> {
+) -> crate::Result<Vec<Box<dyn Estimator>>> {
     let mut estimators = registry(options);
     if let Some(names) = only {
-        let known: Vec<&str> = estimators.iter().map(|e| e.name()).collect();
-        if let Some(bad) = names.iter().find(|n| !known.contains(&n.as_str())) {
-            return Err(format!(
-                "no estimator `{bad}`; expected one of {known:?} (`armid estimators` lists them \
-                 with what each needs)"
-            ));
+        let known: Vec<String> = estimators.iter().map(|e| e.name().to_owned()).collect();
+        if let Some(bad) = names.iter().find(|n| !known.contains(n)) {
+            return Err(crate::Error::UnknownEstimator {
+                name: bad.clone(),
+                known,
+            });
         }
         estimators.retain(|e| names.iter().any(|n| n == e.name()));
     }

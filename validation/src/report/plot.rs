@@ -7,6 +7,23 @@ pub(crate) type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift
 /// A labelled curve of a panel.
 pub(crate) type Curve = (String, ShapeStyle, Vec<(f64, f64)>);
 
+/// A drawing backend's failure, as its text, before the figure's path is known (the caller makes
+/// it a [`crate::Error::Plot`]).
+#[derive(Debug)]
+pub(crate) struct DrawError(String);
+
+impl<E: std::error::Error> From<E> for DrawError {
+    fn from(e: E) -> Self {
+        DrawError(e.to_string())
+    }
+}
+
+impl std::fmt::Display for DrawError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// One log–log panel: labelled curves (values clamped to the lower y bound) and a legend.
 pub(crate) fn log_chart(
     area: &Area,
@@ -15,7 +32,7 @@ pub(crate) fn log_chart(
     xs: &[f64],
     (ymin, ymax): (f64, f64),
     curves: Vec<Curve>,
-) -> Result<(), Box<dyn std::error::Error>> {
+) -> Result<(), DrawError> {
     let (xmin, xmax) = (
         xs.iter().copied().fold(f64::MAX, f64::min),
         xs.iter().copied().fold(0.0, f64::max),

@@ -245,7 +245,7 @@ fn panel(
     caption: &str,
     levels: &[f64],
     curves: &[Curve],
-) -> Result<(), Box<dyn std::error::Error>> {
+) -> Result<(), super::plot::DrawError> {
     let last = levels.len().saturating_sub(1).max(1) as f64;
     let mut chart = ChartBuilder::on(area)
         .caption(caption, ("sans-serif", 20))
