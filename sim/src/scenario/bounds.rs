@@ -9,7 +9,7 @@ use crate::model::Chain;
 pub const MAX_STEPS: usize = 2_000_000_000;
 
 /// Largest recording a scenario may ask for (bytes, estimated before simulating by
-/// [`Scenario::estimated_recording_bytes`]): a run is held in memory until it is written, and
+/// [`super::Scenario::estimated_recording_bytes`]): a run is held in memory until it is written, and
 /// its Arrow tables take about as much again while it is.
 pub const MAX_RECORDING_BYTES: u64 = 8 << 30;
 

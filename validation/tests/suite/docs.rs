@@ -9,8 +9,8 @@
 //! cut to [`ARMS`] arms and every study to [`SEEDS`] seeds, and the placeholders the pages
 //! write for the reader's own files ([`Fixtures::placeholder`]) stand for runs and files made
 //! once here.
-//! `armid …`, `cargo run --release -p validation -- …` and `cargo run --release -p sim -- …`
-//! run the binaries this test was built with (`armid`, its alias `validation`; `sim`'s
+//! `cp …` runs as written; `armid …`, `cargo run --release -p validation -- …` and
+//! `cargo run --release -p sim -- …` run the binaries this test was built with (`armid`, its alias `validation`; `sim`'s
 //! subcommands are `armid`'s, [`sim_alias_is_armid`]); Cargo's own choice of binary for
 //! `cargo run -p validation` is checked in [`every_package_with_two_binaries_names_the_one_cargo_runs`].
 
@@ -220,6 +220,8 @@ fn program(fixtures: &Fixtures, text: &str) -> Option<(PathBuf, Vec<String>)> {
         (env!("CARGO_BIN_EXE_validation"), rest)
     } else if let Some(rest) = text.strip_prefix("cargo run --release -p sim -- ") {
         (env!("CARGO_BIN_EXE_armid"), rest)
+    } else if let Some(rest) = text.strip_prefix("cp ") {
+        ("cp", rest)
     } else {
         return None;
     };

@@ -11,6 +11,7 @@ mod cyl2;
 mod docs;
 mod effects;
 mod estimate;
+mod extending;
 mod external;
 mod fuzz;
 mod html_report;

@@ -33,7 +33,7 @@
 //! * [`Constraint::Consistent`] (`idim_consistent`): every link a real body (pseudo-inertia
 //!   positive semidefinite, Wensing et al. 2017). Where the unconstrained solution is real, it
 //!   is the answer; else the convex problem is solved to its optimum, on the boundary of the
-//!   consistent set, by ADMM with a projection onto that set ([`super::projected`]; no SDP
+//!   consistent set, by ADMM with a projection onto that set (`estimate::idim::projected`; no SDP
 //!   solver, whose cones in the pure-Rust `clarabel` need BLAS/LAPACK). Until issue 49 it was
 //!   Levenberg–Marquardt over each link's log-Cholesky parameters ([`super::log_cholesky`],
 //!   Rucker & Wensing 2022), which reaches the boundary only at infinity: it stopped on its

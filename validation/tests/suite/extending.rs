@@ -1,0 +1,111 @@
+//! The "Extending" chapter's estimator, compiled and run: an estimator written outside the
+//! crate, as a user writes one in their own crate, from the crate's public pieces, run beside
+//! the registry on a clean UR10 run. The chapter shows this file's code between the `chapter:`
+//! markers; the test fails when the two differ.
+
+use std::path::Path;
+
+use validation::study::estimate::{Loaded, run_all};
+
+// chapter: begin
+use validation::estimate::idim::single::system;
+use validation::estimate::{
+    Estimate, EstimateError, Estimates, Estimator, Experiment, Family, NotApplicable, ParamId, Role,
+};
+use validation::lsq::least_squares;
+
+/// IDIM by the minimum-norm least-squares solution of the base regressor (no friction model).
+struct MinNormIdim;
+
+impl Estimator for MinNormIdim {
+    fn name(&self) -> &str {
+        "idim_min_norm"
+    }
+
+    fn family(&self) -> Family {
+        Family::Idim
+    }
+
+    fn needs(&self) -> &str {
+        "a single run with joint angles, rates, accelerations and torques"
+    }
+
+    fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
+        match experiment.with_role(Role::Single).as_slice() {
+            [_] => Ok(()),
+            _ => Err(NotApplicable::new("needs one run of role `single`")),
+        }
+    }
+
+    fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
+        let run = experiment.with_role(Role::Single)[0];
+        // The stacked regressor W and torques τ of every sample (validation::estimate::idim).
+        let (w, tau) = system(run, None);
+        let x = least_squares(&w, &tau);
+        let mut out = Estimates::default();
+        for (k, value) in x.iter().enumerate() {
+            let estimate = Estimate {
+                value: Some(*value),
+                std: None,
+            };
+            out.values.insert(ParamId::Base(k + 1), estimate);
+        }
+        Ok(out)
+    }
+}
+// chapter: end
+
+fn chapter_code() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src/extending.md");
+    let text = std::fs::read_to_string(path).unwrap();
+    let start = text.find("```rust\n").expect("the chapter's Rust block") + "```rust\n".len();
+    let end = start + text[start..].find("```").unwrap();
+    text[start..end].to_string()
+}
+
+#[test]
+fn the_chapters_estimator_is_this_file_and_agrees_with_idim_single() {
+    let own = include_str!("extending.rs");
+    let begin = own.find("// chapter: begin\n").unwrap() + "// chapter: begin\n".len();
+    let end = own.find("// chapter: end").unwrap();
+    assert_eq!(
+        chapter_code(),
+        &own[begin..end],
+        "book/src/extending.md shows another estimator than tests/suite/extending.rs"
+    );
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let scenario = sim::scenario::Scenario::from_path(&root.join("scenarios/ur10_fourier.toml"))
+        .unwrap()
+        .edited(|f| f.time.end = 2.0)
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("extending-{}", std::process::id()));
+    validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir).unwrap();
+    let run = Loaded::read(&dir).unwrap();
+    let registry = validation::estimate::by_name(&Default::default(), "idim_single").unwrap();
+    let outcome = run_all(&[&MinNormIdim, registry.as_ref()], &[(Role::Single, &run)]);
+    assert!(outcome.failed.is_empty() && outcome.skipped.is_empty());
+    let value = |method: &str, parameter: &str| {
+        (outcome.rows.iter())
+            .find(|r| r.method == method && r.parameter == parameter)
+            .and_then(|r| r.estimate)
+    };
+    let base: Vec<&str> = (outcome.rows.iter())
+        .filter(|r| r.method == "idim_single")
+        .map(|r| r.parameter.as_str())
+        .collect();
+    assert!(base.len() > 30, "{base:?}");
+    let scale = (base.iter())
+        .filter_map(|p| value("idim_single", p))
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    for p in base {
+        let (ours, theirs) = (value("idim_min_norm", p).unwrap(), value("idim_single", p));
+        // On exact data every base parameter is determined: both are the one solution.
+        let theirs = theirs.unwrap_or_else(|| panic!("idim_single left {p} undetermined"));
+        assert!(
+            (ours - theirs).abs() <= 1e-8 * scale,
+            "{p}: {ours} vs {theirs}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
