@@ -204,6 +204,9 @@ impl Problem<'_> {
             u += &gx - &z;
             let primal = (&gx - &z).norm();
             let dual = rho * transpose(&(&z - &old)).norm();
+            if !(primal.is_finite() && dual.is_finite()) {
+                return None;
+            }
             let eps_primal =
                 TOLERANCE * TOLERANCE * (np as f64).sqrt() + TOLERANCE * gx.norm().max(z.norm());
             let eps_dual =
