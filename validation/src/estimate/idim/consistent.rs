@@ -192,8 +192,7 @@ impl Compressed {
         let scale = DVector::from_iterator(
             np,
             prior.iter().flat_map(|p| {
-                let m = p.mass();
-                let l = (0.5 * p.inertia().trace() / m).sqrt();
+                let (m, l) = link_scale(p);
                 let s = [1.0 / m, 1.0 / (m * l), 1.0 / (m * l * l)];
                 [0, 1, 1, 1, 2, 2, 2, 2, 2, 2].map(|k| s[k])
             }),
@@ -229,9 +228,7 @@ impl Compressed {
             d: &self.d,
             weights: DVector::from_fn(self.prior.len(), |i, _| self.prior_scale(i)),
             prior: &self.prior,
-            scales: (prior.iter())
-                .map(|p| (p.mass(), (0.5 * p.inertia().trace() / p.mass()).sqrt()))
-                .collect(),
+            scales: (prior.iter()).map(link_scale).collect(),
         }
     }
 
@@ -292,6 +289,12 @@ impl Compressed {
             .map(|link| std::array::from_fn(|i| link[i]))
             .collect()
     }
+}
+
+/// A prior link's scale: its mass `m` (kg) and length `ℓ` (m), `ℓ² = ½ tr(I_O)/m` (module docs).
+fn link_scale(p: &StandardParameters) -> (f64, f64) {
+    let m = p.mass();
+    (m, (0.5 * p.inertia().trace() / m).sqrt())
 }
 
 /// The variance of the equations' error: the residual of the least-squares solution of

@@ -109,7 +109,9 @@ fn pseudo_map(mass: f64, length: f64) -> SMatrix<f64, 10, 10> {
 
 /// The `x`-step's least-squares system `[D; W; √ρ G] x ≈ [d; W π_ref; √ρ (z − u)]`, factored.
 struct Step {
-    qr: nalgebra::linalg::QR<f64, nalgebra::Dyn, nalgebra::Dyn>,
+    /// `Qᵀ` and `R` of the factorization, formed once per penalty (not per iteration).
+    qt: DMatrix<f64>,
+    r: DMatrix<f64>,
     rows: usize,
 }
 
@@ -146,7 +148,11 @@ impl Problem<'_> {
         let qr = a.qr();
         let r = qr.r();
         let diag = r.diagonal().map(f64::abs);
-        (diag.min() > 1e-13 * diag.max()).then_some(Step { qr, rows })
+        (diag.min() > 1e-13 * diag.max()).then(|| Step {
+            qt: qr.q().transpose(),
+            r,
+            rows,
+        })
     }
 
     /// `argmin` of the `x`-step for `z − u` (stacked per link).
@@ -158,8 +164,8 @@ impl Problem<'_> {
             b[m + i] = self.weights[i] * self.prior[i];
         }
         b.rows_mut(m + np, np).copy_from(&(target * rho.sqrt()));
-        let qtb = step.qr.q().transpose() * b;
-        step.qr.r().solve_upper_triangular(&qtb)
+        let qtb = &step.qt * b;
+        step.r.solve_upper_triangular(&qtb)
     }
 
     /// The constrained minimizer, `None` where the solver does not converge.
