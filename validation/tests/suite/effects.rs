@@ -9,6 +9,11 @@ use sim::scenario::Scenario;
 use validation::study::effect::{EffectKind, scenario_at};
 use validation::study::file::Study;
 
+/// The registered effect `name` (as a study file names it).
+fn kind(name: &str) -> EffectKind {
+    EffectKind::named(name).unwrap_or_else(|| panic!("no effect `{name}` in the registry"))
+}
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -51,14 +56,14 @@ fn dir(name: &str) -> PathBuf {
 fn an_effect_is_written_on_every_actuated_joint_and_checked_like_any_scenario() {
     let d = dir("write");
     let base = Scenario::from_path(&panda_file(&d, 1.0)).unwrap();
-    let lossy = scenario_at(&base, EffectKind::GearEfficiency, 0.9).unwrap();
+    let lossy = scenario_at(&base, kind("gear_efficiency"), 0.9).unwrap();
     assert!(
         lossy
             .drives
             .iter()
             .all(|j| j.motor.and_then(|m| m.gear_efficiency) == Some(0.9))
     );
-    let lugre = scenario_at(&base, EffectKind::Lugre, 2.0).unwrap();
+    let lugre = scenario_at(&base, kind("lugre"), 2.0).unwrap();
     for (before, after) in base.drives.iter().zip(&lugre.drives) {
         let Some(Friction::CoulombViscous { coulomb, .. }) = before.friction else {
             panic!("the Panda's joints have Coulomb friction");
@@ -75,12 +80,12 @@ fn an_effect_is_written_on_every_actuated_joint_and_checked_like_any_scenario() 
     assert_eq!(again.drives[3].friction, lugre.drives[3].friction);
     // A severity the simulator refuses names the field; an effect that needs what a joint
     // lacks names the joint.
-    let e = scenario_at(&base, EffectKind::GearEfficiency, 1.2)
+    let e = scenario_at(&base, kind("gear_efficiency"), 1.2)
         .unwrap_err()
         .to_string();
     assert!(e.contains("motor.gear_efficiency"), "{e}");
     let viscous = base.edited(|f| f.joint[2].friction = None).unwrap();
-    let e = scenario_at(&viscous, EffectKind::Lugre, 2.0)
+    let e = scenario_at(&viscous, kind("lugre"), 2.0)
         .unwrap_err()
         .to_string();
     assert!(
@@ -97,32 +102,32 @@ fn rotor_and_current_chain_effects_write_what_their_table_states() {
     use sim::noise::Noise;
     let d = dir("chain");
     let base = Scenario::from_path(&panda_file(&d, 1.0)).unwrap();
-    let geared = scenario_at(&base, EffectKind::Armature, 0.03).unwrap();
+    let geared = scenario_at(&base, kind("armature"), 0.03).unwrap();
     for drive in &geared.drives {
         let sim::scenario::Transmission::Rigid { armature } = drive.transmission else {
             panic!("a rigid gear: {:?}", drive.transmission);
         };
         assert!((armature - 0.03).abs() < 1e-12, "{armature}");
     }
-    let bare = scenario_at(&base, EffectKind::Armature, 0.0).unwrap();
+    let bare = scenario_at(&base, kind("armature"), 0.0).unwrap();
     assert!(
         bare.drives
             .iter()
             .all(|d| d.transmission == sim::scenario::Transmission::Direct)
     );
 
-    let late = scenario_at(&base, EffectKind::CurrentDelay, 2.0).unwrap();
+    let late = scenario_at(&base, kind("current_delay"), 2.0).unwrap();
     let current: Vec<_> = late.file.noise.iter().filter(|n| n.column == "i").collect();
     assert_eq!(current.len(), 1);
     assert_eq!(
         current[0].model,
         vec![Noise::Delay { samples: 2 }, Noise::Gaussian { sigma: 0.05 }]
     );
-    let e = scenario_at(&base, EffectKind::CurrentDelay, 1.5)
+    let e = scenario_at(&base, kind("current_delay"), 1.5)
         .unwrap_err()
         .to_string();
     assert!(e.contains("current_delay") && e.contains("1.5"), "{e}");
-    let unfiltered = scenario_at(&base, EffectKind::AntiAliasing, 0.0).unwrap();
+    let unfiltered = scenario_at(&base, kind("anti_aliasing"), 0.0).unwrap();
     assert_eq!(unfiltered.file.noise, base.file.noise);
 
     // Noise on two joints' currents only: the filter joins them, and the other five get it
@@ -134,7 +139,7 @@ fn rotor_and_current_chain_effects_write_what_their_table_states() {
             }
         })
         .unwrap();
-    let filtered = scenario_at(&partial, EffectKind::AntiAliasing, 20.0).unwrap();
+    let filtered = scenario_at(&partial, kind("anti_aliasing"), 20.0).unwrap();
     let law = Noise::AntiAliasing {
         order: 2,
         cutoff: 20.0,
@@ -158,7 +163,7 @@ fn gear_effects_write_an_elastic_rotor_and_its_play() {
     let d = dir("gear");
     let base = Scenario::from_path(&panda_file(&d, 2.0)).unwrap();
     let damping = |k: f64| 2.0 * 0.1 * (k * 0.1_f64).sqrt();
-    let elastic = scenario_at(&base, EffectKind::Elasticity, 1e-3).unwrap();
+    let elastic = scenario_at(&base, kind("elasticity"), 1e-3).unwrap();
     for drive in &elastic.drives {
         let Transmission::Elastic { spring, inertia } = drive.transmission else {
             panic!("an elastic gear: {:?}", drive.transmission);
@@ -168,24 +173,24 @@ fn gear_effects_write_an_elastic_rotor_and_its_play() {
         assert!((spring.damping - damping(1e3)).abs() < 1e-12, "{spring:?}");
         assert_eq!(spring.backlash, 0.0);
     }
-    let rigid = scenario_at(&base, EffectKind::Elasticity, 0.0).unwrap();
+    let rigid = scenario_at(&base, kind("elasticity"), 0.0).unwrap();
     for drive in &rigid.drives {
         assert_eq!(drive.transmission, Transmission::Rigid { armature: 0.1 });
     }
-    let e = scenario_at(&base, EffectKind::Elasticity, -1e-3)
+    let e = scenario_at(&base, kind("elasticity"), -1e-3)
         .unwrap_err()
         .to_string();
     assert!(e.contains("joint[0]") && e.contains("compliance"), "{e}");
 
     let play = 2e-3;
-    let played = scenario_at(&base, EffectKind::Backlash, play).unwrap();
+    let played = scenario_at(&base, kind("backlash"), play).unwrap();
     for drive in &played.drives {
         let Transmission::Elastic { spring, .. } = drive.transmission else {
             panic!("an elastic gear: {:?}", drive.transmission);
         };
         assert_eq!((spring.stiffness, spring.backlash), (1e4, play));
     }
-    let e = scenario_at(&base, EffectKind::Backlash, -1e-3)
+    let e = scenario_at(&base, kind("backlash"), -1e-3)
         .unwrap_err()
         .to_string();
     assert!(e.contains("backlash"), "{e}");
@@ -271,7 +276,7 @@ fn a_mismatch_tells_the_estimators_other_kinematics_and_offset_angles() {
             .collect()
     };
     let mut told = run.measurements.clone();
-    EffectKind::LinkLengthError.tell(&mut told, 0.05);
+    kind("link_length_error").tell(&mut told, 0.05);
     let (before, after) = (anchors(&run.measurements), anchors(&told));
     assert_eq!(before[0], after[0]);
     for k in 1..before.len() {
@@ -285,7 +290,7 @@ fn a_mismatch_tells_the_estimators_other_kinematics_and_offset_angles() {
         );
     }
     let mut told = run.measurements.clone();
-    EffectKind::JointOffsetError.tell(&mut told, 0.01);
+    kind("joint_offset_error").tell(&mut told, 0.01);
     for (j, (a, b)) in run.measurements.joints.iter().zip(&told.joints).enumerate() {
         let sign = if j % 2 == 0 { 1.0 } else { -1.0 };
         assert!(
@@ -299,7 +304,7 @@ fn a_mismatch_tells_the_estimators_other_kinematics_and_offset_angles() {
         );
     }
     // The arm is untouched: the scenario at any severity is the scenario.
-    let same = scenario_at(&base, EffectKind::LinkLengthError, 0.05).unwrap();
+    let same = scenario_at(&base, kind("link_length_error"), 0.05).unwrap();
     assert_eq!(same.file.joint.len(), base.file.joint.len());
 }
 
@@ -309,7 +314,7 @@ fn a_mismatch_tells_the_estimators_other_kinematics_and_offset_angles() {
 fn a_payload_effect_loads_the_last_link_with_the_stated_point_mass() {
     let d = dir("payload");
     let base = Scenario::from_path(&panda_file(&d, 1.0)).unwrap();
-    let loaded = scenario_at(&base, EffectKind::Payload, 2.0).unwrap();
+    let loaded = scenario_at(&base, kind("payload"), 2.0).unwrap();
     let (before, after) = (&base.chain.links[6].body, &loaded.chain.links[6].body);
     assert!((after.mass - before.mass - 2.0).abs() < 1e-12);
     let joint = &base.chain.links[6].joint;
@@ -318,9 +323,9 @@ fn a_payload_effect_loads_the_last_link_with_the_stated_point_mass() {
         / (before.mass + 2.0);
     assert!((nalgebra::Vector3::from(after.centroid) - centroid).norm() < 1e-12);
     assert_eq!(base.chain.links[..6], loaded.chain.links[..6]);
-    let none = scenario_at(&base, EffectKind::Payload, 0.0).unwrap();
+    let none = scenario_at(&base, kind("payload"), 0.0).unwrap();
     assert_eq!(none.chain, base.chain);
-    let e = scenario_at(&base, EffectKind::Payload, -1.0)
+    let e = scenario_at(&base, kind("payload"), -1.0)
         .unwrap_err()
         .to_string();
     assert!(e.contains("payload.mass"), "{e}");
@@ -340,7 +345,7 @@ fn force_torque_effects_write_every_sensor_and_cover_every_body() {
             .cloned()
             .collect()
     };
-    let mixed = scenario_at(&base, EffectKind::FtCrossTalk, 0.01).unwrap();
+    let mixed = scenario_at(&base, kind("ft_cross_talk"), 0.01).unwrap();
     let [
         Sensor::ForceTorque {
             bodies, cross_talk, ..
@@ -365,7 +370,7 @@ fn force_torque_effects_write_every_sensor_and_cover_every_body() {
         "{text}\n[[sensor]]\ntype = \"force_torque\"\nbodies = [2]\nforce = {{ sigma = 1.0 }}\n"
     );
     let covered = Scenario::from_toml(&text, "covered").unwrap();
-    let late = scenario_at(&covered, EffectKind::FtDelay, 2.0).unwrap();
+    let late = scenario_at(&covered, kind("ft_delay"), 2.0).unwrap();
     let sensors = ft(&late);
     assert_eq!(sensors.len(), 2, "{sensors:?}");
     for s in &sensors {
@@ -377,25 +382,25 @@ fn force_torque_effects_write_every_sensor_and_cover_every_body() {
     assert!(
         matches!(&sensors[1], Sensor::ForceTorque { bodies: Some(b), .. } if b == &[1, 3, 4, 5, 6])
     );
-    let filtered = scenario_at(&covered, EffectKind::FtAntiAliasing, 5.0).unwrap();
+    let filtered = scenario_at(&covered, kind("ft_anti_aliasing"), 5.0).unwrap();
     assert!(ft(&filtered).iter().all(|s| matches!(s,
         Sensor::ForceTorque { chain, .. } if chain == &[Noise::AntiAliasing { order: 2, cutoff: 5.0 }])));
     for kind in [
-        EffectKind::FtCrossTalk,
-        EffectKind::FtDelay,
-        EffectKind::FtAntiAliasing,
+        kind("ft_cross_talk"),
+        kind("ft_delay"),
+        kind("ft_anti_aliasing"),
     ] {
         assert_eq!(
             scenario_at(&covered, kind, 0.0).unwrap().file.sensor,
             covered.file.sensor
         );
     }
-    let e = scenario_at(&covered, EffectKind::FtDelay, 1.5)
+    let e = scenario_at(&covered, kind("ft_delay"), 1.5)
         .unwrap_err()
         .to_string();
     assert!(e.contains("ft_delay"), "{e}");
     // Above the 25 Hz Nyquist frequency of its 50 Hz samples: refused naming the field.
-    let e = scenario_at(&covered, EffectKind::FtAntiAliasing, 30.0)
+    let e = scenario_at(&covered, kind("ft_anti_aliasing"), 30.0)
         .unwrap_err()
         .to_string();
     assert!(e.contains("chain[0].cutoff"), "{e}");

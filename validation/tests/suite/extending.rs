@@ -55,12 +55,19 @@ impl Estimator for MinNormIdim {
 }
 // chapter: end
 
-fn chapter_code() -> String {
+/// The chapter's Rust blocks, in order: the estimator, then the effect.
+fn chapter_code() -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src/extending.md");
     let text = std::fs::read_to_string(path).unwrap();
-    let start = text.find("```rust\n").expect("the chapter's Rust block") + "```rust\n".len();
-    let end = start + text[start..].find("```").unwrap();
-    text[start..end].to_string()
+    let mut blocks = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(start) = rest.find("```rust\n") {
+        let body = &rest[start + "```rust\n".len()..];
+        let end = body.find("```").unwrap();
+        blocks.push(body[..end].to_string());
+        rest = &body[end..];
+    }
+    blocks
 }
 
 #[test]
@@ -69,7 +76,7 @@ fn the_chapters_estimator_is_this_file_and_agrees_with_idim_single() {
     let begin = own.find("// chapter: begin\n").unwrap() + "// chapter: begin\n".len();
     let end = own.find("// chapter: end").unwrap();
     assert_eq!(
-        chapter_code(),
+        chapter_code()[0],
         &own[begin..end],
         "book/src/extending.md shows another estimator than tests/suite/extending.rs"
     );

@@ -50,196 +50,85 @@
 //!
 //! The edited scenario is checked like any other ([`sim::scenario::Scenario::edited`]), so a
 //! severity the simulator refuses (an efficiency above 1) is an error naming the field.
+//!
+//! Each effect is one module implementing [`SweptEffect`] (its name, its level's unit, what it
+//! writes, what it tells), listed once in [`registry`]; a study file names it by
+//! [`SweptEffect::name`], and [`EffectKind`] is the typed handle the sweeps and reports pass
+//! around.
 
+mod current;
 mod drive;
 pub mod force_torque;
-mod sensor_chain;
+mod friction;
+mod kind;
+mod mismatch;
+mod payload;
+pub mod registry;
+mod rotor;
+mod target;
 
-use nalgebra::Vector3;
-use serde::{Deserialize, Serialize};
+pub use kind::EffectKind;
+pub use target::{JointProblem, Place, Target};
+
 use sim::scenario::Scenario;
 
-use crate::dataset::{JointColumn, Measurements};
+use crate::dataset::Measurements;
 
-/// An effect of the generator a study can sweep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EffectKind {
-    /// The gears' efficiency `η`.
-    GearEfficiency,
-    /// The torque constants' relative error `ε`.
-    TorqueConstantError,
-    /// The current loops' bandwidth `ω_c` (rad/s).
-    CurrentBandwidth,
-    /// LuGre friction in place of Coulomb–viscous, of static-to-Coulomb ratio `level`.
-    Lugre,
-    /// Coulomb friction proportional to the constraint load, coefficient `level` (m).
-    LoadFriction,
-    /// The friction's thermal drift, relative change `level`.
-    FrictionDrift,
-    /// The kinematics told: link lengths scaled by `1 + level`.
-    LinkLengthError,
-    /// The joint coordinates told: offset by `±level`, alternating along the chain.
-    JointOffsetError,
-    /// An unmodelled rotor of reflected inertia `level` (kg·m²).
-    Armature,
-    /// The current read `level` samples late (a whole number).
-    CurrentDelay,
-    /// An anti-aliasing filter of cut-off `level` (Hz) on the current (none at 0).
-    AntiAliasing,
-    /// An unmodelled payload of mass `level` (kg) on the last link.
-    Payload,
-    /// The F/T sensors' cross-talk, of relative size `level`.
-    FtCrossTalk,
-    /// The wrench read `level` samples late (a whole number).
-    FtDelay,
-    /// An anti-aliasing filter of cut-off `level` (Hz) on the F/T channels (none at 0).
-    FtAntiAliasing,
-    /// An elastic gear of compliance `level` (rad/N·m) behind a rotor (rigid at 0).
-    Elasticity,
-    /// A stiff gear's play of total width `level` (rad).
-    Backlash,
-}
-
-impl EffectKind {
-    /// Its name in files.
-    pub fn name(self) -> &'static str {
-        match self {
-            EffectKind::GearEfficiency => "gear_efficiency",
-            EffectKind::TorqueConstantError => "torque_constant_error",
-            EffectKind::CurrentBandwidth => "current_bandwidth",
-            EffectKind::Lugre => "lugre",
-            EffectKind::LoadFriction => "load_friction",
-            EffectKind::FrictionDrift => "friction_drift",
-            EffectKind::LinkLengthError => "link_length_error",
-            EffectKind::JointOffsetError => "joint_offset_error",
-            EffectKind::Armature => "armature",
-            EffectKind::CurrentDelay => "current_delay",
-            EffectKind::AntiAliasing => "anti_aliasing",
-            EffectKind::Payload => "payload",
-            EffectKind::FtCrossTalk => "ft_cross_talk",
-            EffectKind::FtDelay => "ft_delay",
-            EffectKind::FtAntiAliasing => "ft_anti_aliasing",
-            EffectKind::Elasticity => "elasticity",
-            EffectKind::Backlash => "backlash",
-        }
-    }
+/// One effect of the generator a study can sweep: what it writes into a scenario at a severity
+/// (the arm, its drives, its sensors), or what it tells the estimators of a measured run (a
+/// model mismatch). Implemented once per effect, by a unit type in its own module, and listed
+/// in [`registry::EFFECTS`].
+pub trait SweptEffect: Sync {
+    /// Its name in study files (`[[effect]] kind = "…"`), results and reports.
+    fn name(&self) -> &'static str;
 
     /// Its level's quantity and unit, as a report states it.
-    pub fn unit(self) -> &'static str {
-        match self {
-            EffectKind::GearEfficiency => "η",
-            EffectKind::TorqueConstantError => "ε",
-            EffectKind::CurrentBandwidth => "rad/s",
-            EffectKind::Lugre => "F_s/F_c",
-            EffectKind::LoadFriction => "m",
-            EffectKind::FrictionDrift => "relative change",
-            EffectKind::LinkLengthError => "ε",
-            EffectKind::JointOffsetError => "rad",
-            EffectKind::Armature => "kg·m²",
-            EffectKind::CurrentDelay => "samples",
-            EffectKind::AntiAliasing => "Hz",
-            EffectKind::Payload => "kg",
-            EffectKind::FtCrossTalk => "ε",
-            EffectKind::FtDelay => "samples",
-            EffectKind::FtAntiAliasing => "Hz",
-            EffectKind::Elasticity => "rad/(N·m)",
-            EffectKind::Backlash => "rad",
-        }
+    fn unit(&self) -> &'static str;
+
+    /// Writes the effect at `level` into the scenario being edited; `Err` names what the
+    /// scenario lacks or the level the effect cannot take ([`crate::Error::Invalid`]). The
+    /// default writes nothing (an effect only in what the estimators are told).
+    fn write(&self, _target: &mut Target<'_>, _level: f64) -> crate::Result<()> {
+        Ok(())
     }
 
     /// Whether it changes what the estimators are told rather than the arm or its sensors.
-    pub fn is_mismatch(self) -> bool {
-        matches!(
-            self,
-            EffectKind::LinkLengthError | EffectKind::JointOffsetError
-        )
+    fn is_mismatch(&self) -> bool {
+        false
     }
 
-    /// Changes what the estimators are told of a measured run at `level` (the mismatch
-    /// effects; the others are in the arm or its sensors and leave it as measured).
-    pub fn tell(self, m: &mut Measurements, level: f64) {
-        match self {
-            EffectKind::LinkLengthError => {
-                let anchors: Vec<Vector3<f64>> = (m.geometry.links.iter())
-                    .map(|l| Vector3::from(l.joint.anchor))
-                    .collect();
-                for k in 1..anchors.len() {
-                    let before = Vector3::from(m.geometry.links[k - 1].joint.anchor);
-                    let anchor = before + (1.0 + level) * (anchors[k] - anchors[k - 1]);
-                    let link = &mut m.geometry.links[k];
-                    link.joint.anchor = anchor.into();
-                    link.body.centroid = anchor.into();
-                }
-            }
-            EffectKind::JointOffsetError => {
-                for (j, joint) in m.joints.iter_mut().enumerate() {
-                    let offset = if j % 2 == 0 { level } else { -level };
-                    let q: Vec<f64> = joint.q.iter().map(|q| q + offset).collect();
-                    joint.measured.insert(JointColumn::Q, q.clone());
-                    joint.q = q;
-                }
-            }
-            _ => {}
-        }
-    }
+    /// Changes what the estimators are told of a measured run at `level`. The default tells
+    /// them the run as measured.
+    fn tell(&self, _m: &mut Measurements, _level: f64) {}
 }
 
-/// `scenario` with `kind` at `level` on every actuated joint (servo or torque signal), its
-/// current reading, its force/torque sensors or its last link, checked again as a whole; `Err`
-/// names the joint and what it lacks, or the field the simulator refuses.
+/// `scenario` with `kind` at `level` written into it, checked again as a whole; `Err` names the
+/// joint and what it lacks, or the field the simulator refuses.
 pub fn scenario_at(scenario: &Scenario, kind: EffectKind, level: f64) -> crate::Result<Scenario> {
     let mut failure = None;
-    let payload = payload(scenario, kind, level);
-    let bodies: Vec<u8> = (1..=scenario.chain.links.len() as u8).collect();
-    let edited = scenario.edited(|f| {
-        if payload.is_some() {
-            f.payload = payload;
-        }
-        let ids: Vec<u8> = f.joint.iter().map(|j| j.id).collect();
-        if let Err(e) = sensor_chain::write(kind, &mut f.noise, &ids, level) {
-            failure.get_or_insert(e);
-        }
-        if let Err(e) = force_torque::write(kind, &mut f.sensor, &bodies, level) {
-            failure.get_or_insert(e);
-        }
-        let end = f.time.end;
-        let actuated = f.joint.iter_mut().enumerate();
-        for (k, joint) in actuated.filter(|(_, j)| j.servo.is_some() || j.torque.is_some()) {
-            if let Err(e) = drive::write(kind, joint, level, end) {
-                failure.get_or_insert(format!("joint[{k}]: {e}"));
-            }
-        }
+    let edited = scenario.edited(|file| {
+        let mut target = Target {
+            file,
+            chain: &scenario.chain,
+        };
+        failure = kind.effect().write(&mut target, level).err();
     });
     if let Some(e) = failure {
-        return Err(crate::Error::Data(e));
+        return Err(e);
     }
     Ok(edited?)
 }
 
-/// A delay effect's `level` as a whole number of samples; `Err` names the kind.
-fn whole_samples(kind: EffectKind, level: f64) -> Result<usize, String> {
+/// A delay effect's `level` as a whole number of samples; `Err` names the effect.
+fn whole_samples(name: &str, level: f64) -> crate::Result<usize> {
     if level >= 0.0 && level.fract() == 0.0 && level <= u32::MAX as f64 {
         Ok(level as usize)
     } else {
-        Err(format!(
-            "expected a whole number of samples ≥ 0 for `{}`, got {level}",
-            kind.name()
-        ))
+        Err(crate::Error::Invalid {
+            what: format!("`{name}` level"),
+            expected: format!("a whole number of samples ≥ 0, got {level}"),
+        })
     }
-}
-
-/// The distance of the `payload` effect's mass from the last joint's point, along its axis (m).
-const PAYLOAD_REACH: f64 = 0.1;
-
-/// The payload `kind` at `level` puts on `scenario`'s last link, if any.
-fn payload(scenario: &Scenario, kind: EffectKind, level: f64) -> Option<sim::payload::Payload> {
-    let joint = &scenario.chain.links.last()?.joint;
-    (kind == EffectKind::Payload && level != 0.0).then(|| sim::payload::Payload {
-        mass: level,
-        centroid: (Vector3::from(joint.anchor) + PAYLOAD_REACH * Vector3::from(joint.axis)).into(),
-        inertia: [0.0; 6],
-    })
 }
 
 /// One effect swept by a study.
@@ -247,8 +136,8 @@ fn payload(scenario: &Scenario, kind: EffectKind, level: f64) -> Option<sim::pay
 pub struct Effect {
     /// The effect.
     pub kind: EffectKind,
-    /// Its severities, in the units of [`EffectKind`] (the level that turns it off, where one
-    /// is listed, is the baseline).
+    /// Its severities, in the units of its [`SweptEffect::unit`] (the level that turns it off,
+    /// where one is listed, is the baseline).
     pub levels: Vec<f64>,
     /// The estimators run under it.
     pub estimators: Vec<String>,
