@@ -442,3 +442,45 @@ fn mim_is_biased_by_a_late_wrench_reading() {
     );
     assert!(d.join("out").join("survival_late.png").exists());
 }
+
+/// The encoders' resolution is in the angles the identifiers read (every reading a whole
+/// multiple of it, within half of it of the reading without the effect: the converter comes
+/// after the sensor's noise), not in the arm; 0 writes nothing, a negative resolution is
+/// refused naming the field.
+#[test]
+fn an_encoder_resolution_quantizes_the_angles_read_and_only_those() {
+    let d = dir("encoder");
+    let base = Scenario::from_path(&panda_file(&d, 0.2)).unwrap();
+    let resolution = 1e-3;
+    let coarse = scenario_at(&base, kind("encoder_resolution"), resolution).unwrap();
+    let read = |s: &Scenario| {
+        validation::dataset::from_simulated(&sim::simulate(s, None), Path::new(".")).unwrap()
+    };
+    let (run, plain) = (read(&coarse), read(&base));
+    for (joint, before) in run
+        .measurements
+        .joints
+        .iter()
+        .zip(&plain.measurements.joints)
+    {
+        assert_eq!(joint.q.len(), before.q.len());
+        for (q, q0) in joint.q.iter().zip(&before.q) {
+            let steps = q / resolution;
+            assert!(
+                (steps - steps.round()).abs() < 1e-9,
+                "{q} is not a multiple"
+            );
+            assert!((q - q0).abs() <= 0.5 * resolution + 1e-12, "{q} vs {q0}");
+        }
+        // The current reads as it did.
+        assert_eq!(joint.motor_torque(), before.motor_torque());
+    }
+    // The arm moved as without the effect.
+    assert_eq!(run.clean.joints[3].q, plain.clean.joints[3].q);
+    let exact = scenario_at(&base, kind("encoder_resolution"), 0.0).unwrap();
+    assert_eq!(exact.file.noise, base.file.noise);
+    let e = scenario_at(&base, kind("encoder_resolution"), -1e-3)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("resolution"), "{e}");
+}

@@ -116,3 +116,20 @@ fn the_chapters_estimator_is_this_file_and_agrees_with_idim_single() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_chapters_effect_is_the_registered_one() {
+    let blocks = chapter_code();
+    assert_eq!(
+        blocks.len(),
+        2,
+        "book/src/extending.md: an estimator and an effect"
+    );
+    assert_eq!(
+        blocks[1],
+        include_str!("../../src/study/effect/encoder_resolution.rs"),
+        "book/src/extending.md shows another effect than validation/src/study/effect/encoder_resolution.rs"
+    );
+    let kind = validation::study::effect::EffectKind::named("encoder_resolution").unwrap();
+    assert_eq!(kind.unit(), "rad");
+}

@@ -24,6 +24,13 @@
 //! | `current_delay` | `n` (samples) | `{ type = "delay", samples = n }`: the current read `n` samples late against the encoders; 0 writes none |
 //! | `anti_aliasing` | `f_c` (Hz) | `{ type = "anti_aliasing", order = 2, cutoff = f_c }` on the current only (the encoders are digital): its phase lag is not in the angles; 0 writes none |
 //!
+//! The encoders' converter, after the laws of the angle reading `q` (a new entry for the joints
+//! none covers):
+//!
+//! | effect | level | written |
+//! |---|---|---|
+//! | `encoder_resolution` | `r` (rad, or m) | `{ type = "quantize", resolution = r }`: every reading a whole multiple of `r`; 0 writes none |
+//!
 //! The joints' force/torque sensors (`[[sensor]] type = "force_torque"`, what MIM reads), in
 //! the sensor's frame; a sensor without errors is added on the bodies none covers:
 //!
@@ -58,6 +65,7 @@
 
 mod current;
 mod drive;
+mod encoder_resolution;
 pub mod force_torque;
 mod friction;
 mod kind;

@@ -21,4 +21,5 @@ pub static EFFECTS: &[&dyn SweptEffect] = &[
     &super::force_torque::ft_anti_aliasing::FtAntiAliasing,
     &super::rotor::elasticity::Elasticity,
     &super::rotor::backlash::Backlash,
+    &super::encoder_resolution::EncoderResolution,
 ];
