@@ -243,11 +243,11 @@ impl Chain {
             return Err(err("links".into(), "expected at most 250 links".into()));
         }
         if let Base::Rail { axis } = self.base {
-            check_unit(axis).map_err(|p| err("base.axis".into(), p))?;
+            check_unit(axis, || "base.axis".into(), &err)?;
         }
         for (k, link) in self.links.iter().enumerate() {
             let b = &link.body;
-            check_unit(link.joint.axis).map_err(|p| err(format!("links[{k}].joint.axis"), p))?;
+            check_unit(link.joint.axis, || format!("links[{k}].joint.axis"), &err)?;
             if !(b.mass.is_finite() && b.mass > 0.0) {
                 return Err(err(
                     format!("links[{k}].body.mass"),
@@ -285,11 +285,18 @@ impl Chain {
     }
 }
 
-fn check_unit(axis: [f64; 3]) -> Result<(), String> {
+/// `Err` (made by `err` from the field `field` names and the problem) unless `axis` is a unit
+/// vector.
+fn check_unit(
+    axis: [f64; 3],
+    field: impl FnOnce() -> String,
+    err: &impl Fn(String, String) -> ModelError,
+) -> Result<(), ModelError> {
     let n = Vector3::from(axis).norm();
     if (n - 1.0).abs() > 1e-9 {
-        return Err(format!(
-            "expected a unit vector [x, y, z], got {axis:?} (norm {n})"
+        return Err(err(
+            field(),
+            format!("expected a unit vector [x, y, z], got {axis:?} (norm {n})"),
         ));
     }
     Ok(())

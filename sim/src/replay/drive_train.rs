@@ -81,44 +81,49 @@ impl DriveTrain {
         let text = std::fs::read_to_string(path).map_err(|e| error(e.to_string()))?;
         let train: DriveTrain = toml::from_str(&text)
             .map_err(|e| error(e.to_string().trim_end().replace('\n', "\n  ")))?;
-        train.check(joints).map_err(error)?;
+        train.check(joints, path)?;
         Ok(train)
     }
 
-    /// Checks ids, finiteness and the coupling's shape against `joints` joints.
-    fn check(&self, joints: usize) -> Result<(), String> {
+    /// Checks ids, finiteness and the coupling's shape against `joints` joints; `Err` names the
+    /// file `path` and the field.
+    fn check(&self, joints: usize, path: &Path) -> Result<(), DriveTrainError> {
+        let error = |message: String| DriveTrainError {
+            path: path.display().to_string(),
+            message,
+        };
         if !(self.min_speed >= 0.0 && self.min_speed.is_finite()) {
-            return Err(format!(
+            return Err(error(format!(
                 "field `min_speed`: expected ≥ 0, got {}",
                 self.min_speed
-            ));
+            )));
         }
         for (k, d) in self.drive.iter().enumerate() {
             if d.joint == 0 || d.joint as usize > joints {
-                return Err(format!(
+                return Err(error(format!(
                     "field `drive[{k}].joint`: expected 1..={joints}, got {}",
                     d.joint
-                ));
+                )));
             }
             if self.drive[..k].iter().any(|e| e.joint == d.joint) {
-                return Err(format!(
+                return Err(error(format!(
                     "field `drive[{k}].joint`: joint {} is given twice",
                     d.joint
-                ));
+                )));
             }
             let values = [d.coulomb, d.viscous, d.offset, d.armature];
             if values.iter().any(|v| !v.is_finite()) {
-                return Err(format!(
+                return Err(error(format!(
                     "field `drive[{k}]`: expected finite terms, got {values:?}"
-                ));
+                )));
             }
         }
         if let Some(r) = &self.coupling {
             let square = r.len() == joints && r.iter().all(|row| row.len() == joints);
             if !square || (0..joints).any(|m| r[m][m] != 1.0) {
-                return Err(format!(
+                return Err(error(format!(
                     "field `coupling`: expected a {joints} × {joints} matrix with a unit diagonal"
-                ));
+                )));
             }
         }
         Ok(())
@@ -190,15 +195,25 @@ mod tests {
         let c = Some(vec![vec![1.0, 0.0], vec![0.5, 1.0]]);
         let t = train(c.clone()).torque(&[-1.0, 1.0], &[0.0, 0.0]);
         assert_eq!(t, vec![-2.0 - 0.5 + 0.1 + 0.5 * 1.0, 1.0]);
-        train(c).check(2).unwrap();
+        train(c).check(2, Path::new("t.toml")).unwrap();
     }
 
     #[test]
     fn bad_files_name_the_field() {
         let mut t = train(Some(vec![vec![1.0, 0.0], vec![0.5, 2.0]]));
-        assert!(t.check(2).unwrap_err().contains("`coupling`"));
+        assert!(
+            t.check(2, Path::new("t.toml"))
+                .unwrap_err()
+                .to_string()
+                .contains("`coupling`")
+        );
         t.coupling = None;
         t.drive[1].joint = 3;
-        assert!(t.check(2).unwrap_err().contains("`drive[1].joint`"));
+        assert!(
+            t.check(2, Path::new("t.toml"))
+                .unwrap_err()
+                .to_string()
+                .contains("`drive[1].joint`")
+        );
     }
 }

@@ -215,7 +215,7 @@ fn model_chain(
     chain
         .validate()
         .map_err(|e| invalid("model", e.to_string()))?;
-    simulable(&chain).map_err(|e| invalid("model", e))?;
+    simulable(&chain, invalid)?;
     Ok(chain)
 }
 

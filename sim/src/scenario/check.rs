@@ -8,18 +8,25 @@ use crate::profile::Profile;
 use crate::recording::{BodyGroup, JointColumn};
 use crate::sensor::Sensor;
 
-/// `Err` for a body Rapier cannot simulate: one with exactly one zero principal moment (an
-/// ideal rod). Rapier inverts the world inertia tensor and replaces a singular one by zero, so
-/// such a body would lose its inertia; a point mass (all three zero) is simulated exactly.
-pub(super) fn simulable(chain: &Chain) -> Result<(), String> {
+/// `Err` (`invalid` of the field `model`) for a body Rapier cannot simulate: one with exactly
+/// one zero principal moment (an ideal rod). Rapier inverts the world inertia tensor and replaces
+/// a singular one by zero, so such a body would lose its inertia; a point mass (all three zero)
+/// is simulated exactly.
+pub(super) fn simulable(
+    chain: &Chain,
+    invalid: &dyn Fn(&str, String) -> ScenarioError,
+) -> Result<(), ScenarioError> {
     for link in &chain.links {
         let zeros = link.body.inertia.iter().filter(|j| **j == 0.0).count();
         if zeros == 1 {
-            return Err(format!(
-                "link \"{}\": principal moments {:?} kg·m² with one zero (an ideal rod): Rapier \
+            return Err(invalid(
+                "model",
+                format!(
+                    "link \"{}\": principal moments {:?} kg·m² with one zero (an ideal rod): Rapier \
                  would drop its inertia (expected three positive moments, or all zero for a \
                  point mass)",
-                link.name, link.body.inertia
+                    link.name, link.body.inertia
+                ),
             ));
         }
     }
@@ -34,18 +41,40 @@ pub(super) fn within_limits(
     limits: &crate::model::JointLimits,
     steps: usize,
     dt: f64,
-) -> Result<(), String> {
+) -> Result<(), OutOfLimits> {
     let slack = 1e-9 * (limits.upper - limits.lower).abs().max(1.0);
     let range = limits.lower - slack..=limits.upper + slack;
     match (0..steps)
         .map(|k| (k as f64 * dt, p.eval(k as f64 * dt).q))
         .find(|(_, q)| !range.contains(q))
     {
-        Some((t, q)) => Err(format!(
-            "expected a profile within the joint's limits [{}, {}]; it reaches {q} at t = {t} s",
-            limits.lower, limits.upper
-        )),
+        Some((t, q)) => Err(OutOfLimits {
+            limits: *limits,
+            q,
+            t,
+        }),
         None => Ok(()),
+    }
+}
+
+/// Where a prescribed profile first leaves its joint's limits.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct OutOfLimits {
+    /// The joint's limits.
+    limits: crate::model::JointLimits,
+    /// The coordinate reached (rad or m).
+    q: f64,
+    /// When (s).
+    t: f64,
+}
+
+impl std::fmt::Display for OutOfLimits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "expected a profile within the joint's limits [{}, {}]; it reaches {} at t = {} s",
+            self.limits.lower, self.limits.upper, self.q, self.t
+        )
     }
 }
 

@@ -48,7 +48,7 @@ pub(super) fn joint_drive(
         .flatten();
     if let (Drive::Motion(p), Some(l)) = (&drive, limits) {
         within_limits(p, &l, cx.steps, cx.file.time.step)
-            .map_err(|e| invalid(&field("motion"), e))?;
+            .map_err(|e| invalid(&field("motion"), e.to_string()))?;
     }
     if id == 0 && !matches!(drive, Drive::Motion(_)) {
         return Err(invalid(
