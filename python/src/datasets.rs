@@ -85,9 +85,8 @@ pub fn import_recording(
         urdf,
         config,
         rate,
-        lowpass: lowpass
-            .parse()
-            .map_err(|e| refused(format!("lowpass `{lowpass}`: {e}")))?,
+        lowpass: (lowpass.parse::<validation::signal::Lowpass>())
+            .map_err(|e| refused(e.to_string()))?,
         topic,
         run_id,
         out,

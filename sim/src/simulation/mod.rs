@@ -198,7 +198,7 @@ pub fn run(scenario: &Scenario, progress: Option<&ProgressBar>) -> Simulated {
             unevaluable = Some(Unevaluable {
                 sample: k,
                 time,
-                reason,
+                reason: reason.to_string(),
             });
             break;
         }

@@ -26,7 +26,7 @@ impl Simulation<'_> {
         rec: &mut Recording,
         meter: &mut Meter,
         residuals: &mut ResidualSum,
-    ) -> Result<(), String> {
+    ) -> Result<(), Unreadable> {
         let mut b = std::mem::take(&mut self.buffers);
         let result = self.sample_in(&mut b, rec, meter, residuals);
         self.buffers = b;
@@ -39,7 +39,7 @@ impl Simulation<'_> {
         rec: &mut Recording,
         meter: &mut Meter,
         residuals: &mut ResidualSum,
-    ) -> Result<(), String> {
+    ) -> Result<(), Unreadable> {
         let dt = self.scenario.dt();
         let t = self.time(self.step);
         self.states_into(&mut b.before);
@@ -89,14 +89,9 @@ impl Simulation<'_> {
             &crate::gravity_vector(),
             &mut b.readout,
         )
-        .map_err(|e| {
-            let finite = q.iter().chain(&b.qd).all(|v| v.is_finite());
-            let why = if finite {
-                ""
-            } else {
-                " (the engine's state is not finite)"
-            };
-            format!("{e}{why}")
+        .map_err(|source| Unreadable {
+            source,
+            finite: q.iter().chain(&b.qd).all(|v| v.is_finite()),
         })?;
 
         let first_body = rec.bodies.len();
@@ -297,4 +292,29 @@ fn add_residuals(b: &mut SampleBuffers, recorded: &[JointRecord], residuals: &mu
 /// what the other would give).
 fn same_bits(a: &[f64], b: &[f64]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// Why the readings cannot be evaluated at the engine's state.
+#[derive(Debug)]
+pub(super) struct Unreadable {
+    /// The readout's failure.
+    source: crate::readout::ReadoutError,
+    /// Whether the engine's joint state was finite.
+    finite: bool,
+}
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.source)?;
+        if !self.finite {
+            f.write_str(" (the engine's state is not finite)")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Unreadable {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
 }

@@ -119,18 +119,30 @@ pub fn read(path: &Path, topic: Option<&str>) -> Result<Table, ImportError> {
 
 /// A CDR message: its 4-byte encapsulation header (`00 01` little-endian, `00 00` big-endian),
 /// then the fields, aligned from the end of that header.
-fn decode(data: &[u8]) -> Result<JointState, String> {
-    let (header, body) = data
-        .split_at_checked(4)
-        .ok_or("shorter than the CDR encapsulation header")?;
+fn decode(data: &[u8]) -> Result<JointState, CdrError> {
+    let (header, body) = data.split_at_checked(4).ok_or(CdrError::Short)?;
     let decoded = match header[..2] {
         [0, 1] => cdr_encoding::from_bytes::<JointState, LittleEndian>(body),
         [0, 0] => cdr_encoding::from_bytes::<JointState, BigEndian>(body),
-        _ => return Err(format!("unknown CDR encapsulation {:02x?}", &header[..2])),
+        _ => return Err(CdrError::Encapsulation([header[0], header[1]])),
     };
     decoded
         .map(|(state, _)| state)
-        .map_err(|e| format!("not a {JOINT_STATE}: {e}"))
+        .map_err(|e| CdrError::NotJointState(e.to_string()))
+}
+
+/// Why a message's bytes are not a CDR-encoded JointState.
+#[derive(Debug, thiserror::Error)]
+enum CdrError {
+    /// Fewer than the 4 bytes of the encapsulation header.
+    #[error("shorter than the CDR encapsulation header")]
+    Short,
+    /// An encapsulation other than plain CDR (little- or big-endian).
+    #[error("unknown CDR encapsulation {0:02x?}")]
+    Encapsulation([u8; 2]),
+    /// The fields do not decode as a JointState (the decoder's message).
+    #[error("not a sensor_msgs/msg/JointState: {0}")]
+    NotJointState(String),
 }
 
 /// The rows of `samples` (topic `topic`), joints by the first message's names.

@@ -88,11 +88,7 @@ pub fn map(table: &Table, joints: &JointNames) -> Result<Mapping, ImportError> {
             time = Some(name.clone());
             continue;
         }
-        let (signal, joint) = parse(name, joints).map_err(|problem| ImportError::Column {
-            file: file.clone(),
-            column: name.clone(),
-            problem,
-        })?;
+        let (signal, joint) = parse(file, name, joints)?;
         found[joint].push((signal, name.clone()));
     }
     let mut out = Vec::with_capacity(n);
@@ -131,15 +127,20 @@ pub fn map(table: &Table, joints: &JointNames) -> Result<Mapping, ImportError> {
     })
 }
 
-/// `(signal, joint index)` of a column name.
-fn parse(name: &str, joints: &JointNames) -> Result<(Signal, usize), String> {
+/// `(signal, joint index)` of a column name of the recording `file`.
+fn parse(file: &Path, name: &str, joints: &JointNames) -> Result<(Signal, usize), ImportError> {
+    let problem = |problem: String| ImportError::Column {
+        file: file.to_owned(),
+        column: name.to_owned(),
+        problem,
+    };
     let expected = || {
-        format!(
+        problem(format!(
             "expected `t` or `<signal>_<joint>` with <signal> one of q, qd, qdd, tau, i, qm, \
              taum and <joint> one of {:?} or 1..={}",
             joints.names,
             joints.names.len()
-        )
+        ))
     };
     let (prefix, joint) = name.split_once('_').ok_or_else(expected)?;
     let signal = Signal::ALL
@@ -148,11 +149,11 @@ fn parse(name: &str, joints: &JointNames) -> Result<(Signal, usize), String> {
         .map(|(s, _)| *s)
         .ok_or_else(expected)?;
     let k = joints.index(joint).ok_or_else(|| {
-        format!(
+        problem(format!(
             "the URDF has no joint {joint:?} (expected one of {:?} or an index 1..={})",
             joints.names,
             joints.names.len()
-        )
+        ))
     })?;
     Ok((signal, k))
 }

@@ -29,15 +29,13 @@ pub enum Lowpass {
 }
 
 impl std::str::FromStr for Lowpass {
-    type Err = String;
+    type Err = crate::Error;
 
     /// `none`, `auto` (order 4), `auto:ORDER`, or `ORDER:CUTOFF_HZ` (e.g. `4:10`).
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || {
-            format!(
-                "expected `none`, `auto`, `auto:ORDER` or `ORDER:CUTOFF_HZ` (e.g. `4:10`), got \
-                 {s:?}"
-            )
+    fn from_str(s: &str) -> crate::Result<Self> {
+        let bad = || crate::Error::Invalid {
+            what: format!("low-pass `{s}`"),
+            expected: "`none`, `auto`, `auto:ORDER` or `ORDER:CUTOFF_HZ` (e.g. `4:10`)".into(),
         };
         match s.split_once(':') {
             None if s == "none" => Ok(Lowpass::None),
@@ -248,21 +246,20 @@ mod tests {
         let p = process(&t, &readings, &Lowpass::None).unwrap();
         assert_eq!(p.kinematics[0][1], qd);
         assert_eq!(p.kinematics[0][2], qdd);
-        assert_eq!("none".parse(), Ok(Lowpass::None));
-        assert_eq!("auto".parse(), Ok(Lowpass::Auto { order: 4 }));
+        assert_eq!("none".parse::<Lowpass>().unwrap(), Lowpass::None);
         assert_eq!(
-            "2:12.5".parse(),
-            Ok(Lowpass::Butterworth {
+            "auto".parse::<Lowpass>().unwrap(),
+            Lowpass::Auto { order: 4 }
+        );
+        assert_eq!(
+            "2:12.5".parse::<Lowpass>().unwrap(),
+            Lowpass::Butterworth {
                 order: 2,
                 cutoff: 12.5
-            })
+            }
         );
-        assert!(
-            "fast"
-                .parse::<Lowpass>()
-                .unwrap_err()
-                .contains("ORDER:CUTOFF_HZ")
-        );
+        let e = "fast".parse::<Lowpass>().unwrap_err().to_string();
+        assert!(e.contains("ORDER:CUTOFF_HZ") && e.contains("fast"), "{e}");
         let e = process(&t, &readings, &"4:60".parse().unwrap())
             .unwrap_err()
             .to_string();

@@ -103,40 +103,46 @@ impl Drop for Scratch {
     }
 }
 
+/// An answer file that cannot be read: the file and what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+#[error("answer `{}`: {problem}", path.display())]
+struct AnswerError {
+    /// The answer file.
+    path: std::path::PathBuf,
+    /// What is wrong, naming the row and column where there is one.
+    problem: String,
+}
+
 /// The rows of an answer CSV file.
-fn read_answer(path: &Path) -> Result<Vec<AnswerRow>, String> {
-    let shown = path.display();
+fn read_answer(path: &Path) -> Result<Vec<AnswerRow>, AnswerError> {
+    let error = |problem: String| AnswerError {
+        path: path.to_owned(),
+        problem,
+    };
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .from_path(path)
-        .map_err(|e| format!("answer `{shown}`: {e} (the command wrote no answer)"))?;
-    let headers = reader
-        .headers()
-        .map_err(|e| format!("`{shown}`: {e}"))?
-        .clone();
+        .map_err(|e| error(format!("{e} (the command wrote no answer)")))?;
+    let headers = reader.headers().map_err(|e| error(e.to_string()))?.clone();
     let column = |name: &str| headers.iter().position(|h| h == name);
     let (Some(p), Some(e)) = (column("parameter"), column("estimate")) else {
-        return Err(format!(
-            "answer `{shown}`: header {:?}: expected the columns parameter, estimate (and \
-             optionally std)",
+        return Err(error(format!(
+            "header {:?}: expected the columns parameter, estimate (and optionally std)",
             headers.iter().collect::<Vec<_>>()
-        ));
+        )));
     };
     let s = column("std");
     let mut rows = Vec::new();
     for (k, record) in reader.records().enumerate() {
-        let record = record.map_err(|e| format!("answer `{shown}`: {e}"))?;
-        let number = |c: Option<usize>, what: &str| -> Result<Option<f64>, String> {
-            match c.and_then(|c| record.get(c)).unwrap_or("") {
-                "" => Ok(None),
-                text => text.parse().map(Some).map_err(|_| {
-                    format!(
-                        "answer `{shown}`, row {}: column `{what}`: expected a number or \
-                         nothing, got `{text}`",
-                        k + 1
-                    )
-                }),
-            }
+        let record = record.map_err(|e| error(e.to_string()))?;
+        let number = |c: Option<usize>, what: &str| match c.and_then(|c| record.get(c)) {
+            None | Some("") => Ok(None),
+            Some(text) => text.parse().map(Some).map_err(|_| {
+                error(format!(
+                    "row {}: column `{what}`: expected a number or nothing, got `{text}`",
+                    k + 1
+                ))
+            }),
         };
         let name = record.get(p).unwrap_or("").to_string();
         rows.push((name, number(Some(e), "estimate")?, number(s, "std")?));
@@ -161,7 +167,7 @@ impl Estimator for ExternalCommand {
         crate::dataset::measurement_dir::write(&dir, m).map_err(|e| self.fail(e.to_string()))?;
         let answer = scratch.0.join("estimates.csv");
         self.call(&dir, &answer)?;
-        let rows = read_answer(&answer).map_err(|e| self.fail(e))?;
+        let rows = read_answer(&answer).map_err(|e| self.fail(e.to_string()))?;
         let values = values(rows, &format!("answer of `{}`", self.argv.join(" ")))
             .map_err(|e| self.fail(e.to_string()))?;
         Ok(from_values(values))

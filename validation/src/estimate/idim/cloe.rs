@@ -21,7 +21,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::base::{FullRegressor, Idim};
-use super::closed_loop::{ClosedLoop, Iteration};
+use super::closed_loop::{ClosedLoop, Iteration, LoopFailure};
 use super::{Identified, Prepared, Samples, raw_angles};
 use crate::dataset::Measurements;
 use crate::estimate::EstimateError;
@@ -91,7 +91,7 @@ impl Cloe {
             estimator: name.clone(),
             message,
         };
-        let mut fit = output.fit(&design, full, &x).map_err(failed)?;
+        let mut fit = (output.fit(&design, full, &x)).map_err(|e| failed(e.to_string()))?;
         for _ in 0..self.iteration.iterations {
             let sensitivities = design.sensitivities(full, &x, &fit.simulated);
             let step = truncated_step(&output.jacobian(&sensitivities), &fit.residual, TOLERANCE);
@@ -133,7 +133,7 @@ impl Output {
         design: &ClosedLoop,
         full: &FullRegressor,
         x: &DVector<f64>,
-    ) -> Result<Fit, String> {
+    ) -> Result<Fit, LoopFailure> {
         let simulated = design.simulate(full, x, &self.times, self.period)?;
         let nf = self.free.len();
         let residual = DVector::from_fn(self.measured.len() * nf, |row, _| {

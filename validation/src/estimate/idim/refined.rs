@@ -13,7 +13,7 @@ use sim::model::Chain;
 
 use super::base::{Idim, System};
 use super::{Identified, Prepared};
-use crate::estimate::EstimateError;
+use crate::estimate::{EstimateError, NotApplicable};
 use crate::lsq::least_squares;
 use crate::param::ParamId;
 
@@ -33,7 +33,7 @@ pub trait Refine: Send + Sync {
     /// The revised `(value, std)` of every parameter of `ols` (the solution for an arm of
     /// kinematics `geometry`), in its order (std NaN where none is stated); `Err` with the
     /// reason where the revision does not apply to this arm.
-    fn refine(&self, geometry: &Chain, ols: &[Solved]) -> Result<Vec<(f64, f64)>, String>;
+    fn refine(&self, geometry: &Chain, ols: &[Solved]) -> Result<Vec<(f64, f64)>, NotApplicable>;
 }
 
 /// IDIM-OLS revised by a [`Refine`].
@@ -65,10 +65,7 @@ impl Refined {
         let revised = self
             .refine
             .refine(experiment.geometry(), &solved)
-            .map_err(|message| EstimateError {
-                estimator: self.name.into(),
-                message,
-            })?;
+            .map_err(|e| e.into_error(self.name))?;
         if revised.len() != x.len() {
             return Err(EstimateError {
                 estimator: self.name.into(),

@@ -306,7 +306,7 @@ fn score_arm(
                     errors.push((shrunk(sensing), score));
                 }
             }
-            Err(reason) => failures.push((name.to_string(), arm, reason)),
+            Err(reason) => failures.push((name.to_string(), arm, reason.to_string())),
         }
     }
     let factor = run.manifest.noise_scale.unwrap_or(1.0);
@@ -370,7 +370,7 @@ pub(crate) fn identify(
     name: &str,
     ids: &[ParamId],
     options: &Options,
-) -> crate::Result<Result<Vec<(f64, f64)>, String>> {
+) -> crate::Result<Result<Vec<(f64, f64)>, NoEstimate>> {
     let estimator = by_name(options, name).ok_or_else(|| crate::Error::Invalid {
         what: format!("joint-level study: estimator `{name}`"),
         expected: "a name of the registry (`validation::estimate::registry`)".into(),
@@ -384,12 +384,22 @@ fn identify_with(
     run: &Run,
     estimator: &dyn Estimator,
     ids: &[ParamId],
-) -> Result<Vec<(f64, f64)>, String> {
+) -> Result<Vec<(f64, f64)>, NoEstimate> {
     let m = &run.measurements;
     let experiment = Experiment::new(vec![(Role::Single, m), (Role::Excitation, m)]);
-    let estimate = (estimator.applies(&experiment).map_err(|e| e.to_string()))
-        .and_then(|()| estimator.estimate(&experiment).map_err(|e| e.to_string()));
-    estimate.map(|e| read(&e, ids))
+    estimator.applies(&experiment)?;
+    Ok(read(&estimator.estimate(&experiment)?, ids))
+}
+
+/// Why an estimator gave no estimates of an arm.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum NoEstimate {
+    /// It does not apply to the arm's run.
+    #[error(transparent)]
+    NotApplicable(#[from] crate::estimate::NotApplicable),
+    /// It failed on it.
+    #[error(transparent)]
+    Failed(#[from] crate::estimate::EstimateError),
 }
 
 /// The parameters `sensing` scores on `run` — the arm's base parameters `base.1 …`, or MIM's six

@@ -62,12 +62,12 @@ pub fn examples(
         .map(|(arm, run)| {
             let (ids, truth) = truth(sensing, run);
             let encoded = match sensing {
-                Sensing::JointLevel => identify(run, sensing.encoder(), &ids, &options)?,
+                Sensing::JointLevel => identify(run, sensing.encoder(), &ids, &options)?.ok(),
                 Sensing::Paper => (encode_bodies(&Experiment::single(&run.measurements)))
-                    .map(|e| e.1)
-                    .map_err(|e| e.to_string()),
+                    .ok()
+                    .map(|e| e.1),
             };
-            Ok(encoded.ok().map(|ols| (arm, Example { ols, truth })))
+            Ok(encoded.map(|ols| (arm, Example { ols, truth })))
         })
         .collect();
     let mut examples = Vec::with_capacity(training.len());

@@ -4,22 +4,22 @@
 use sim::drive::Control;
 
 use super::arm::Arm;
-use super::{ClosedLoop, JointDrive};
+use super::{ClosedLoop, JointDrive, LoopFailure};
 
 impl ClosedLoop {
     /// The integration step (s): half the time constant of the loop's fastest mode at the
     /// initial state (servo gains over the identified diagonal inertia), at most the sample
     /// period.
-    pub(super) fn step(&self, arm: &Arm, q: &[f64], times: &[f64]) -> Result<f64, String> {
+    pub(super) fn step(&self, arm: &Arm, q: &[f64], times: &[f64]) -> Result<f64, LoopFailure> {
         let m = arm.mass(q);
         let mut fastest: f64 = 0.0;
         for j in 0..q.len() {
             let inertia = m[(j, j)];
             if inertia <= 0.0 {
-                return Err(format!(
-                    "the identified inertia of joint {} is not positive ({inertia:.3e})",
-                    j + 1
-                ));
+                return Err(LoopFailure::NonPositiveInertia {
+                    joint: j + 1,
+                    inertia,
+                });
             }
             // The friction band damps at c / M̂; RK4 is stable to h c / M̂ ≈ 2.8.
             fastest = fastest.max(0.5 * arm.band_slope(q, j) / inertia);

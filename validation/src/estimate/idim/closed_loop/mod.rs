@@ -95,7 +95,7 @@ impl ClosedLoop {
         x: &DVector<f64>,
         times: &[f64],
         period: f64,
-    ) -> Result<Samples, String> {
+    ) -> Result<Samples, LoopFailure> {
         let arm = Arm::new(regressor, x);
         let (mut q, mut qd) = self.initial_state();
         let step = self.step(&arm, &q, times)?;
@@ -115,9 +115,7 @@ impl ClosedLoop {
                 (q, qd) = self.rk4(&arm, t, &q, &qd, h);
                 t += h;
                 if q.iter().chain(&qd).any(|v| !v.is_finite() || v.abs() > 1e6) {
-                    return Err(format!(
-                        "the identified model's loop diverged at t = {t:.4} s"
-                    ));
+                    return Err(LoopFailure::Diverged { t });
                 }
             }
             t = target;
@@ -158,4 +156,24 @@ impl ClosedLoop {
     fn is_prescribed(&self, j: usize) -> bool {
         matches!(self.drives[j], JointDrive::Prescribed(_))
     }
+}
+
+/// Why the identified model's loop cannot be simulated.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum LoopFailure {
+    /// A joint's identified inertia (the mass matrix's diagonal entry, kg·m² or kg) is not
+    /// positive at the initial state.
+    #[error("the identified inertia of joint {joint} is not positive ({inertia:.3e})")]
+    NonPositiveInertia {
+        /// The joint (1-based, as the model numbers them).
+        joint: usize,
+        /// Its inertia.
+        inertia: f64,
+    },
+    /// The state became non-finite or left ±1e6 (rad, m, and their rates).
+    #[error("the identified model's loop diverged at t = {t:.4} s")]
+    Diverged {
+        /// When (s).
+        t: f64,
+    },
 }

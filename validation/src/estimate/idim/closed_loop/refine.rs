@@ -44,10 +44,10 @@ pub fn identify(
     let mut x = least_squares(&system.a, &system.b);
     for _ in 0..iteration.iterations {
         let simulated =
-            (design.simulate(&system.full, &x, &samples.t, samples.period)).map_err(|message| {
+            (design.simulate(&system.full, &x, &samples.t, samples.period)).map_err(|e| {
                 EstimateError {
                     estimator: name.into(),
-                    message,
+                    message: e.to_string(),
                 }
             })?;
         let w_s =

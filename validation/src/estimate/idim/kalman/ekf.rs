@@ -4,7 +4,7 @@
 
 use nalgebra::DMatrix;
 
-use super::{Belief, Interval, Predict, Step, split, symmetric};
+use super::{Belief, Breakdown, Interval, Predict, Step, split, symmetric};
 use crate::estimate::EstimateError;
 use crate::estimate::idim::base::FullRegressor;
 use crate::estimate::idim::closed_loop::arm::Arm;
@@ -32,7 +32,7 @@ impl Predict for Ekf {
         full: &FullRegressor,
         belief: &Belief,
         interval: &Interval,
-    ) -> Result<Belief, String> {
+    ) -> Result<Belief, Breakdown> {
         let n = interval.torque.len();
         let l = belief.mean.len();
         let (q, qd, x) = split(&belief.mean, n);

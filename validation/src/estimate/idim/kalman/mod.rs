@@ -83,7 +83,24 @@ trait Predict {
         full: &FullRegressor,
         belief: &Belief,
         interval: &Interval,
-    ) -> Result<Belief, String>;
+    ) -> Result<Belief, Breakdown>;
+}
+
+/// Why a filter cannot carry its belief over an interval.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+enum Breakdown {
+    /// The mass matrix of the parameters believed has no inverse at the state believed.
+    #[error("the identified mass matrix is singular")]
+    SingularMass,
+    /// The trapezoidal step's matrix has no inverse.
+    #[error("the implicit step is singular")]
+    SingularStep,
+    /// The belief's covariance has no Cholesky factor.
+    #[error("the covariance is not positive")]
+    CovarianceNotPositive,
+    /// A sigma point's parameters give a mass matrix without an inverse.
+    #[error("a sigma point's identified mass matrix is singular")]
+    SingularSigmaPoint,
 }
 
 /// Runs a filter over the experiment's excitation run: `name` its method name.
@@ -256,18 +273,15 @@ fn symmetric(p: DMatrix<f64>) -> DMatrix<f64> {
 
 impl Step {
     /// The linearized step of `arm` at `(q, q̇)` over `interval`.
-    fn at(arm: &Arm, q: &[f64], qd: &[f64], interval: &Interval) -> Result<Step, String> {
+    fn at(arm: &Arm, q: &[f64], qd: &[f64], interval: &Interval) -> Result<Step, Breakdown> {
         let n = q.len();
         let qdd = arm
             .forward(q, qd, interval.torque)
             .filter(|a| a.iter().all(|v| v.is_finite()))
-            .ok_or("the identified mass matrix is singular")?;
+            .ok_or(Breakdown::SingularMass)?;
         let qdd: Vec<f64> = qdd.iter().copied().collect();
         let t = interval.period;
-        let inverse_mass = arm
-            .mass(q)
-            .try_inverse()
-            .ok_or("the identified mass matrix is singular")?;
+        let inverse_mass = arm.mass(q).try_inverse().ok_or(Breakdown::SingularMass)?;
         let base = arm.inverse(q, qd, &qdd);
         let mut a = DMatrix::zeros(2 * n, 2 * n);
         a.view_mut((0, n), (n, n))
@@ -283,7 +297,7 @@ impl Step {
         }
         let implicit = (DMatrix::identity(2 * n, 2 * n) - &a * (t / 2.0))
             .try_inverse()
-            .ok_or("the implicit step is singular")?;
+            .ok_or(Breakdown::SingularStep)?;
         let mut rate = DVector::zeros(2 * n);
         for j in 0..n {
             rate[j] = t * qd[j];

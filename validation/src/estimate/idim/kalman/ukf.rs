@@ -7,7 +7,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::{Belief, Interval, Predict, Step, split, symmetric};
+use super::{Belief, Breakdown, Interval, Predict, Step, split, symmetric};
 use crate::estimate::EstimateError;
 use crate::estimate::idim::base::FullRegressor;
 use crate::estimate::idim::closed_loop::arm::Arm;
@@ -38,14 +38,14 @@ impl Predict for Ukf {
         full: &FullRegressor,
         belief: &Belief,
         interval: &Interval,
-    ) -> Result<Belief, String> {
+    ) -> Result<Belief, Breakdown> {
         let n = interval.torque.len();
         let l = belief.mean.len();
         let (q, qd, x) = split(&belief.mean, n);
         let step = Step::at(&Arm::new(full, &x), &q, &qd, interval)?;
         let lambda = ALPHA * ALPHA * l as f64 - l as f64;
         let spread = (l as f64 + lambda).sqrt();
-        let root = square_root(&belief.cov).ok_or("the covariance is not positive")?;
+        let root = square_root(&belief.cov).ok_or(Breakdown::CovarianceNotPositive)?;
         let mut points = Vec::with_capacity(2 * l + 1);
         points.push(belief.mean.clone());
         for c in 0..l {
@@ -87,12 +87,12 @@ fn advance(
     n: usize,
     step: &Step,
     interval: &Interval,
-) -> Result<DVector<f64>, String> {
+) -> Result<DVector<f64>, Breakdown> {
     let (q, qd, x) = split(z, n);
     let qdd = Arm::new(full, &x)
         .forward(&q, &qd, interval.torque)
         .filter(|a| a.iter().all(|v| v.is_finite()))
-        .ok_or("a sigma point's identified mass matrix is singular")?;
+        .ok_or(Breakdown::SingularSigmaPoint)?;
     let mut rate = DVector::zeros(2 * n);
     for j in 0..n {
         rate[j] = interval.period * qd[j];

@@ -61,6 +61,7 @@ use sim::model::Chain;
 use super::ensemble::{TWO_SIGMA_COVERAGE, conformal_quantile};
 use super::network::{Network, Predictor, TrainConfig, TrainReport};
 use super::{LOG_VARIANCE_BOUNDS, OUTPUT_BOUND};
+use crate::estimate::NotApplicable;
 use crate::estimate::idim::refined::{Refine, Solved};
 use crate::param::ParamId;
 
@@ -469,12 +470,13 @@ impl<N: Predictor> JointNim<N> {
 
 impl<N: Predictor + Send + Sync> Refine for JointNim<N> {
     /// The base parameters revised, the friction terms IDIM-OLS's.
-    fn refine(&self, geometry: &Chain, ols: &[Solved]) -> Result<Vec<(f64, f64)>, String> {
+    fn refine(&self, geometry: &Chain, ols: &[Solved]) -> Result<Vec<(f64, f64)>, NotApplicable> {
         let base: Vec<(f64, f64)> = (ols.iter())
             .filter(|s| matches!(s.id, ParamId::Base(_)))
             .map(|s| (s.value, s.std))
             .collect();
-        let prior = (self.prior_for(geometry, base.len())).map_err(|e| e.to_string())?;
+        let prior = (self.prior_for(geometry, base.len()))
+            .map_err(|e| NotApplicable::new(e.to_string()))?;
         let revised = self.predict(&[(&prior, &base)]).remove(0);
         let mut revised = revised.into_iter();
         Ok((ols.iter())
@@ -578,6 +580,6 @@ mod tests {
         assert_eq!(revised[2], (0.3, 0.01));
         assert!((revised[0].0 - m.card.prior.anchor(0, 2.5, 0.5).centre).abs() < 1e-12);
         let err = m.refine(&geometry, &ols[..1]).unwrap_err();
-        assert!(err.contains("2 base parameters"), "{err}");
+        assert!(err.0.contains("2 base parameters"), "{err}");
     }
 }
