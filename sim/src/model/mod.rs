@@ -242,12 +242,16 @@ impl Chain {
         if self.links.len() > 250 {
             return Err(err("links".into(), "expected at most 250 links".into()));
         }
-        if let Base::Rail { axis } = self.base {
-            check_unit(axis, || "base.axis".into(), &err)?;
+        if let Base::Rail { axis } = self.base
+            && let Some(problem) = not_unit(axis)
+        {
+            return Err(err("base.axis".into(), problem));
         }
         for (k, link) in self.links.iter().enumerate() {
             let b = &link.body;
-            check_unit(link.joint.axis, || format!("links[{k}].joint.axis"), &err)?;
+            if let Some(problem) = not_unit(link.joint.axis) {
+                return Err(err(format!("links[{k}].joint.axis"), problem));
+            }
             if !(b.mass.is_finite() && b.mass > 0.0) {
                 return Err(err(
                     format!("links[{k}].body.mass"),
@@ -285,21 +289,11 @@ impl Chain {
     }
 }
 
-/// `Err` (made by `err` from the field `field` names and the problem) unless `axis` is a unit
-/// vector.
-fn check_unit(
-    axis: [f64; 3],
-    field: impl FnOnce() -> String,
-    err: &impl Fn(String, String) -> ModelError,
-) -> Result<(), ModelError> {
+/// What is wrong with `axis` where it is not a unit vector.
+fn not_unit(axis: [f64; 3]) -> Option<String> {
     let n = Vector3::from(axis).norm();
-    if (n - 1.0).abs() > 1e-9 {
-        return Err(err(
-            field(),
-            format!("expected a unit vector [x, y, z], got {axis:?} (norm {n})"),
-        ));
-    }
-    Ok(())
+    ((n - 1.0).abs() > 1e-9)
+        .then(|| format!("expected a unit vector [x, y, z], got {axis:?} (norm {n})"))
 }
 
 impl Joint {

@@ -71,13 +71,20 @@ pub struct DriveTrainError {
     pub message: String,
 }
 
+impl DriveTrainError {
+    /// The error of the file `path`: `message` names the field.
+    fn new(path: &Path, message: String) -> Self {
+        DriveTrainError {
+            path: path.display().to_string(),
+            message,
+        }
+    }
+}
+
 impl DriveTrain {
     /// Reads `path` and checks it against an arm of `joints` joints (ids `1..=joints`).
     pub fn read(path: &Path, joints: usize) -> Result<Self, DriveTrainError> {
-        let error = |message: String| DriveTrainError {
-            path: path.display().to_string(),
-            message,
-        };
+        let error = |message: String| DriveTrainError::new(path, message);
         let text = std::fs::read_to_string(path).map_err(|e| error(e.to_string()))?;
         let train: DriveTrain = toml::from_str(&text)
             .map_err(|e| error(e.to_string().trim_end().replace('\n', "\n  ")))?;
@@ -88,10 +95,7 @@ impl DriveTrain {
     /// Checks ids, finiteness and the coupling's shape against `joints` joints; `Err` names the
     /// file `path` and the field.
     fn check(&self, joints: usize, path: &Path) -> Result<(), DriveTrainError> {
-        let error = |message: String| DriveTrainError {
-            path: path.display().to_string(),
-            message,
-        };
+        let error = |message: String| DriveTrainError::new(path, message);
         if !(self.min_speed >= 0.0 && self.min_speed.is_finite()) {
             return Err(error(format!(
                 "field `min_speed`: expected ≥ 0, got {}",

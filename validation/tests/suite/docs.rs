@@ -86,6 +86,14 @@ fn pages() -> Vec<PathBuf> {
         .collect()
 }
 
+/// The bodies of `text`'s fenced code blocks of language `language` (```` ```sh ````), in order.
+pub(crate) fn fenced<'a>(text: &'a str, language: &str) -> Vec<&'a str> {
+    let open = format!("```{language}\n");
+    (text.split(open.as_str()).skip(1))
+        .map(|block| block.split("```").next().unwrap_or_default())
+        .collect()
+}
+
 /// Every command of the page's `sh` blocks, in order.
 fn commands(page: &Path) -> Vec<Documented> {
     let text = std::fs::read_to_string(page).unwrap();
@@ -95,8 +103,7 @@ fn commands(page: &Path) -> Vec<Documented> {
         .display()
         .to_string();
     let mut out = Vec::new();
-    for block in text.split("```sh\n").skip(1) {
-        let block = block.split("```").next().unwrap_or_default();
+    for block in fenced(&text, "sh") {
         let joined = block.replace("\\\n", " ");
         for line in joined.lines() {
             let command = line.split(" #").next().unwrap_or_default().trim();

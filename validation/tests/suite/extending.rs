@@ -59,15 +59,9 @@ impl Estimator for MinNormIdim {
 fn chapter_code() -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src/extending.md");
     let text = std::fs::read_to_string(path).unwrap();
-    let mut blocks = Vec::new();
-    let mut rest = text.as_str();
-    while let Some(start) = rest.find("```rust\n") {
-        let body = &rest[start + "```rust\n".len()..];
-        let end = body.find("```").unwrap();
-        blocks.push(body[..end].to_string());
-        rest = &body[end..];
-    }
-    blocks
+    (crate::docs::fenced(&text, "rust").into_iter())
+        .map(str::to_string)
+        .collect()
 }
 
 #[test]

@@ -139,6 +139,13 @@ fn whole_samples(name: &str, level: f64) -> crate::Result<usize> {
     }
 }
 
+/// The anti-aliasing effects' filter (`anti_aliasing`, `ft_anti_aliasing`) of cut-off `cutoff`
+/// (Hz): a second-order Butterworth, as on servo amplifiers' current channels and F/T sensors'
+/// amplifiers.
+fn anti_aliasing_filter(cutoff: f64) -> sim::noise::Noise {
+    sim::noise::Noise::AntiAliasing { order: 2, cutoff }
+}
+
 /// One effect swept by a study.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Effect {

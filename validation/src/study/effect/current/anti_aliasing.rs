@@ -1,12 +1,6 @@
 //! `anti_aliasing`: an anti-aliasing filter of cut-off `level` (Hz) on the current (none at 0).
 
-use sim::noise::Noise;
-
-use crate::study::effect::{Place, SweptEffect, Target};
-
-/// The order of the filter (a second-order Butterworth, as on servo amplifiers' current
-/// channels).
-const FILTER_ORDER: usize = 2;
+use crate::study::effect::{Place, SweptEffect, Target, anti_aliasing_filter};
 
 /// `{ type = "anti_aliasing", order = 2, cutoff = f_c }` ahead of the current's laws (the
 /// encoders are digital: its phase lag is not in the angles); 0 writes none.
@@ -23,11 +17,7 @@ impl SweptEffect for AntiAliasing {
 
     fn write(&self, target: &mut Target<'_>, level: f64) -> crate::Result<()> {
         if level != 0.0 {
-            let law = Noise::AntiAliasing {
-                order: FILTER_ORDER,
-                cutoff: level,
-            };
-            target.add_joint_law(super::CURRENT, law, Place::First);
+            target.add_joint_law(super::CURRENT, anti_aliasing_filter(level), Place::First);
         }
         Ok(())
     }
