@@ -78,6 +78,10 @@ pub mod wrench;
 
 pub use error::{Error, Result};
 
+/// The generator's version (this crate's), written into every manifest and part of the
+/// cache keys of what is made from its output.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 /// Populations of arms, a section of a scenario file ([`scenario::population`]).
 pub use scenario::population;
 

@@ -1,40 +1,11 @@
-//! NIM in `reproduce` (`studies/nim.toml`: the paper's protocol and a small population study),
-//! the full population study (`cargo xtask nim-study`: the same file at the sizes its
-//! arguments give), and the `nim-train` / `nim-predict` commands.
+//! The `nim-train` and `nim-predict` commands: the population NIM trained on a population
+//! directory, and a run's bodies estimated with saved models. The NIM studies are files
+//! (`studies/nim*.toml`).
 
 use std::path::Path;
 use std::time::Instant;
 
 use validation::dataset::{Run, read_run};
-use validation::study::plan::{NimPopulationPlan, Plan};
-
-/// The NIM population study of `studies/nim.toml` (the small study of `reproduce`).
-pub fn plan(root: &Path) -> Result<NimPopulationPlan, Box<dyn std::error::Error>> {
-    match crate::plan(root, "nim")? {
-        Plan::NimPopulation(p) => Ok(p),
-        _ => Err("studies/nim.toml: expected kind = \"nim_population\"".into()),
-    }
-}
-
-/// Runs the NIM population study `plan` (the paper's protocol on its run, then the population
-/// networks) into `out` and prints its summary.
-pub fn report(plan: &NimPopulationPlan, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    let t0 = Instant::now();
-    let report = validation::reproduce::nim_population(plan, out)?;
-    let dir = out.join("report");
-    let (m, j) = report.heldout_error().unwrap_or((f64::NAN, f64::NAN));
-    println!(
-        "wrote {}/nim.md and nim.csv in {:.1} s: paper protocol largest relative error {:.1e} ({:.1e} with shuffled inputs); \
-         population NIM on held-out arms: mass {:.2} %, identifiable moments {:.2} %",
-        dir.display(),
-        t0.elapsed().as_secs_f64(),
-        report.max_rel_error("paper"),
-        report.max_rel_error("paper_inputs_shuffled"),
-        100.0 * m,
-        100.0 * j,
-    );
-    Ok(())
-}
 
 /// An input schema named on the command line (`--inputs`).
 pub(crate) fn parse_inputs(id: &str) -> Result<validation::estimate::nim::Inputs, String> {

@@ -125,21 +125,6 @@ fn experiments(runs: &[String]) -> crate::Result<Vec<Vec<(Role, PathBuf)>>> {
     Ok(vec![one])
 }
 
-/// Runs a study file of a reproduction kind into `out` (`runs`, `report`, and for NIM
-/// `populations`, `models`).
-fn run_reproduction(plan: &crate::study::plan::Plan, out: &std::path::Path) -> crate::Result<()> {
-    let t0 = std::time::Instant::now();
-    crate::reproduce::run(plan, out)?;
-    println!(
-        "study `{}`: runs in {}, report in {} ({:.1} s)",
-        plan.name(),
-        out.join("runs").display(),
-        out.join("report").display(),
-        t0.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
-
 /// Runs one command.
 pub fn run(command: Command) -> crate::Result<()> {
     match command {
@@ -188,29 +173,15 @@ pub fn run(command: Command) -> crate::Result<()> {
         }
         Command::Study { study, out } => {
             let names = crate::estimate::registry_names();
-            let study = match crate::study::plan::Plan::from_path(&study, &names)? {
-                crate::study::plan::Plan::Sweep(study) => study,
-                other => return run_reproduction(&other, &out),
-            };
-            let jobs: usize = study.sweeps.iter().map(|s| s.levels.len()).sum::<usize>()
-                * study.seeds
-                * study.scenarios.len();
-            let pb = indicatif::ProgressBar::new(jobs as u64);
-            pb.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{msg} [{bar:40}] {pos}/{len} draws, ETA {eta}",
-                )
-                .expect("template")
-                .progress_chars("=> "),
-            );
-            pb.set_message(study.name.clone());
+            let plan = crate::kind::Plan::from_path(&study, &names)?;
             let t0 = std::time::Instant::now();
-            crate::study::run_into(&study, &out, Some(&pb), &crate::report::sweep::write)?;
-            pb.finish_and_clear();
+            let summary = plan.run(&crate::kind::Context::standalone(&out))?;
             println!(
-                "wrote {}/sweep.md, .csv, .json, .png in {:.1} s",
-                out.display(),
-                t0.elapsed().as_secs_f64()
+                "study `{}` ({}) in {:.1} s: {summary}\nresult and report in {}",
+                plan.name(),
+                plan.kind(),
+                t0.elapsed().as_secs_f64(),
+                out.join("report").display(),
             );
         }
         Command::Estimate {

@@ -203,7 +203,7 @@ pub fn markdown(study: &MimStudy) -> String {
     md
 }
 
-/// Writes `mim.json` (the study, which [`crate::report::chapter`] renders), `mim.md` and
+/// Writes `mim.json` (the study, which `crate::kind` renders), `mim.md` and
 /// `mim.csv` into `dir`.
 pub fn write(study: &MimStudy, dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;

@@ -1,7 +1,6 @@
 //! Reproduction reports: Markdown for readers, CSV for tools. Every number in them is computed
 //! by `cargo xtask reproduce` from a run directory.
 
-pub mod chapter;
 pub mod html;
 pub mod industrial;
 pub mod joint_level;

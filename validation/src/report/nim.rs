@@ -60,7 +60,7 @@ fn population_markdown(study: &NimStudy, md: &mut String) {
     let Some(pop) = &study.population else {
         let _ = writeln!(
             md,
-            "\n## Generalizing NIM\n\nNot run (`cargo xtask reproduce --only nim` runs a small study; `cargo xtask nim-study` the full one)."
+            "\n## Generalizing NIM\n\nNot run (`cargo xtask reproduce --only nim` runs a small study; `armid study studies/nim_full.toml --out generated` the full one)."
         );
         return;
     };

@@ -35,7 +35,7 @@ pub fn markdown(study: &MotionStudy, description: &str) -> String {
     let _ = writeln!(
         md,
         "# NIM across motions\n\n\
-         Written by `cargo xtask nim-motion-study` (or the small study of `cargo xtask reproduce --only nim`). {description}\n\n\
+         Written by `armid study studies/nim_motions_full.toml` (or the small study of `cargo xtask reproduce --only nim_motions`). {description}\n\n\
          The generalizing NIM (`validation::estimate::nim::population`: one 5 × 128 ReLU network per body, a mean and a variance per \
          target, targets ln m and the log principal second moments, so every output is a physically valid body) with inputs \
          `{}` ({}), trained on {} arms of `population_motions` under the motion families {} only; the family `{}` is held out \

@@ -1,6 +1,7 @@
 //! Studies: estimators run over experiments and noise levels, with their statistics. Reports
 //! render study results; they compute nothing themselves.
 
+pub mod cache;
 pub mod effect;
 pub mod effect_sweep;
 pub mod estimate;

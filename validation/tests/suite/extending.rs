@@ -55,7 +55,7 @@ impl Estimator for MinNormIdim {
 }
 // chapter: end
 
-/// The chapter's Rust blocks, in order: the estimator, then the effect.
+/// The chapter's Rust blocks, in order: the study kind, the estimator, the effect.
 fn chapter_code() -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src/extending.md");
     let text = std::fs::read_to_string(path).unwrap();
@@ -70,7 +70,7 @@ fn the_chapters_estimator_is_this_file_and_agrees_with_idim_single() {
     let begin = own.find("// chapter: begin\n").unwrap() + "// chapter: begin\n".len();
     let end = own.find("// chapter: end").unwrap();
     assert_eq!(
-        chapter_code()[0],
+        chapter_code()[1],
         &own[begin..end],
         "book/src/extending.md shows another estimator than tests/suite/extending.rs"
     );
@@ -116,14 +116,26 @@ fn the_chapters_effect_is_the_registered_one() {
     let blocks = chapter_code();
     assert_eq!(
         blocks.len(),
-        2,
-        "book/src/extending.md: an estimator and an effect"
+        3,
+        "book/src/extending.md: a study kind, an estimator and an effect"
     );
     assert_eq!(
-        blocks[1],
+        blocks[2],
         include_str!("../../src/study/effect/encoder_resolution.rs"),
         "book/src/extending.md shows another effect than validation/src/study/effect/encoder_resolution.rs"
     );
     let kind = validation::study::effect::EffectKind::named("encoder_resolution").unwrap();
     assert_eq!(kind.unit(), "rad");
+}
+
+#[test]
+fn the_chapters_study_kind_is_the_listed_one() {
+    assert_eq!(
+        chapter_code()[0],
+        include_str!("../../src/kind/mim.rs"),
+        "book/src/extending.md shows another study kind than validation/src/kind/mim.rs"
+    );
+    let list = include_str!("../../src/kind/mod.rs");
+    assert!(list.contains("    Mim(MimPlan),\n") && list.contains("\nmod mim;\n"));
+    assert!(validation::kind::Plan::KINDS.contains(&"mim"));
 }

@@ -36,7 +36,7 @@ fn the_paper_sensing_nim_revises_mim_gls_and_passes_exact_runs_through() {
         .unwrap();
     let out = std::env::temp_dir().join(format!("validation-paper-nim-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
-    let runs = validation::study::plan::populations::population(&s, 34, &out.join("arms")).unwrap();
+    let runs = validation::study::cache::generate(&s, 34, &out.join("arms")).unwrap();
     let models = out.join("models");
     let trained =
         joint_level::train(Sensing::Paper, "motions_ft", &runs[..28], &quick(), &models).unwrap();

@@ -229,7 +229,7 @@ fn idim_beats_the_population_mean_on_held_out_panda_family_and_random_arms() {
         let s = Scenario::from_path(&path).unwrap();
         let out = std::env::temp_dir().join(format!("validation-jl-{}-{file}", std::process::id()));
         let _ = std::fs::remove_dir_all(&out);
-        let runs = validation::study::plan::populations::population(&s, arms, &out).unwrap();
+        let runs = validation::study::cache::generate(&s, arms, &out).unwrap();
         std::fs::remove_dir_all(&out).unwrap();
         runs
     };
@@ -307,7 +307,7 @@ fn the_joint_level_nim_trains_saves_loads_and_stays_near_least_squares() {
     let s = Scenario::from_path(&path).unwrap();
     let out = std::env::temp_dir().join(format!("validation-jl-nim-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
-    let runs = validation::study::plan::populations::population(&s, 26, &out.join("arms")).unwrap();
+    let runs = validation::study::cache::generate(&s, 26, &out.join("arms")).unwrap();
     let models = out.join("models");
     let trained = train(
         Sensing::JointLevel,
@@ -338,7 +338,7 @@ fn the_joint_level_nim_trains_saves_loads_and_stays_near_least_squares() {
     assert!(e.predictor.is_some());
     // A random arm has other base parameters: the model says so.
     let random = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_random.toml");
-    let r = validation::study::plan::populations::population(
+    let r = validation::study::cache::generate(
         &Scenario::from_path(&random).unwrap(),
         1,
         &out.join("random"),
@@ -399,7 +399,7 @@ fn the_joint_level_nim_of_random_arms_reads_any_structure() {
     let s = Scenario::from_path(&path).unwrap();
     let out = std::env::temp_dir().join(format!("validation-jl-random-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
-    let runs = validation::study::plan::populations::population(&s, 40, &out.join("arms")).unwrap();
+    let runs = validation::study::cache::generate(&s, 40, &out.join("arms")).unwrap();
     let models = out.join("models");
     let trained = train(
         Sensing::JointLevel,

@@ -1,11 +1,12 @@
-//! Study files of every kind (`studies/*.toml`, `validation::study::plan`): every committed file
+//! Study files of every kind (`studies/*.toml`, `validation::kind`): every committed file
 //! reads, the reproduction files state what the studies computed before they were files, and a
 //! bad file is refused naming the file and the field.
 
 use std::path::{Path, PathBuf};
 
+use validation::kind::Plan;
+use validation::kind::tiers::{Tier, Tiers};
 use validation::study::industrial::Case;
-use validation::study::plan::Plan;
 use validation::study::teaching::NoiseLevel;
 
 fn root() -> PathBuf {
@@ -34,26 +35,78 @@ pub fn industrial_cases() -> Vec<Case> {
 }
 
 #[test]
-fn every_committed_study_file_reads_as_its_kind() {
+fn every_committed_study_file_reads_as_its_kind_and_reproduce_lists_the_tiers() {
+    let mut kinds = std::collections::BTreeMap::new();
     for entry in std::fs::read_dir(root().join("studies")).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_stem().unwrap().to_str().unwrap().to_string();
-        let kind = match plan(&name) {
-            Plan::Sweep(_) => "sweep",
-            Plan::Multisine(_) => "multisine",
-            Plan::Teaching(_) => "teaching",
-            Plan::Industrial(_) => "industrial",
-            Plan::NimPopulation(_) => "nim_population",
-            Plan::NimMotion(_) => "nim_motion",
-        };
-        let expected = match name.as_str() {
-            "multisine" | "teaching" | "industrial" => name.as_str(),
-            "nim" => "nim_population",
-            "nim_motions" => "nim_motion",
-            _ => "sweep",
-        };
-        assert_eq!(kind, expected, "{}", path.display());
+        if name == "reproduce" {
+            continue;
+        }
+        kinds.insert(name.clone(), plan(&name).kind());
     }
+    for (name, kind) in [
+        ("mim", "mim"),
+        ("multisine", "multisine"),
+        ("teaching", "teaching"),
+        ("industrial", "industrial"),
+        ("nim", "nim_population"),
+        ("nim_motions", "nim_motion"),
+        ("mim_noise", "sweep"),
+        ("mim_noise_nim", "nim_beside"),
+        ("joint_level", "joint_level"),
+        ("paper_sensing", "paper_sensing"),
+        ("real_tx40", "recorded"),
+        ("realism", "sweep"),
+    ] {
+        assert_eq!(kinds.get(name).copied(), Some(kind), "studies/{name}.toml");
+    }
+    // Every kind has a committed file.
+    for kind in Plan::KINDS {
+        assert!(
+            kinds.values().any(|k| k == kind),
+            "no study file of kind {kind}"
+        );
+    }
+    let names = validation::estimate::registry_names();
+    let tiers = Tiers::from_path(&root().join("studies/reproduce.toml"), &names).unwrap();
+    let default: Vec<&str> = (tiers.selected(false, None).unwrap().iter())
+        .map(|s| s.plan.name())
+        .collect();
+    assert_eq!(
+        default,
+        ["mim", "multisine", "teaching", "mim_noise", "realism_ft"]
+    );
+    let full = tiers.selected(true, None).unwrap();
+    let mim_noise = full.iter().find(|s| s.plan.name() == "mim_noise").unwrap();
+    assert_eq!(
+        (mim_noise.tier, mim_noise.plan.kind()),
+        (Tier::Full, "nim_beside")
+    );
+    assert_eq!(full.len(), tiers.names().len());
+    let only = tiers.selected(false, Some("mim_noise")).unwrap();
+    assert_eq!(only[0].plan.kind(), "nim_beside");
+    let err = tiers.selected(false, Some("nope")).unwrap_err().to_string();
+    assert!(
+        err.contains("--only nope") && err.contains("realism_gear"),
+        "{err}"
+    );
+    let chapters: Vec<&str> = tiers.chapters().iter().map(|s| s.plan.name()).collect();
+    assert_eq!(chapters.len(), 10, "{chapters:?}");
+}
+
+#[test]
+fn a_chapter_is_the_report_of_its_result_and_a_bad_result_is_refused_naming_its_file() {
+    let teaching = plan("teaching");
+    let err = teaching
+        .markdown("{\"rows\": 3}", Path::new("generated/report/teaching.json"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("generated/report/teaching.json"), "{err}");
+    let banner = validation::kind::banner("teaching");
+    assert!(
+        banner.contains("generated/report/teaching.json") && banner.contains("--only teaching")
+    );
 }
 
 #[test]
@@ -108,7 +161,8 @@ fn assert_refused(tag: &str, cases: &[(String, &str)]) {
     for (k, (text, field)) in cases.iter().enumerate() {
         let path = dir.join(format!("{tag}{k}.toml"));
         std::fs::write(&path, text).unwrap();
-        let err = Plan::from_path(&path, &[]).unwrap_err().to_string();
+        let names = validation::estimate::registry_names();
+        let err = Plan::from_path(&path, &names).unwrap_err().to_string();
         assert!(err.contains(&format!("{tag}{k}.toml")), "{err}");
         assert!(err.contains(field), "case {k}: {err}");
     }
@@ -182,4 +236,133 @@ fn a_bad_nim_study_file_is_refused_naming_the_file_and_field() {
         (motions.replace("arm6_fourier", "arm7"), "`named[1]`"),
     ];
     assert_refused("nim", &cases);
+}
+
+#[test]
+fn a_study_file_runs_end_to_end_into_its_result_report_and_chapter() {
+    let out = std::env::temp_dir().join(format!("validation-kind-{}", std::process::id()));
+    let book = out.join("book");
+    std::fs::create_dir_all(&book).unwrap();
+    let mim = plan("mim");
+    let summary = mim
+        .run(&validation::kind::Context::new(&out, &root()))
+        .unwrap();
+    assert!(summary.contains("MIM largest relative error"), "{summary}");
+    for file in [
+        "report/mim.json",
+        "report/mim.md",
+        "report/mim.csv",
+        "runs/paper_rail/manifest.json",
+    ] {
+        assert!(out.join(file).exists(), "{file}");
+    }
+    let chapter = mim.render_chapter(&out.join("report"), &book).unwrap();
+    let text = std::fs::read_to_string(chapter).unwrap();
+    let report = std::fs::read_to_string(out.join("report/mim.md")).unwrap();
+    assert_eq!(text, validation::kind::banner("mim") + &report);
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn a_population_is_cached_by_what_made_it() {
+    use validation::kind::Context;
+    use validation::study::cache;
+    let out = std::env::temp_dir().join(format!("validation-cache-{}", std::process::id()));
+    let ctx = Context::new(&out, &root());
+    let scenario =
+        sim::scenario::Scenario::from_path(&root().join("scenarios/population_random.toml"))
+            .unwrap();
+    let (first, dir) = cache::population(&ctx.populations(), &scenario, 2).unwrap();
+    let (again, same) = cache::population(&ctx.populations(), &scenario, 2).unwrap();
+    assert_eq!(dir, same);
+    assert_eq!(first.len(), 2);
+    assert_eq!(first[1].manifest.model, again[1].manifest.model);
+    let other = scenario.edited(|f| f.seed += 1).unwrap();
+    let (_, moved) = cache::population(&ctx.populations(), &other, 1).unwrap();
+    assert_ne!(moved, dir, "a changed scenario is another population");
+    // Models: trained once, reused by the same parts, trained again for others.
+    let mut trained = 0;
+    let mut train = |d: &Path| {
+        trained += 1;
+        std::fs::create_dir_all(d).unwrap();
+        Ok::<_, validation::Error>(vec![format!("trained in {}", d.display())])
+    };
+    let (a, da) = cache::trained(&ctx.models(), "m", &["x"], &mut train).unwrap();
+    let (b, db) = cache::trained(&ctx.models(), "m", &["x"], &mut train).unwrap();
+    let (_, dc) = cache::trained(&ctx.models(), "m", &["y"], &mut train).unwrap();
+    assert_eq!((a, da.clone()), (b, db));
+    assert_ne!(da, dc);
+    assert_eq!(trained, 2);
+    let latest = std::fs::read_link(out.join("models/m")).unwrap();
+    assert_eq!(latest, PathBuf::from(dc.file_name().unwrap()));
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// [`absolute`] for the kinds that name models and other study files too.
+fn absolute_all(name: &str) -> String {
+    let root = root().display().to_string();
+    let mut text = std::fs::read_to_string(root.clone() + &format!("/studies/{name}.toml"))
+        .unwrap()
+        .replace("\"../", &format!("\"{root}/"));
+    for key in ["noise_study", "study", "nim_study"] {
+        text = text.replace(
+            &format!("\n{key} = \""),
+            &format!("\n{key} = \"{root}/studies/"),
+        );
+    }
+    text
+}
+
+#[test]
+fn a_bad_file_of_the_other_kinds_is_refused_naming_the_file_and_field() {
+    let mim = absolute_all("mim");
+    let joint = absolute_all("joint_level");
+    let sensing = absolute_all("paper_sensing");
+    let beside = absolute_all("mim_noise_nim");
+    let real = absolute_all("real_tx40");
+    // Each committed file reads from elsewhere once its paths are absolute.
+    for text in [&mim, &joint, &sensing, &beside, &real] {
+        let path = std::env::temp_dir().join(format!("validation-ok-{}.toml", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        Plan::from_path(&path, &validation::estimate::registry_names()).unwrap();
+        std::fs::remove_file(&path).unwrap();
+    }
+    let cases = [
+        (mim.replace("mim_cyl2", "mim_cyl9"), "`appendix`"),
+        (
+            joint.replace("training = 1000", "training = 1200"),
+            "`training`",
+        ),
+        (
+            joint.replace("training = 500", "training = 0"),
+            "`random.training`",
+        ),
+        (joint.replace("end = 20.0", "end = -1.0"), "`other_family`"),
+        (
+            sensing.replace(
+                "held_out_family = \"fourier\"",
+                "held_out_family = \"ballet\"",
+            ),
+            "`held_out_family`",
+        ),
+        (
+            sensing.replace("ft_level = 5e-3", "ft_level = 0.0"),
+            "`ft_level`",
+        ),
+        (
+            beside.replace("label = \"ft\"", "label = \"clean\""),
+            "`models[1]`",
+        ),
+        (beside.replace("\"centroidal\"", "\"raw\""), "`inputs`"),
+        (real.replace("holdout = 0.3", "holdout = 1.5"), "`holdout`"),
+        (
+            real.replace("tx40_mdh_modified.urdf", "tx41.urdf"),
+            "`urdf`",
+        ),
+        (
+            mim.replace("kind = \"mim\"", "kind = \"mimic\""),
+            "nim_beside",
+        ),
+    ];
+    assert_refused("kinds", &cases);
 }

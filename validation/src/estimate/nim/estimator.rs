@@ -1,7 +1,7 @@
 //! NIM, the MIM paper's neural identification method ([`crate::estimate::nim`]), with models from a
-//! directory: an ensemble written by `cargo xtask nim-motion-study` (`ensemble.json`,
+//! directory: an ensemble written by the NIM motion study (`studies/nim_motions*.toml`) (`ensemble.json`,
 //! `member<i>/body<k>.safetensors`) or one network per body position from `cargo xtask
-//! nim-train` or `nim-study` (`body<k>.safetensors`), read as a one-member ensemble
+//! nim-train` or `studies/nim_full.toml` (`body<k>.safetensors`), read as a one-member ensemble
 //! ([`crate::estimate::nim::ensemble::Ensemble::load`]). Each body's estimate pools its samples'
 //! predictions and the members'; its standard deviation is given where the ensemble is
 //! calibrated (an uncalibrated σ would be a number without a meaning). NIM always answers: where
@@ -75,8 +75,8 @@ impl NimModels {
     fn models(&self) -> Result<&Loaded, NotApplicable> {
         let dir = self.dir.as_ref().ok_or_else(|| {
             NotApplicable::new(
-                "needs trained NIM models (--nim-models DIR from `cargo xtask nim-motion-study`, \
-                 `nim-study` or `nim-train`)",
+                "needs trained NIM models (--nim-models DIR from the NIM motion study, \
+                 `studies/nim_full.toml` or `cargo xtask nim-train`)",
             )
         })?;
         self.models

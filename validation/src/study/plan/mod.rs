@@ -1,9 +1,7 @@
-//! Study files of every kind (`studies/*.toml`): the noise sweeps ([`crate::study::file`],
-//! `kind = "sweep"`, the default) and the reproductions whose settings used to be code —
-//! `kind = "multisine"`, `"teaching"`, `"industrial"`, and the NIM studies,
-//! `"nim_population"` and `"nim_motion"` ([`NimPopulationPlan`], [`NimMotionPlan`]: their
-//! fields are theirs). `cargo xtask reproduce` runs the files of `studies/`; a user runs the
-//! same study on other seeds, levels or scenarios by editing a copy.
+//! The checked settings of the reproduction study kinds and their computation: runs simulated
+//! into `out/runs`, populations into `out/populations`, models into `out/models`. The files are
+//! read, and the kinds listed, by [`crate::kind`] (one module per kind); a user runs the same
+//! study on other seeds, levels or scenarios by editing a copy of its file.
 //!
 //! ```toml
 //! kind = "teaching"
@@ -30,34 +28,15 @@
 //! all). Every error names the file and the field.
 
 mod nim;
-mod parse;
 pub mod populations;
 mod run;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::study::file::{Study, StudyError};
 use crate::study::industrial::Case;
 
 pub use nim::{FT_NOISE_EXPECTED, NimMotionPlan, NimPopulationPlan, ft_noise_valid};
 pub use run::simulate_into;
-
-/// A study file of any kind, checked.
-#[derive(Clone, Debug)]
-pub enum Plan {
-    /// A noise sweep (`kind = "sweep"` or no kind).
-    Sweep(Study),
-    /// The frequency-domain paper's study.
-    Multisine(MultisinePlan),
-    /// The teaching paper's pipeline.
-    Teaching(TeachingPlan),
-    /// An industrial arm's identification.
-    Industrial(IndustrialPlan),
-    /// The NIM population study.
-    NimPopulation(NimPopulationPlan),
-    /// The NIM motion study.
-    NimMotion(NimMotionPlan),
-}
 
 /// A multisine study: its scenario at each torque scale and the study's settings.
 #[derive(Clone, Debug)]
@@ -100,30 +79,4 @@ pub struct IndustrialPlan {
     pub seeds: usize,
     /// The cases.
     pub cases: Vec<Case>,
-}
-
-impl Plan {
-    /// Reads and checks a study file of any kind; `known` are the registry's estimator names
-    /// (for sweeps).
-    pub fn from_path(path: &Path, known: &[String]) -> Result<Plan, StudyError> {
-        parse::from_path(path, known)
-    }
-
-    /// Reads and checks the text of a study file at `path` (its paths are relative to
-    /// `path`'s folder).
-    pub fn from_toml(text: &str, path: &Path, known: &[String]) -> Result<Plan, StudyError> {
-        parse::from_toml(text, path, known)
-    }
-
-    /// The study's name.
-    pub fn name(&self) -> &str {
-        match self {
-            Plan::Sweep(s) => &s.name,
-            Plan::Multisine(p) => &p.name,
-            Plan::Teaching(p) => &p.name,
-            Plan::Industrial(p) => &p.name,
-            Plan::NimPopulation(p) => &p.name,
-            Plan::NimMotion(p) => &p.name,
-        }
-    }
 }

@@ -1,18 +1,20 @@
 //! Computing the NIM study files: the population study (`kind = "nim_population"`: the paper's
 //! protocol, then networks trained on many arms and scored on held-out and denser ones) and
 //! the motion study (`kind = "nim_motion"`: ensembles trained on every motion family but one).
-//! Populations are generated (or resumed) into `out/populations`, the models written to
-//! `out/models`; [`crate::reproduce`] renders the reports.
+//! Populations are generated (or resumed) into `out/populations` under a hash of what made them
+//! ([`crate::study::cache`]), the models written to `out/models` (trained again each run: the
+//! studies score the networks they train); [`crate::kind`] renders the reports.
 
 use std::path::{Path, PathBuf};
 
 use sim::population::motion::FamilyId;
 use sim::scenario::Scenario;
 
-use super::populations::{denser, population, with_ft_sensors};
+use super::populations::{denser, with_ft_sensors};
 use super::run::{simulate_into, stem};
 use crate::dataset::{Run, read_run};
 use crate::estimate::nim::{Inputs, TrainConfig};
+use crate::study::cache;
 use crate::study::nim::{NimStudy, PopulationRuns, population_study};
 use crate::study::nim_motion::{Category, MotionArms, MotionStudy, Sensing, Settings};
 
@@ -123,10 +125,9 @@ impl NimPopulationPlan {
         let report = NimStudy::new(&paper_run, TrainConfig::default())?;
         let scenario = Scenario::from_path(&self.population)?;
         let pops = out.join("populations");
-        let name = stem(&self.population);
-        let arms = population(&scenario, self.train + self.test, &pops.join(&name))?;
+        let (arms, _) = cache::population(&pops, &scenario, self.train + self.test)?;
         let (heavy, heavy_seed) = denser(&scenario, self.ood_density_scale)?;
-        let ood = population(&heavy, self.ood, &pops.join(format!("{name}_heavy")))?;
+        let (ood, _) = cache::population(&pops, &heavy, self.ood)?;
         let runs = PopulationRuns {
             train: arms[..self.train].iter().collect(),
             heldout: arms[self.train..].iter().collect(),
@@ -155,16 +156,14 @@ impl NimMotionPlan {
     /// The population's arms and its denser arms at one noise level (0: exact).
     fn recorded(&self, out: &Path, level: f64) -> crate::Result<(Vec<Run>, Vec<Run>)> {
         let mut scenario = Scenario::from_path(&self.population)?;
-        let mut name = stem(&self.population);
         if level > 0.0 {
             let reference = Scenario::from_path(&self.reference)?;
             scenario = with_ft_sensors(&reference, &scenario, level)?;
-            name = format!("{name}_ft{level:e}");
         }
         let pops = out.join("populations");
-        let arms = population(&scenario, self.arms, &pops.join(&name))?;
+        let (arms, _) = cache::population(&pops, &scenario, self.arms)?;
         let (heavy, _) = denser(&scenario, self.ood_density_scale)?;
-        let denser = population(&heavy, self.ood * 2, &pops.join(format!("{name}_denser")))?;
+        let (denser, _) = cache::population(&pops, &heavy, self.ood * 2)?;
         Ok((arms, denser))
     }
 

@@ -1,13 +1,11 @@
-//! The populations the NIM studies train and score on: generated (or resumed) from a population
-//! scenario, denser out-of-distribution variants, and noise-augmented recordings.
+//! The population variants the NIM studies train and score on (generated and cached by
+//! [`crate::study::cache`]): denser out-of-distribution arms, another motion family, and
+//! noise-augmented recordings.
 
 use std::path::Path;
-use std::time::Instant;
 
-use sim::population::Shard;
 use sim::scenario::Scenario;
 
-use crate::dataset::{PopulationReader, Run};
 use crate::study::file::SensorFamily;
 
 /// `scenario` (a population) with force/torque sensors on every body whose noise is `level` ×
@@ -23,28 +21,6 @@ pub fn with_ft_sensors(
         crate::study::sweep::measurement(SensorFamily::ForceTorque, level, &clean.recording)
             .sensors;
     Ok(scenario.edited(|f| f.sensor.extend(sensors))?)
-}
-
-/// Generates (or resumes) `scenario`'s population with `arms` arms into `dir` and reads them.
-pub fn population(scenario: &Scenario, arms: usize, dir: &Path) -> crate::Result<Vec<Run>> {
-    let s = scenario.edited(|f| {
-        if let Some(p) = f.population.as_mut() {
-            p.arms = arms;
-        }
-    })?;
-    let t0 = Instant::now();
-    let g = sim::batch::generate(&s, dir, Shard::ALL, false, None)?;
-    if g.written > 0 {
-        println!(
-            "simulated {} arms into {} in {:.1} s ({:.2} arms/s)",
-            g.written,
-            dir.display(),
-            t0.elapsed().as_secs_f64(),
-            g.written as f64 / t0.elapsed().as_secs_f64()
-        );
-    }
-    let reader = PopulationReader::open(dir)?;
-    Ok(reader.read_many(&(0..arms).collect::<Vec<_>>())?)
 }
 
 /// `scenario` (a population with `excitation = "fourier"`) with its arms on another Fourier

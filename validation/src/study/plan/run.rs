@@ -1,6 +1,6 @@
 //! Computing a reproduction study file: its scenarios simulated once each into run directories
 //! (on rayon; each directory written atomically), read back, the study computed by the one
-//! Monte-Carlo engine. Its report is rendered above this layer ([`crate::reproduce`]).
+//! Monte-Carlo engine. Its report is rendered above this layer ([`crate::kind`]).
 
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,5 @@
-//! The teaching paper's pipeline on link2: `cargo xtask excite` designs the excitation and
-//! validation trajectories; `cargo xtask reproduce` simulates the four runs and writes
-//! `teaching.md`, `.csv` and plots.
+//! `cargo xtask excite` for `link2` (the teaching study, `studies/teaching.toml`): designs its
+//! excitation and validation trajectories and writes them as scenarios.
 
 use std::path::Path;
 
@@ -110,32 +109,5 @@ pub fn excite(root: &Path) -> Result<(), Box<dyn std::error::Error>> {
         std::fs::write(&path, text)?;
         println!("wrote {}: cond(W_b) = {c:.2}", path.display());
     }
-    Ok(())
-}
-
-/// The teaching part of `reproduce`: simulate the four runs (in parallel), run the study,
-/// write the report.
-pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    let t0 = std::time::Instant::now();
-    let validation::study::plan::Plan::Teaching(plan) = crate::plan(root, "teaching")? else {
-        return Err("studies/teaching.toml: expected kind = \"teaching\"".into());
-    };
-    let dir = out.join("report");
-    let report = validation::reproduce::teaching(&plan, out)?;
-    let pct = |m: &str, n: &str| report.nrms(m, n).map_or(f64::NAN, |v| 100.0 * v);
-    println!(
-        "wrote {}/teaching.md, .csv, _friction.png, _adaptive.png in {:.1} s: validation torque NRMS at low noise: \
-         IDIM-OLS {:.2} %, WLS {:.2} %, two-step {:.2} %, adaptive {:.2} %; noise-free base error {:.1e}, friction {:.2} %",
-        dir.display(),
-        t0.elapsed().as_secs_f64(),
-        pct("idim_ols", "low"),
-        pct("idim_wls", "low"),
-        pct("two_step", "low"),
-        pct("adaptive", "low"),
-        report
-            .max_base_error("idim_ols", "none")
-            .unwrap_or(f64::NAN),
-        100.0 * report.max_friction_error().unwrap_or(f64::NAN),
-    );
     Ok(())
 }

@@ -1,7 +1,6 @@
-//! The identification pipeline on an industrial arm (the Franka Emika Panda of
-//! `models/panda.urdf`): `cargo xtask excite` also designs its excitation and validation
-//! trajectories (scenarios `panda_excitation`, `panda_validation`); `cargo xtask reproduce`
-//! runs the study ([`validation::study::industrial`]) and writes `industrial.md`.
+//! `cargo xtask excite` for the Franka Emika Panda of `models/panda.urdf` (the industrial study,
+//! `studies/industrial.toml`): designs its excitation and validation trajectories (scenarios
+//! `panda_excitation`, `panda_validation`).
 
 use std::path::Path;
 
@@ -10,7 +9,7 @@ use sim::model::Chain;
 use validation::excitation::{self, Criterion, FourierDesign};
 use validation::regressor::BaseParameters;
 
-use crate::teaching::inline;
+use crate::excite_link2::inline;
 
 /// The identification trajectory.
 pub const EXCITATION: &str = "panda_excitation";
@@ -140,31 +139,5 @@ pub fn excite(root: &Path) -> Result<(), Box<dyn std::error::Error>> {
         println!("wrote {}", path.display());
     }
     print!("{header}");
-    Ok(())
-}
-
-/// The industrial part of `reproduce` (`studies/industrial.toml`): simulate the two Panda runs, run the study, write
-/// `industrial.md`/`.json`, the prior and the identified model (URDF) into `out/report/`.
-pub fn reproduce(root: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    let t0 = std::time::Instant::now();
-    let validation::study::plan::Plan::Industrial(plan) = crate::plan(root, "industrial")? else {
-        return Err("studies/industrial.toml: expected kind = \"industrial\"".into());
-    };
-    let dir = out.join("report");
-    let study = validation::reproduce::industrial(&plan, out)?;
-    let nrms = |case: usize, m: &str| {
-        study.result(case, m).map_or(f64::NAN, |r| {
-            100.0 * r.nrms.iter().copied().fold(f64::NAN, f64::max)
-        })
-    };
-    println!(
-        "wrote {}/industrial.md, .json, panda_prior.urdf, panda_identified.urdf in {:.1} s: worst validation NRMS at \
-         BIRDy noise: OLS {:.3} %, WLS {:.3} %, consistent {:.3} %",
-        dir.display(),
-        t0.elapsed().as_secs_f64(),
-        nrms(0, "idim_ols"),
-        nrms(0, "idim_wls"),
-        nrms(0, "idim_consistent"),
-    );
     Ok(())
 }

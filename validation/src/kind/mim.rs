@@ -1,0 +1,90 @@
+//! `kind = "mim"`: the MIM paper's estimator on its run (Table 2), with the second cylinder arm
+//! of its appendix ([`crate::study::mim`]); report `<name>.md`, `.csv`. Its fields: `name`,
+//! `scenario` (the paper's run) and `appendix` (the appendix's), scenario files relative to the
+//! study file (`studies/mim.toml`).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use sim::scenario::Scenario;
+
+use super::{Checks, Context, StudyKind};
+use crate::study::file::StudyError;
+use crate::study::mim::MimStudy;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[allow(dead_code)]
+    kind: String,
+    name: String,
+    scenario: PathBuf,
+    appendix: PathBuf,
+}
+
+/// A MIM study: its run and its appendix run.
+#[derive(Clone, Debug)]
+pub struct MimPlan {
+    /// Its name.
+    pub name: String,
+    /// The paper's run (resolved).
+    pub scenario: PathBuf,
+    /// The appendix's run (resolved).
+    pub appendix: PathBuf,
+}
+
+/// Simulates `path` into `ctx`'s `runs/<scenario name>` (with a progress bar) and reads it.
+fn simulated(path: &Path, ctx: &Context) -> crate::Result<crate::dataset::Run> {
+    let scenario = Scenario::from_path(path)?;
+    let pb = indicatif::ProgressBar::new(scenario.samples as u64);
+    pb.set_message(scenario.file.name.clone());
+    let result = sim::simulate(&scenario, Some(&pb));
+    pb.finish_and_clear();
+    let dir = ctx.runs().join(&scenario.file.name);
+    let run = crate::dataset::write_and_read(&result, &dir)?;
+    println!("wrote {}", dir.display());
+    Ok(run)
+}
+
+impl StudyKind for MimPlan {
+    const NAME: &'static str = "mim";
+    type Result = MimStudy;
+
+    fn read(text: &str, at: &Checks) -> Result<Self, StudyError> {
+        let f: File = at.parse(text)?;
+        Ok(MimPlan {
+            name: f.name,
+            scenario: at.scenario("scenario", &f.scenario)?,
+            appendix: at.scenario("appendix", &f.appendix)?,
+        })
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn compute(&self, ctx: &Context) -> crate::Result<MimStudy> {
+        let run = simulated(&self.scenario, ctx)?;
+        let appendix = simulated(&self.appendix, ctx)?;
+        Ok(MimStudy::new(&run)?.with_appendix(&appendix)?)
+    }
+
+    fn render(&self, result: &MimStudy, report: &Path) -> crate::Result<()> {
+        crate::report::mim::write(result, report).map_err(crate::Error::io(report))
+    }
+
+    fn markdown(result: &MimStudy) -> String {
+        crate::report::mim::markdown(result)
+    }
+
+    fn summary(result: &MimStudy) -> String {
+        format!(
+            "MIM largest relative error {:.1e} (single instant), {:.1e} (stacked); not identifiable: {:?}",
+            result.max_rel_error("mim_single"),
+            result.max_rel_error("mim_stacked"),
+            (result.unidentifiable("mim_single").iter())
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
+        )
+    }
+}

@@ -1,0 +1,64 @@
+//! What the studies that train networks share: a joint-level or paper-sensing NIM trained on a
+//! population's arms (cached: [`crate::study::cache`]), and a sweep file run with those models.
+
+use std::path::{Path, PathBuf};
+
+use super::Context;
+use crate::dataset::Run;
+use crate::estimate::nim::joint::Sensing;
+use crate::study::cache;
+use crate::study::file::Study;
+use crate::study::joint_level::{self, Recipe, Training};
+use crate::study::sweep::SweepResult;
+
+/// The NIM of `sensing` trained on `training` (arms of the population `population` whose cache
+/// key is `key`), cached as `models/<label>-<hash>`; its report (`saved` as a user types the
+/// directory) and its directory.
+pub fn joint_nim(
+    ctx: &Context,
+    label: &str,
+    sensing: Sensing,
+    population: &str,
+    key: &str,
+    training: &[Run],
+) -> crate::Result<(Training, PathBuf)> {
+    let recipe = Recipe::default();
+    let parts = [
+        key,
+        &format!("{sensing:?}"),
+        &training.len().to_string(),
+        &format!("{recipe:?}"),
+    ];
+    let (trained, dir) = cache::trained(&ctx.models(), label, &parts, |dir| {
+        joint_level::train(sensing, population, training, &recipe, dir)
+    })?;
+    let saved = ctx.shown(&dir);
+    Ok((Training { saved, ..trained }, dir))
+}
+
+/// The sweep file `path` with its `nim` reading `models` and its estimators `estimators` (all
+/// where `None`), run from scratch into `ctx`'s `studies/<dir_name>` (a sweep resumes from its
+/// directory, and models trained since would make its rows stale).
+pub fn sweep_with_models(
+    ctx: &Context,
+    study: &Study,
+    models: &Path,
+    estimators: Option<Vec<String>>,
+    dir_name: &str,
+) -> crate::Result<SweepResult> {
+    let mut study = Study {
+        nim_models: Some(models.to_path_buf()),
+        ..study.clone()
+    };
+    if let Some(estimators) = estimators {
+        for s in &mut study.sweeps {
+            s.estimators = estimators.clone();
+        }
+        study.estimators = estimators;
+    }
+    let dir = ctx.part_dir(dir_name);
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(crate::Error::io(&dir))?;
+    }
+    crate::study::run_into(&study, &dir, None, &crate::report::sweep::write)
+}
