@@ -57,7 +57,7 @@ pub fn population(
 pub fn check_run(py: Python<'_>, dir: PathBuf) -> PyResult<&'static str> {
     py.detach(|| {
         let recorded = validation::dataset::recorded::is_recorded(&dir)?;
-        validation::study::estimate::Loaded::read(&dir)?;
+        validation::estimate::engine::Loaded::read(&dir)?;
         Ok::<_, validation::dataset::ReadError>(if recorded { "recorded" } else { "simulated" })
     })
     .map_err(refused)

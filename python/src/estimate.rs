@@ -7,9 +7,9 @@ use std::sync::Arc;
 use arrow_array::{ArrayRef, BooleanArray, Float64Array, RecordBatch, StringArray};
 use arrow_pyarrow::ToPyArrow;
 use pyo3::prelude::*;
+use validation::estimate::engine::{Loaded, run_all};
+use validation::estimate::score::Row;
 use validation::estimate::{Estimator, Options, Role};
-use validation::score::Row;
-use validation::study::estimate::{Loaded, run_all};
 
 use crate::refused;
 use crate::run::Run;
@@ -115,7 +115,10 @@ fn scored<'py>(
         values,
         ..Default::default()
     };
-    batch(&validation::score::rows(id, method, &estimates, &truth)).to_pyarrow(py)
+    batch(&validation::estimate::score::rows(
+        id, method, &estimates, &truth,
+    ))
+    .to_pyarrow(py)
 }
 
 /// The rows as a record batch with the CSV's columns.

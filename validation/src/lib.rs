@@ -2,7 +2,7 @@
 //! reports.
 //!
 //! Data flows one way: a run directory is read by [`dataset`] into measurements and truth; an
-//! [`estimate::Estimator`] sees only the measurements; [`score`] compares its estimates with
+//! [`estimate::Estimator`] sees only the measurements; [`estimate::score`] compares its estimates with
 //! the truth; [`report`] writes what a reader sees. [`consistency`] checks the physics of a run
 //! from its files, with the independent inverse dynamics of [`inverse_dynamics`].
 
@@ -23,7 +23,6 @@ pub mod paper;
 pub mod param;
 pub mod regressor;
 pub mod report;
-pub mod score;
 pub mod signal;
 pub mod study;
 

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use crate::estimate::Estimator;
-use crate::study::estimate::Loaded;
+use crate::estimate::engine::Loaded;
 
 /// Writes the page of `path` (a study's output directory where it holds `sweep.json`, else a
 /// run directory, run through `estimators`) to `out`, atomically.

@@ -15,8 +15,8 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 
+use crate::estimate::engine::Loaded;
 use crate::estimate::{Options, Role};
-use crate::study::estimate::Loaded;
 
 pub mod html;
 mod output;
@@ -223,7 +223,7 @@ pub fn run(command: Command) -> crate::Result<()> {
                 let refs: Vec<(Role, &Loaded)> = read.iter().map(|(r, run)| (*r, run)).collect();
                 let chosen: Vec<&dyn crate::estimate::Estimator> =
                     estimators.iter().map(|e| e.as_ref()).collect();
-                let outcome = crate::study::estimate::run_all(&chosen, &refs);
+                let outcome = crate::estimate::engine::run_all(&chosen, &refs);
                 output::print_outcome(&outcome);
                 if only.is_some() && outcome.skipped.len() + outcome.failed.len() == chosen.len() {
                     let why: Vec<String> = (outcome.skipped.iter().chain(&outcome.failed))
@@ -249,7 +249,7 @@ pub fn run(command: Command) -> crate::Result<()> {
             println!("wrote {}", out.display());
             if runs.len() > 1 && !runs.iter().any(|r| r.contains('=')) {
                 let summary_path = out.with_extension("summary.csv");
-                output::write_summary(&summary_path, &crate::study::estimate::summarize(&rows))
+                output::write_summary(&summary_path, &crate::study::stats::summarize(&rows))
                     .map_err(crate::Error::io(&summary_path))?;
                 println!("wrote {}", summary_path.display());
             }

@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::estimate::engine::Outcome;
+use crate::estimate::score::Row;
 pub use crate::report::write_atomic;
-use crate::score::Row;
-use crate::study::estimate::Outcome;
 use crate::study::stats::Summary;
 
 fn num(v: Option<f64>) -> String {
@@ -86,12 +86,12 @@ pub fn print_outcome(outcome: &Outcome) {
     }
 }
 
-/// Writes identified models ([`crate::study::estimate::Identified::write`]); returns the
+/// Writes identified models ([`crate::estimate::engine::IdentifiedModel::write`]); returns the
 /// paths.
 pub fn write_models(
     dir: &Path,
     id: &str,
-    models: &[crate::study::estimate::Identified],
+    models: &[crate::estimate::engine::IdentifiedModel],
 ) -> crate::Result<Vec<std::path::PathBuf>> {
     let mut written = Vec::new();
     for m in models {

@@ -6,14 +6,16 @@
 //! datasheet, not the noise drawn). The truth is read only by the scorer
 //! ([`crate::param::truth_table`]).
 //!
-//! One folder per estimator family holds its algorithms and its binding to this API (the
-//! family's `estimator.rs`): [`mim`] (the MIM paper's method, per body, whole-arm, GLS, standard
+//! One folder per estimator family holds its algorithms and their bindings to this API: [`mim`] (the MIM paper's method, per body, whole-arm, GLS, standard
 //! parameters, encoder-only), [`frequency`] and [`time_domain`] (the multisine paper's
 //! estimators on a known geometry), [`idim`] (whole-arm identification from joint torques: the
 //! teaching paper's pipeline, IDIM-OLS/WLS/TLS, with a prior, physically consistent) and [`nim`]
-//! (the MIM paper's neural identifier). Adding an estimator is one new file in its family and
-//! one line in [`registry`].
+//! (the MIM paper's neural identifier); in [`idim`] each registry name is one type in its own
+//! file. Adding an estimator is one new file in its family and one line in [`registry`].
+//! [`engine`] runs them ([`engine::run`]: the one place an estimator is applied) and
+//! [`score`] scores what they give.
 
+pub mod engine;
 pub mod experiment;
 pub mod external;
 pub mod frequency;
@@ -22,6 +24,7 @@ pub mod known_geometry;
 pub mod mim;
 pub mod nim;
 pub mod per_run;
+pub mod score;
 pub mod time_domain;
 
 use std::collections::BTreeMap;
@@ -209,20 +212,20 @@ pub fn registry(options: &Options) -> Vec<Box<dyn Estimator>> {
         Box::new(frequency::Linearized),
         Box::new(time_domain::TimeDomain::recorded()),
         Box::new(time_domain::TimeDomain::fourier()),
-        Box::new(idim::Teaching::sweep_fit()),
-        Box::new(idim::Teaching::idim_ols()),
-        Box::new(idim::Teaching::idim_wls()),
-        Box::new(idim::Teaching::idim_tls()),
-        Box::new(idim::Teaching::idim_irls()),
-        Box::new(idim::Teaching::idim_iv()),
-        Box::new(idim::Teaching::didim()),
-        Box::new(idim::Teaching::cloe()),
-        Box::new(idim::Teaching::ekf()),
-        Box::new(idim::Teaching::ukf()),
-        Box::new(idim::Teaching::two_step()),
-        Box::new(idim::Teaching::adaptive()),
-        Box::new(idim::Teaching::idim_prior(options.prior.clone())),
-        Box::new(idim::Teaching::idim_consistent(options.prior.clone())),
+        Box::new(idim::SweepFit),
+        Box::new(idim::IdimOls),
+        Box::new(idim::IdimWls),
+        Box::new(idim::IdimTls),
+        Box::new(idim::IdimIrls),
+        Box::new(idim::Iv::default()),
+        Box::new(idim::Didim::default()),
+        Box::new(idim::Cloe::default()),
+        Box::new(idim::Ekf),
+        Box::new(idim::Ukf),
+        Box::new(idim::TwoStep),
+        Box::new(idim::Adaptive::default()),
+        Box::new(idim::IdimPrior::new(options.prior.clone())),
+        Box::new(idim::IdimConsistent::new(options.prior.clone())),
         Box::new(idim::IdimSingle),
         Box::new(nim::NimModels::new(options.nim_models.clone())),
         Box::new(nim::NimModels::encoders(options.nim_models.clone())),

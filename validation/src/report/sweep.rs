@@ -100,7 +100,7 @@ pub fn efficiency(rows: &[&SweepRow]) -> Option<Efficiency> {
 fn relative_rmse(rows: &[&SweepRow]) -> f64 {
     median(
         rows.iter()
-            .filter(|r| r.summary.truth.abs() >= crate::score::ZERO)
+            .filter(|r| r.summary.truth.abs() >= crate::estimate::score::ZERO)
             .map(|r| r.summary.rmse / r.summary.truth.abs())
             .collect(),
     )
@@ -307,7 +307,7 @@ pub fn plot(result: &SweepResult, path: &Path) -> crate::Result<()> {
             .filter_map(|(b, rows)| {
                 let v: Vec<f64> = rows
                     .iter()
-                    .filter(|r| r.summary.truth.abs() >= crate::score::ZERO)
+                    .filter(|r| r.summary.truth.abs() >= crate::estimate::score::ZERO)
                     .filter_map(|r| r.crb.map(|c| c / r.summary.truth.abs()))
                     .collect();
                 (!v.is_empty()).then(|| (f64::from_bits(*b), median(v)))

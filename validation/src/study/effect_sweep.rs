@@ -6,11 +6,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::effect::{EffectKind, scenario_at};
-use super::estimate::{Loaded, Outcome, note_reasons, score_with, summarize};
 use super::file::Study;
 use super::monte_carlo;
 use super::stats::Summary;
+use super::stats::summarize;
 use crate::dataset::Stated;
+use crate::estimate::engine::{Loaded, Outcome, note_reasons, score_with};
 use crate::estimate::{Estimator, Experiment, Role};
 
 /// One line of `effects.csv`.
@@ -143,7 +144,7 @@ pub fn scenario_block(
         let outcomes: Vec<Outcome> = outcomes.into_iter().collect::<crate::Result<_>>()?;
         let at = format!("{} = {}", case.kind.name(), case.level);
         note_reasons(&mut block.1, &name, &outcomes, &at);
-        let rows: Vec<crate::score::Row> = (outcomes.into_iter())
+        let rows: Vec<crate::estimate::score::Row> = (outcomes.into_iter())
             .flat_map(|o| o.rows)
             .filter_map(scored)
             .collect();
@@ -196,7 +197,7 @@ fn stated(s: &sim::scenario::Scenario) -> Stated {
 /// The rows summarized: the parameters, and the validation run's pooled [`TORQUE_NRMS`] and
 /// [`TORQUE_NRMS_MOVING`] with a target of 0 (their "truth", so that their summary's mean is
 /// the mean NRMS over the seeds); per-joint NRMS left out.
-fn scored(mut row: crate::score::Row) -> Option<crate::score::Row> {
+fn scored(mut row: crate::estimate::score::Row) -> Option<crate::estimate::score::Row> {
     if row.truth.is_some() {
         return Some(row);
     }
@@ -208,7 +209,7 @@ fn scored(mut row: crate::score::Row) -> Option<crate::score::Row> {
         })
 }
 
-/// The pooled validation torque NRMS row ([`super::estimate::prediction_rows`]).
+/// The pooled validation torque NRMS row ([`crate::estimate::engine::prediction_rows`]).
 pub const TORQUE_NRMS: &str = "torque_nrms";
 
 /// The validation torque NRMS over the moving joints' samples.

@@ -77,7 +77,7 @@ pub fn levels(
             continue;
         };
         let counted: Vec<&SweepRow> = (reported.iter().copied())
-            .filter(|r| r.summary.truth.abs() >= crate::score::ZERO)
+            .filter(|r| r.summary.truth.abs() >= crate::estimate::score::ZERO)
             .collect();
         let relative = |of: &[&SweepRow], f: &dyn Fn(&SweepRow) -> Option<f64>| {
             let v: Vec<f64> = (counted.iter())

@@ -6,10 +6,10 @@
 use crate::consistency;
 use crate::dataset::Run;
 use crate::estimate::mim::algorithm::{MimSingleInstant, MimStacked, MimWholeArm, PARAMETERS};
+use crate::estimate::score::{Scored, score};
 use crate::estimate::{EstimateError, RunMethod};
 use crate::paper::{MIM_TABLE2, MIM_TABLE3};
 use crate::param::ParamId;
-use crate::score::{Scored, score};
 
 /// One row of the study.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]

@@ -4,7 +4,6 @@
 pub mod cache;
 pub mod effect;
 pub mod effect_sweep;
-pub mod estimate;
 pub mod estimators;
 pub mod file;
 pub mod industrial;

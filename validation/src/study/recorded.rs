@@ -5,9 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::estimate::{Loaded, run_all};
+use crate::estimate::engine::{Loaded, run_all};
+use crate::estimate::score::Row;
 use crate::estimate::{Estimator, Options, Role, registry};
-use crate::score::Row;
 
 /// The method whose prediction on the validation stretch is kept as traces.
 pub const TRACED: &str = "idim_wls";

@@ -5,9 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::estimate::Loaded;
+use crate::estimate::engine::{self, Loaded, NoEstimate};
+use crate::estimate::score::Row;
 use crate::estimate::{Estimator, Experiment, Role};
-use crate::score::Row;
 
 /// Most animation frames (and trace points) a view keeps: a run is subsampled evenly.
 pub const MAX_FRAMES: usize = 600;
@@ -117,18 +117,20 @@ pub fn view(run: &Loaded, estimators: &[&dyn Estimator]) -> RunView {
         .unwrap_or_default();
     let (mut estimates, mut skipped, mut models) = (Vec::new(), Vec::new(), Vec::new());
     for e in estimators {
-        if let Err(why) = e.applies(&experiment) {
-            skipped.push((e.name().to_owned(), why.0));
-            continue;
-        }
-        match e.estimate(&experiment) {
+        match engine::run(*e, &experiment) {
+            Err(NoEstimate::NotApplicable(why)) => skipped.push((e.name().to_owned(), why.0)),
+            Err(NoEstimate::Failed(err)) => skipped.push((e.name().to_owned(), err.message)),
             Ok(est) => {
-                estimates.extend(crate::score::rows(&run.id, e.name(), &est, &truth));
+                estimates.extend(crate::estimate::score::rows(
+                    &run.id,
+                    e.name(),
+                    &est,
+                    &truth,
+                ));
                 if let Some(p) = est.predictor {
                     models.push((e.name().to_owned(), p));
                 }
             }
-            Err(err) => skipped.push((e.name().to_owned(), err.message)),
         }
     }
     let chosen = (PREDICTORS.iter())

@@ -1,5 +1,7 @@
 //! Summary statistics of repeated estimates of one parameter.
 
+use std::collections::BTreeMap;
+
 /// Bias, spread and error of the estimates of one parameter over repeated experiments.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
@@ -66,6 +68,23 @@ pub fn quantile(values: &[f64], p: f64) -> f64 {
 /// The median of `values` ([`quantile`] at ½); NaN for none.
 pub fn median(values: &[f64]) -> f64 {
     quantile(values, 0.5)
+}
+
+/// Per `(method, parameter)` over the rows with a truth and an estimate.
+pub fn summarize(rows: &[crate::estimate::score::Row]) -> BTreeMap<(String, String), Summary> {
+    let mut pairs: BTreeMap<(String, String), Vec<(f64, f64)>> = BTreeMap::new();
+    for r in rows {
+        if let (Some(t), Some(e)) = (r.truth, r.estimate) {
+            pairs
+                .entry((r.method.clone(), r.parameter.clone()))
+                .or_default()
+                .push((t, e));
+        }
+    }
+    pairs
+        .into_iter()
+        .filter_map(|(k, p)| Summary::of(&p).map(|s| (k, s)))
+        .collect()
 }
 
 #[cfg(test)]

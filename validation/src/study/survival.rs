@@ -45,7 +45,7 @@ fn line(key: Key, summaries: &[(String, Summary)]) -> SurvivalRow {
     let counted: Vec<&Summary> = summaries
         .iter()
         .map(|(_, s)| s)
-        .filter(|s| s.truth.abs() >= crate::score::ZERO)
+        .filter(|s| s.truth.abs() >= crate::estimate::score::ZERO)
         .collect();
     let torque_nrms = (summaries.iter())
         .find(|(p, _)| p == super::effect_sweep::TORQUE_NRMS)

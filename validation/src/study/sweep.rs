@@ -11,11 +11,12 @@ use serde::{Deserialize, Serialize};
 use sim::recording::{BodyGroup, Recording};
 use sim::sensor::{AxisErrors, Sensor};
 
-use super::estimate::{Outcome, note_reasons, score_all, summarize};
 use super::file::{SensorFamily, Study};
 use super::monte_carlo;
 use super::stats::Summary;
+use super::stats::summarize;
 use crate::dataset::{Run, Stated};
+use crate::estimate::engine::{Outcome, note_reasons, score_all};
 use crate::estimate::mim::gls::{WrenchNoise, information};
 use crate::estimate::{Estimator, Experiment, ParamId, Role};
 
@@ -237,7 +238,8 @@ pub fn scenario_block(
             &outcomes,
             &format!("level {level:e}"),
         );
-        let rows: Vec<crate::score::Row> = outcomes.into_iter().flat_map(|o| o.rows).collect();
+        let rows: Vec<crate::estimate::score::Row> =
+            outcomes.into_iter().flat_map(|o| o.rows).collect();
         for ((method, parameter), summary) in summarize(&rows) {
             let id: Option<ParamId> = parameter.parse().ok();
             let crb = id.and_then(|id| bound.get(&id).copied());

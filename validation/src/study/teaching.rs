@@ -18,9 +18,11 @@ use sim::noise::{ColumnNoise, Noise};
 
 use crate::dataset::{Measurements, Run, Stated};
 use crate::estimate::idim::{
+    Adaptive, IdimOls, IdimTls, IdimWls, Processed, Processing, SweepFit, TwoStep, WholeArm,
+};
+use crate::estimate::idim::{
     Derivatives, MIN_SPEED, Prepared, friction_sweep, periodic_samples, torque_nrms,
 };
-use crate::estimate::idim::{Processing, Teaching};
 use crate::estimate::{Estimator, Experiment, Role};
 use crate::param::ParamId;
 use crate::regressor::BaseParameters;
@@ -188,7 +190,23 @@ pub fn measurements(
     monte_carlo::remeasure(data, stated.as_ref().map(|(s, seed)| (s, *seed)))
 }
 
-/// Identifies with every estimator of the pipeline ([`Teaching::pipeline`], measured angles
+/// The teaching paper's pipeline: the sweep analysis, IDIM OLS, WLS and TLS, the two-step
+/// method and the adaptive law, measured angles processed by `processing`.
+fn pipeline(processing: Processing) -> Vec<Box<dyn Estimator>> {
+    fn processed<T: WholeArm + 'static>(inner: T, processing: Processing) -> Box<dyn Estimator> {
+        Box::new(Processed { inner, processing })
+    }
+    vec![
+        processed(SweepFit, processing),
+        processed(IdimOls, processing),
+        processed(IdimWls, processing),
+        processed(IdimTls, processing),
+        processed(TwoStep, processing),
+        processed(Adaptive::default(), processing),
+    ]
+}
+
+/// Identifies with every estimator of the pipeline ([`pipeline`], measured angles
 /// processed as `config` says) and scores the torque prediction on the validation run, its
 /// `q̇, q̈` from `derivatives` and both torques filtered by `filter` as in identification.
 fn identify_all(
@@ -206,10 +224,9 @@ fn identify_all(
         harmonics: config.harmonics,
         filter: config.filter,
     };
-    Teaching::pipeline()
+    pipeline(processing)
         .into_iter()
         .map(|estimator| {
-            let estimator = estimator.with_processing(processing);
             let est = estimator.estimate(&experiment)?;
             let model = est.predictor.as_ref().ok_or_else(|| {
                 crate::Error::Data(format!("{} gave no torque model", estimator.name()))

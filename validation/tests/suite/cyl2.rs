@@ -6,7 +6,7 @@ use std::path::Path;
 use validation::dataset::write_and_read;
 use validation::estimate::RunMethod;
 use validation::estimate::mim::algorithm::{MimSingleInstant, MimStacked};
-use validation::score::score;
+use validation::estimate::score::score;
 
 #[test]
 fn mim_identifies_the_appendix_arm() {

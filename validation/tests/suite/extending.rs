@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use validation::study::estimate::{Loaded, run_all};
+use validation::estimate::engine::{Loaded, run_all};
 
 // chapter: begin
 use validation::estimate::idim::single::system;

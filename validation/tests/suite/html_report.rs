@@ -5,9 +5,9 @@
 use std::path::Path;
 
 use sim::recording::BodyGroup;
+use validation::estimate::engine::Loaded;
 use validation::estimate::{Estimator, Options, registry};
 use validation::report::html;
-use validation::study::estimate::Loaded;
 use validation::study::run_view::{MAX_FRAMES, view};
 
 /// `paper_rail` cut to 1 s.

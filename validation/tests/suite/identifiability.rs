@@ -16,9 +16,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use validation::estimate::engine::{Loaded, run_all};
+use validation::estimate::score::Row;
 use validation::estimate::{Estimator, Options, Role, registry};
-use validation::score::Row;
-use validation::study::estimate::{Loaded, run_all};
 use validation::study::industrial::prior_model;
 
 /// Estimators whose error on exact data is their discretization's (module docs).

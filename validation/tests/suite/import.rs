@@ -103,8 +103,8 @@ fn a_simulated_run_written_as_a_recording_imports_back_to_the_same_estimates() {
     // encoder view once indexed the missing body series and panicked).
     let registry = validation::estimate::registry(&Default::default());
     let chosen: Vec<&dyn Estimator> = registry.iter().map(|e| e.as_ref()).collect();
-    let loaded: validation::study::estimate::Loaded = recorded.clone().into();
-    let all = validation::study::estimate::run_all(&chosen, &[(Role::Single, &loaded)]);
+    let loaded: validation::estimate::engine::Loaded = recorded.clone().into();
+    let all = validation::estimate::engine::run_all(&chosen, &[(Role::Single, &loaded)]);
     assert!(all.failed.is_empty(), "{:?}", all.failed);
     assert!((all.skipped.iter()).any(|(m, why)| m == "mim_encoders" && why.contains("wrenches")));
     let (ours, theirs) = (estimate(m), estimate(r));

@@ -10,7 +10,7 @@ use sim::population::motion::FamilyId;
 use sim::scenario::Scenario;
 use validation::dataset::read_population_arm;
 use validation::estimate::mim::algorithm::MimStacked;
-use validation::score::score;
+use validation::estimate::score::score;
 
 const ARMS: usize = 12;
 

@@ -12,9 +12,9 @@ use validation::dataset::{Run, write_and_read};
 use validation::estimate::RunMethod;
 use validation::estimate::frequency::algorithm::{Excitation, LinearizedFrequency, PaperFrequency};
 use validation::estimate::known_geometry::KnownGeometry;
+use validation::estimate::score::score;
 use validation::estimate::time_domain::algorithm::{Derivatives, InverseDynamicsLs};
 use validation::param::{Inertial, ParamId};
-use validation::score::score;
 
 fn paper() -> Scenario {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/paper_multisine.toml");

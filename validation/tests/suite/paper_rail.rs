@@ -8,7 +8,7 @@ use validation::consistency;
 use validation::dataset::{Run, read_run, write_and_read};
 use validation::estimate::RunMethod;
 use validation::estimate::mim::algorithm::{MimSingleInstant, MimStacked, MimWholeArm};
-use validation::score::score;
+use validation::estimate::score::score;
 use validation::study::mim::MimStudy;
 
 fn run() -> &'static Run {

@@ -19,6 +19,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::base::FullRegressor;
 use super::{Identified, Prepared};
+use super::{Runs, WholeArm};
 use crate::estimate::EstimateError;
 
 /// The adaptive identifier.
@@ -80,16 +81,11 @@ pub fn run(rows: &[(DMatrix<f64>, DVector<f64>)], passes: usize) -> Vec<DVector<
 }
 
 impl Adaptive {
-    /// The method's name, the `method` column of reports.
-    pub fn name(&self) -> String {
-        "adaptive".into()
-    }
-
     /// Identifies the arm from the experiment.
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
         let fg = experiment.sweep_fit()?.clone();
         let samples =
-            super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;
+            super::periodic_samples(experiment.excitation, experiment.derivatives, self.name())?;
         let full = FullRegressor::new(experiment.geometry(), fg.friction);
         // One equation at a time, in time order, after the same preprocessing as IDIM.
         let (a, b, _) = full.system(&samples, self.min_speed, experiment.filter);
@@ -114,6 +110,23 @@ impl Adaptive {
             standard: None,
             determined: Vec::new(),
         })
+    }
+}
+
+impl super::WholeArm for Adaptive {
+    fn name(&self) -> &'static str {
+        "adaptive"
+    }
+
+    fn needs(&self) -> &'static str {
+        "sweep runs and an excitation run (roles sweep, excitation)"
+    }
+
+    fn runs(&self) -> Runs {
+        Runs::SweepsAndExcitation
+    }
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+        Adaptive::identify(self, experiment)
     }
 }
 

@@ -501,14 +501,13 @@ impl TorqueModel for FullModel {
 
 impl Idim {
     /// The method's name, the `method` column of reports.
-    pub fn name(&self) -> String {
+    pub fn name(&self) -> &'static str {
         match self.weighting {
             Weighting::Ordinary => "idim_ols",
             Weighting::Weighted => "idim_wls",
             Weighting::Total => "idim_tls",
             Weighting::Robust => "idim_irls",
         }
-        .into()
     }
 
     /// The stacked equations of the experiment's excitation run, or why there are too few.
@@ -535,7 +534,7 @@ impl Idim {
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
         let System {
             full, a, b, joint, ..
-        } = self.system(experiment, &self.name())?;
+        } = self.system(experiment, self.name())?;
         let x = match self.weighting {
             Weighting::Ordinary => {
                 let x = least_squares(&a, &b);

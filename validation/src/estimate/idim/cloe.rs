@@ -20,11 +20,13 @@
 
 use nalgebra::{DMatrix, DVector};
 
+use super::WholeArm;
 use super::base::{FullRegressor, Idim};
 use super::closed_loop::{ClosedLoop, Iteration, LoopFailure};
 use super::{Identified, Prepared, Samples, raw_angles};
 use crate::dataset::Measurements;
 use crate::estimate::EstimateError;
+use crate::estimate::NotApplicable;
 use crate::lsq::{least_squares, truncated_step};
 
 /// Singular values of the column-scaled sensitivities below this fraction of the largest are
@@ -63,14 +65,9 @@ struct Fit {
 }
 
 impl Cloe {
-    /// The method's name.
-    pub fn name(&self) -> String {
-        "cloe".into()
-    }
-
     /// Identifies the arm from the experiment, from the IDIM-OLS estimate.
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
-        let system = Idim::ols().system(experiment, &self.name())?;
+        let system = Idim::ols().system(experiment, self.name())?;
         let start = least_squares(&system.a, &system.b);
         self.identify_from(experiment, &system.full, &system.samples, start)
     }
@@ -85,10 +82,10 @@ impl Cloe {
         mut x: DVector<f64>,
     ) -> Result<Identified, EstimateError> {
         let name = self.name();
-        let design = ClosedLoop::of_run(experiment.excitation).map_err(|e| e.into_error(&name))?;
+        let design = ClosedLoop::of_run(experiment.excitation).map_err(|e| e.into_error(name))?;
         let output = Output::of_run(experiment.excitation, samples, &design);
         let failed = |message: String| EstimateError {
-            estimator: name.clone(),
+            estimator: name.into(),
             message,
         };
         let mut fit = (output.fit(&design, full, &x)).map_err(|e| failed(e.to_string()))?;
@@ -105,6 +102,31 @@ impl Cloe {
             }
         }
         Ok(full.identified(&x))
+    }
+}
+
+impl super::WholeArm for Cloe {
+    fn name(&self) -> &'static str {
+        "cloe"
+    }
+
+    fn needs(&self) -> &'static str {
+        "an excitation run with a servoed or torque-driven joint"
+    }
+
+    fn requires(&self, excitation: &Measurements) -> Result<(), NotApplicable> {
+        let design = super::closed_loop::ClosedLoop::of_run(excitation)?;
+        if design.free_joints().is_empty() {
+            return Err(NotApplicable::new(
+                "needs a joint whose motion depends on the arm (servoed or torque-driven): \
+                 every joint follows a prescribed profile, so the simulated angles do not \
+                 depend on the parameters",
+            ));
+        }
+        Ok(())
+    }
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+        Cloe::identify(self, experiment)
     }
 }
 

@@ -53,8 +53,8 @@ use sim::dynamics::StandardParameters;
 use sim::model::Chain;
 
 use super::base::FullRegressor;
-use super::{Identified, Prepared, log_cholesky};
-use crate::estimate::EstimateError;
+use super::{Identified, Prepared, WholeArm, log_cholesky};
+use crate::estimate::{EstimateError, NotApplicable};
 use crate::lsq::least_squares;
 
 /// Whether the estimate is constrained to real bodies.
@@ -100,8 +100,18 @@ impl StandardIdim {
 
     fn error(&self, message: String) -> EstimateError {
         EstimateError {
-            estimator: self.name(),
+            estimator: self.name().into(),
             message,
+        }
+    }
+
+    /// `Err` without a prior model.
+    pub fn available(&self) -> Result<(), NotApplicable> {
+        match self.prior {
+            Some(_) => Ok(()),
+            None => Err(NotApplicable::new(
+                "needs a prior model: `--prior FILE.urdf` (e.g. the CAD model)",
+            )),
         }
     }
 
@@ -385,19 +395,18 @@ impl LeastSquaresProblem<f64, na::Dyn, na::Dyn> for Problem<'_> {
 
 impl StandardIdim {
     /// The method's name, the `method` column of reports.
-    pub fn name(&self) -> String {
+    pub fn name(&self) -> &'static str {
         match self.constraint {
             Constraint::None => "idim_prior",
             Constraint::Consistent => "idim_consistent",
         }
-        .into()
     }
 
     /// Identifies the arm from the experiment.
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
         let prior = self.prior_parameters(experiment.geometry())?;
         let samples =
-            super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;
+            super::periodic_samples(experiment.excitation, experiment.derivatives, self.name())?;
         let full = FullRegressor::of_experiment(experiment)?;
         let (a, b, _) = full.system(&samples, self.min_speed, experiment.filter);
         if a.nrows() < 2 * a.ncols() {
@@ -521,6 +530,36 @@ fn inside(p: &StandardParameters) -> StandardParameters {
         q.0[i] += 2.0 * delta;
     }
     q
+}
+
+/// `idim_consistent`: physically consistent standard-parameter IDIM with a prior
+/// ([`StandardIdim`] with [`Constraint::Consistent`]).
+#[derive(Clone, Debug)]
+pub struct IdimConsistent(StandardIdim);
+
+impl IdimConsistent {
+    /// The identifier with the prior model at `prior` (a URDF), if any.
+    pub fn new(prior: Option<PathBuf>) -> Self {
+        IdimConsistent(StandardIdim::new(Constraint::Consistent, prior))
+    }
+}
+
+impl WholeArm for IdimConsistent {
+    fn name(&self) -> &'static str {
+        "idim_consistent"
+    }
+
+    fn needs(&self) -> &'static str {
+        "an excitation run with joint angles and torques, and a prior model (--prior URDF)"
+    }
+
+    fn available(&self) -> Result<(), NotApplicable> {
+        self.0.available()
+    }
+
+    fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+        self.0.identify(experiment)
+    }
 }
 
 #[cfg(test)]

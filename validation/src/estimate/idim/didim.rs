@@ -11,9 +11,12 @@
 //! settle. Neither `q̇` nor `q̈` is differentiated from measured angles, so their noise does not
 //! bias it.
 
+use super::WholeArm;
 use super::closed_loop::{self, Iteration};
 use super::{Identified, Prepared};
+use crate::dataset::Measurements;
 use crate::estimate::EstimateError;
+use crate::estimate::NotApplicable;
 use crate::lsq::least_squares;
 
 /// The DIDIM identifier.
@@ -24,15 +27,27 @@ pub struct Didim {
 }
 
 impl Didim {
-    /// The method's name.
-    pub fn name(&self) -> String {
-        "didim".into()
-    }
-
     /// Identifies the arm from the experiment.
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
-        closed_loop::identify(experiment, self.iteration, &self.name(), |system, w_s| {
+        closed_loop::identify(experiment, self.iteration, self.name(), |system, w_s| {
             least_squares(w_s, &system.b)
         })
+    }
+}
+
+impl super::WholeArm for Didim {
+    fn name(&self) -> &'static str {
+        "didim"
+    }
+
+    fn needs(&self) -> &'static str {
+        "an excitation run with joint angles and torques; simulates the identified arm in the run's control loop"
+    }
+
+    fn requires(&self, excitation: &Measurements) -> Result<(), NotApplicable> {
+        super::closed_loop::ClosedLoop::of_run(excitation).map(|_| ())
+    }
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+        Didim::identify(self, experiment)
     }
 }

@@ -25,6 +25,7 @@ use sim::friction::paper_basis;
 use sim::model::Chain;
 use sim::profile::Profile;
 
+use super::Runs;
 use super::{Identified, Prepared, TorqueModel};
 use crate::dataset::{JointColumn, Measurements};
 use crate::estimate::EstimateError;
@@ -371,7 +372,7 @@ pub fn fit(experiment: &Prepared) -> Result<FrictionGravity, EstimateError> {
     let geometry = experiment.geometry();
     let nj = geometry.joint_ids().len();
     let err = |message: String| EstimateError {
-        estimator: SweepFit.name(),
+        estimator: "friction_sweep".into(),
         message,
     };
     let base = BaseParameters::of_gravity(geometry);
@@ -423,11 +424,6 @@ pub fn fit(experiment: &Prepared) -> Result<FrictionGravity, EstimateError> {
 pub struct SweepFit;
 
 impl SweepFit {
-    /// The method's name, the `method` column of reports.
-    pub fn name(&self) -> String {
-        "friction_sweep".into()
-    }
-
     /// Identifies the arm from the experiment.
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
         let fg = experiment.sweep_fit()?.clone();
@@ -439,5 +435,22 @@ impl SweepFit {
             standard: None,
             determined: Vec::new(),
         })
+    }
+}
+
+impl super::WholeArm for SweepFit {
+    fn name(&self) -> &'static str {
+        "friction_sweep"
+    }
+
+    fn needs(&self) -> &'static str {
+        "forward/backward sweep runs of each joint (role sweep)"
+    }
+
+    fn runs(&self) -> Runs {
+        Runs::Sweeps
+    }
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+        SweepFit::identify(self, experiment)
     }
 }

@@ -13,10 +13,13 @@
 
 use nalgebra::{DMatrix, DVector};
 
+use super::WholeArm;
 use super::base::System;
 use super::closed_loop::{self, Iteration};
 use super::{Identified, Prepared};
+use crate::dataset::Measurements;
 use crate::estimate::EstimateError;
+use crate::estimate::NotApplicable;
 use crate::lsq::least_squares;
 
 /// The IDIM-IV identifier.
@@ -27,16 +30,28 @@ pub struct Iv {
 }
 
 impl Iv {
-    /// The method's name.
-    pub fn name(&self) -> String {
-        "idim_iv".into()
-    }
-
     /// Identifies the arm from the experiment.
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
-        closed_loop::identify(experiment, self.iteration, &self.name(), |system, z| {
+        closed_loop::identify(experiment, self.iteration, self.name(), |system, z| {
             instrumental(z, system)
         })
+    }
+}
+
+impl super::WholeArm for Iv {
+    fn name(&self) -> &'static str {
+        "idim_iv"
+    }
+
+    fn needs(&self) -> &'static str {
+        "an excitation run with joint angles and torques; simulates the identified arm in the run's control loop"
+    }
+
+    fn requires(&self, excitation: &Measurements) -> Result<(), NotApplicable> {
+        super::closed_loop::ClosedLoop::of_run(excitation).map(|_| ())
+    }
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+        Iv::identify(self, experiment)
     }
 }
 

@@ -3,11 +3,14 @@
 //! forward/backward sweeps, inertial base parameters from an excitation trajectory, and an
 //! adaptive update law.
 //!
-//! A [`Method`] sees a [`Prepared`] experiment (measurement columns of several runs of one arm,
-//! plus its kinematics) and returns an [`Identified`] model: named parameter estimates and a
-//! torque predictor, scored on a separate validation trajectory. Torques are what the drives
-//! measure, `τ = K·i` ([`crate::dataset::JointSeries::motor_torque`]). Each method is one file;
-//! [`Method`] lists them, and the estimators of [`crate::estimate::idim`] bind them.
+//! Each registry name is one type in its own file implementing [`WholeArm`] (and through it
+//! [`crate::estimate::Estimator`]): it sees a [`Prepared`] experiment (measurement columns of
+//! several runs of one arm, plus its kinematics) and returns an [`Identified`] model: named
+//! parameter estimates and a torque predictor, scored on a separate validation trajectory.
+//! Torques are what the drives measure, `τ = K·i`
+//! ([`crate::dataset::JointSeries::motor_torque`]). The shared pieces are functions they call:
+//! the regressor and base map ([`base`]), friction columns, the sweep analysis
+//! ([`friction_sweep`]), the simulated loop ([`closed_loop`]).
 //!
 //! Parameters are [`ParamId`]s: [`ParamId::Base`] of the full regressor
 //! ([`crate::regressor::BaseParameters::of_chain`]), [`ParamId::GravityBase`] of the
@@ -22,19 +25,38 @@ pub mod closed_loop;
 pub mod consistent;
 pub mod didim;
 pub mod drives;
-pub mod estimator;
 pub mod friction_sweep;
+pub mod irls;
 pub mod iv;
 pub mod kalman;
 pub mod log_cholesky;
+pub mod ols;
+pub mod prior;
 mod projected;
 pub mod refined;
 pub mod robust;
 pub mod single;
+pub mod tls;
 pub mod two_step;
+pub mod whole_arm;
+pub mod wls;
 
-pub use estimator::{Processing, Teaching};
+pub use adaptive::Adaptive;
+pub use cloe::Cloe;
+pub use consistent::IdimConsistent;
+pub use didim::Didim;
+pub use friction_sweep::SweepFit;
+pub use irls::IdimIrls;
+pub use iv::Iv;
+pub use kalman::{ekf::Ekf, ukf::Ukf};
+pub use ols::IdimOls;
+pub use prior::IdimPrior;
+pub use refined::Refined;
 pub use single::IdimSingle;
+pub use tls::IdimTls;
+pub use two_step::TwoStep;
+pub use whole_arm::{Processed, Processing, Runs, WholeArm};
+pub use wls::IdimWls;
 
 use std::sync::OnceLock;
 
@@ -145,95 +167,6 @@ pub struct Identified {
     /// Per link of [`Identified::standard`], which of its ten parameters the data determine
     /// alone (the others are set by a prior); empty without standard parameters.
     pub determined: Vec<[bool; 10]>,
-}
-
-/// A whole-arm identification method: one of this module's algorithms, each a plain type with
-/// `name` and `identify`. The project's one estimator trait is [`crate::estimate::Estimator`];
-/// this is the choice of algorithm behind its teaching and industrial bindings.
-pub enum Method {
-    /// [`friction_sweep::SweepFit`].
-    SweepFit(friction_sweep::SweepFit),
-    /// [`base::Idim`].
-    Idim(base::Idim),
-    /// [`two_step::TwoStep`].
-    TwoStep(two_step::TwoStep),
-    /// [`adaptive::Adaptive`].
-    Adaptive(adaptive::Adaptive),
-    /// [`consistent::StandardIdim`].
-    Standard(consistent::StandardIdim),
-    /// [`iv::Iv`].
-    Iv(iv::Iv),
-    /// [`didim::Didim`].
-    Didim(didim::Didim),
-    /// [`cloe::Cloe`].
-    Cloe(cloe::Cloe),
-    /// [`kalman::ekf::Ekf`].
-    Ekf(kalman::ekf::Ekf),
-    /// [`kalman::ukf::Ukf`].
-    Ukf(kalman::ukf::Ukf),
-    /// [`refined::Refined`].
-    Refined(refined::Refined),
-}
-
-impl Method {
-    /// Short name, the `method` column of reports.
-    pub fn name(&self) -> String {
-        match self {
-            Method::SweepFit(m) => m.name(),
-            Method::Idim(m) => m.name(),
-            Method::TwoStep(m) => m.name(),
-            Method::Adaptive(m) => m.name(),
-            Method::Standard(m) => m.name(),
-            Method::Iv(m) => m.name(),
-            Method::Didim(m) => m.name(),
-            Method::Cloe(m) => m.name(),
-            Method::Ekf(m) => m.name(),
-            Method::Ukf(m) => m.name(),
-            Method::Refined(m) => m.name(),
-        }
-    }
-
-    /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
-        match self {
-            Method::SweepFit(m) => m.identify(experiment),
-            Method::Idim(m) => m.identify(experiment),
-            Method::TwoStep(m) => m.identify(experiment),
-            Method::Adaptive(m) => m.identify(experiment),
-            Method::Standard(m) => m.identify(experiment),
-            Method::Iv(m) => m.identify(experiment),
-            Method::Didim(m) => m.identify(experiment),
-            Method::Cloe(m) => m.identify(experiment),
-            Method::Ekf(m) => m.identify(experiment),
-            Method::Ukf(m) => m.identify(experiment),
-            Method::Refined(m) => m.identify(experiment),
-        }
-    }
-
-    /// Whether the method can run on the excitation run, beyond the roles of the experiment:
-    /// the output-error methods simulate the run's design.
-    pub fn requires(
-        &self,
-        excitation: &Measurements,
-    ) -> Result<(), crate::estimate::NotApplicable> {
-        match self {
-            Method::Iv(_) | Method::Didim(_) => {
-                closed_loop::ClosedLoop::of_run(excitation).map(|_| ())
-            }
-            Method::Cloe(_) => {
-                let design = closed_loop::ClosedLoop::of_run(excitation)?;
-                if design.free_joints().is_empty() {
-                    return Err(crate::estimate::NotApplicable::new(
-                        "needs a joint whose motion depends on the arm (servoed or torque-driven): \
-                         every joint follows a prescribed profile, so the simulated angles do not \
-                         depend on the parameters",
-                    ));
-                }
-                Ok(())
-            }
-            _ => Ok(()),
-        }
-    }
 }
 
 /// Joint states and measured torques of a run, sample by sample.

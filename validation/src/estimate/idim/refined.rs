@@ -46,11 +46,6 @@ pub struct Refined {
 }
 
 impl Refined {
-    /// The method's name.
-    pub fn name(&self) -> String {
-        self.name.into()
-    }
-
     /// Identifies the arm: IDIM-OLS, then the revision.
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
         let System { full, a, b, .. } = Idim::ols().system(experiment, self.name)?;
@@ -83,5 +78,15 @@ impl Refined {
             .filter(|(_, s)| s.is_finite())
             .collect();
         Ok(identified)
+    }
+}
+
+impl super::WholeArm for Refined {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+        Refined::identify(self, experiment)
     }
 }

@@ -13,6 +13,7 @@ use sim::model::Chain;
 
 use super::friction_sweep::FrictionGravity;
 use super::{Identified, MIN_SPEED, Prepared, TorqueModel};
+use super::{Runs, WholeArm};
 use crate::estimate::EstimateError;
 use crate::lsq::least_squares;
 use crate::regressor::{BaseParameters, regressor};
@@ -45,16 +46,11 @@ impl TorqueModel for TwoStepModel {
 }
 
 impl TwoStep {
-    /// The method's name, the `method` column of reports.
-    pub fn name(&self) -> String {
-        "two_step".into()
-    }
-
     /// Identifies the arm from the experiment.
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
         let first = experiment.sweep_fit()?.clone();
         let samples =
-            super::periodic_samples(experiment.excitation, experiment.derivatives, &self.name())?;
+            super::periodic_samples(experiment.excitation, experiment.derivatives, self.name())?;
         let geometry = experiment.geometry().clone();
         let mut model = TwoStepModel {
             base: BaseParameters::of_inertia(&geometry),
@@ -95,5 +91,22 @@ impl TwoStep {
             standard: None,
             determined: Vec::new(),
         })
+    }
+}
+
+impl super::WholeArm for TwoStep {
+    fn name(&self) -> &'static str {
+        "two_step"
+    }
+
+    fn needs(&self) -> &'static str {
+        "sweep runs and an excitation run (roles sweep, excitation)"
+    }
+
+    fn runs(&self) -> Runs {
+        Runs::SweepsAndExcitation
+    }
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+        TwoStep::identify(self, experiment)
     }
 }

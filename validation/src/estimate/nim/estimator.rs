@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use crate::estimate::Family;
-use crate::estimate::idim::Teaching;
+use crate::estimate::idim::Refined;
 use crate::estimate::nim::dense::Dense;
 use crate::estimate::nim::joint::{JointNim, Sensing};
 use crate::estimate::{
@@ -86,8 +86,11 @@ impl NimModels {
     }
 
     /// The joint-level identifier of `model`, under this estimator's name.
-    fn joint(&self, model: &Arc<JointNim<Dense>>) -> Teaching {
-        Teaching::refined(self.static_name(), model.clone())
+    fn joint(&self, model: &Arc<JointNim<Dense>>) -> Refined {
+        Refined {
+            name: self.static_name(),
+            refine: model.clone(),
+        }
     }
 
     fn static_name(&self) -> &'static str {

@@ -40,7 +40,8 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
 }
 
 fn relative(r: &SweepRow) -> Option<f64> {
-    (r.summary.truth.abs() > crate::score::ZERO).then(|| r.summary.rmse / r.summary.truth.abs())
+    (r.summary.truth.abs() > crate::estimate::score::ZERO)
+        .then(|| r.summary.rmse / r.summary.truth.abs())
 }
 
 /// One panel from its rows.
@@ -76,7 +77,7 @@ fn panel(scenario: &str, sensor: &str, rows: &[&SweepRow]) -> Panel {
     let bound = (levels.iter())
         .map(|&l| {
             let per_parameter: BTreeMap<&str, f64> = (rows.iter())
-                .filter(|r| r.level == l && r.summary.truth.abs() > crate::score::ZERO)
+                .filter(|r| r.level == l && r.summary.truth.abs() > crate::estimate::score::ZERO)
                 .filter_map(|r| Some((r.parameter.as_str(), r.crb? / r.summary.truth.abs())))
                 .collect();
             median(per_parameter.into_values().collect())

@@ -36,6 +36,7 @@ pub use training::{
 };
 
 use crate::dataset::Run;
+use crate::estimate::engine::NoEstimate;
 use crate::estimate::nim::joint::sensing::{body_parameters, encode_bodies, read};
 use crate::estimate::nim::joint::{LinkPopulation, Prior, Sensing};
 use crate::estimate::{Estimator, Experiment, Options, Role, by_name};
@@ -387,19 +388,10 @@ fn identify_with(
 ) -> Result<Vec<(f64, f64)>, NoEstimate> {
     let m = &run.measurements;
     let experiment = Experiment::new(vec![(Role::Single, m), (Role::Excitation, m)]);
-    estimator.applies(&experiment)?;
-    Ok(read(&estimator.estimate(&experiment)?, ids))
-}
-
-/// Why an estimator gave no estimates of an arm.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum NoEstimate {
-    /// It does not apply to the arm's run.
-    #[error(transparent)]
-    NotApplicable(#[from] crate::estimate::NotApplicable),
-    /// It failed on it.
-    #[error(transparent)]
-    Failed(#[from] crate::estimate::EstimateError),
+    Ok(read(
+        &crate::estimate::engine::run(estimator, &experiment)?,
+        ids,
+    ))
 }
 
 /// The parameters `sensing` scores on `run` — the arm's base parameters `base.1 …`, or MIM's six

@@ -19,6 +19,7 @@
 
 pub mod set_encoder;
 
+use crate::estimate::engine::NoEstimate;
 use serde::{Deserialize, Serialize};
 
 use super::joint_level::JointLevelStudy;
@@ -107,13 +108,11 @@ pub fn exact(run: &Run, methods: &[&str], options: &Options) -> crate::Result<Ve
             what: format!("paper-sensing study: estimator `{name}`"),
             expected: "a name of the registry (`validation::estimate::registry`)".into(),
         })?;
-        if estimator.applies(&experiment).is_err() {
-            continue;
-        }
-        let values = estimator
-            .estimate(&experiment)
-            .map_err(crate::Error::from)?
-            .values;
+        let values = match crate::estimate::engine::run(estimator.as_ref(), &experiment) {
+            Err(NoEstimate::NotApplicable(_)) => continue,
+            Err(NoEstimate::Failed(e)) => return Err(e.into()),
+            Ok(estimates) => estimates.values,
+        };
         let relative = |id: &ParamId, v: Option<f64>| {
             let t = truth.get(id).copied().unwrap_or(f64::NAN);
             v.map_or(f64::NAN, |v| ((v - t) / t).abs())

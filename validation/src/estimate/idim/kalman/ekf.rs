@@ -6,6 +6,7 @@ use nalgebra::DMatrix;
 
 use super::{Belief, Breakdown, Interval, Predict, Step, split, symmetric};
 use crate::estimate::EstimateError;
+use crate::estimate::idim::WholeArm;
 use crate::estimate::idim::base::FullRegressor;
 use crate::estimate::idim::closed_loop::arm::Arm;
 use crate::estimate::idim::{Identified, Prepared};
@@ -15,14 +16,22 @@ use crate::estimate::idim::{Identified, Prepared};
 pub struct Ekf;
 
 impl Ekf {
-    /// The method's name.
-    pub fn name(&self) -> String {
-        "ekf".into()
-    }
-
     /// Identifies the arm from the experiment's excitation run.
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
-        super::identify(experiment, &self.name(), self)
+        super::identify(experiment, self.name(), self)
+    }
+}
+
+impl crate::estimate::idim::WholeArm for Ekf {
+    fn name(&self) -> &'static str {
+        "ekf"
+    }
+
+    fn identify(
+        &self,
+        experiment: &crate::estimate::idim::Prepared,
+    ) -> Result<crate::estimate::idim::Identified, EstimateError> {
+        Ekf::identify(self, experiment)
     }
 }
 

@@ -9,6 +9,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::{Belief, Breakdown, Interval, Predict, Step, split, symmetric};
 use crate::estimate::EstimateError;
+use crate::estimate::idim::WholeArm;
 use crate::estimate::idim::base::FullRegressor;
 use crate::estimate::idim::closed_loop::arm::Arm;
 use crate::estimate::idim::{Identified, Prepared};
@@ -21,14 +22,22 @@ pub const ALPHA: f64 = 0.1;
 pub struct Ukf;
 
 impl Ukf {
-    /// The method's name.
-    pub fn name(&self) -> String {
-        "ukf".into()
-    }
-
     /// Identifies the arm from the experiment's excitation run.
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
-        super::identify(experiment, &self.name(), self)
+        super::identify(experiment, self.name(), self)
+    }
+}
+
+impl crate::estimate::idim::WholeArm for Ukf {
+    fn name(&self) -> &'static str {
+        "ukf"
+    }
+
+    fn identify(
+        &self,
+        experiment: &crate::estimate::idim::Prepared,
+    ) -> Result<crate::estimate::idim::Identified, EstimateError> {
+        Ukf::identify(self, experiment)
     }
 }
 

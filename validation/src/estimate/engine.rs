@@ -2,9 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use super::stats::Summary;
+use crate::estimate::score::Row;
 use crate::estimate::{Estimator, Experiment, ParamId, Role};
-use crate::score::Row;
 
 /// What `estimate` found for one experiment.
 #[derive(Debug, Default)]
@@ -16,14 +15,35 @@ pub struct Outcome {
     /// `(method, error)` of the estimators that applied and failed.
     pub failed: Vec<(String, String)>,
     /// The identified models of the methods that give one.
-    pub models: Vec<Identified>,
+    pub models: Vec<IdentifiedModel>,
     /// `(method, link, why)`: physically inconsistent links of standard-parameter estimates.
     pub inconsistent: Vec<(String, usize, String)>,
 }
 
+/// Why an estimator gave no estimates of an experiment.
+#[derive(Debug, thiserror::Error)]
+pub enum NoEstimate {
+    /// It does not apply to the experiment.
+    #[error(transparent)]
+    NotApplicable(#[from] crate::estimate::NotApplicable),
+    /// It failed on it.
+    #[error(transparent)]
+    Failed(#[from] crate::estimate::EstimateError),
+}
+
+/// `estimator`'s estimates of `experiment` where it applies: the one way every command and
+/// study runs an estimator ([`Estimator::applies`], then [`Estimator::estimate`]).
+pub fn run(
+    estimator: &dyn Estimator,
+    experiment: &Experiment,
+) -> Result<crate::estimate::Estimates, NoEstimate> {
+    estimator.applies(experiment)?;
+    Ok(estimator.estimate(experiment)?)
+}
+
 /// A model an estimator identified.
 #[derive(Clone, Debug)]
-pub struct Identified {
+pub struct IdentifiedModel {
     /// The estimator.
     pub method: String,
     /// The arm with the identified link parameters.
@@ -33,7 +53,7 @@ pub struct Identified {
     pub drives: Option<sim::replay::DriveTrain>,
 }
 
-impl Identified {
+impl IdentifiedModel {
     /// Writes `dir/<id>.<method>.urdf` and, with drive terms, `dir/<id>.<method>.drives.toml`
     /// (what `sim replay --urdf … --drives …` reads), each whole or not at all; returns the
     /// paths.
@@ -235,14 +255,12 @@ pub fn score_with(
     let id = experiment.id();
     let mut out = Outcome::default();
     for e in estimators {
-        if let Err(reason) = e.applies(experiment) {
-            out.skipped.push((e.name().into(), reason.0));
-            continue;
-        }
-        match e.estimate(experiment) {
+        match run(*e, experiment) {
+            Err(NoEstimate::NotApplicable(reason)) => out.skipped.push((e.name().into(), reason.0)),
+            Err(NoEstimate::Failed(err)) => out.failed.push((e.name().into(), err.message)),
             Ok(est) => {
                 out.rows
-                    .extend(crate::score::rows(&id, e.name(), &est, truth));
+                    .extend(crate::estimate::score::rows(&id, e.name(), &est, truth));
                 if let (Some(model), Some(v)) = (&est.predictor, validation) {
                     out.rows
                         .extend(prediction_rows(&id, e.name(), model.as_ref(), v));
@@ -258,7 +276,7 @@ pub fn score_with(
                         .runs()
                         .iter()
                         .find_map(|(_, m)| m.stated.transmission.as_ref());
-                    out.models.push(Identified {
+                    out.models.push(IdentifiedModel {
                         method: e.name().into(),
                         drives: crate::estimate::idim::drives::drive_train(
                             &est.values,
@@ -269,7 +287,6 @@ pub fn score_with(
                     });
                 }
             }
-            Err(err) => out.failed.push((e.name().into(), err.message)),
         }
     }
     out
@@ -293,21 +310,4 @@ pub fn note_reasons(
             }
         }
     }
-}
-
-/// Per `(method, parameter)` over the rows with a truth and an estimate.
-pub fn summarize(rows: &[Row]) -> BTreeMap<(String, String), Summary> {
-    let mut pairs: BTreeMap<(String, String), Vec<(f64, f64)>> = BTreeMap::new();
-    for r in rows {
-        if let (Some(t), Some(e)) = (r.truth, r.estimate) {
-            pairs
-                .entry((r.method.clone(), r.parameter.clone()))
-                .or_default()
-                .push((t, e));
-        }
-    }
-    pairs
-        .into_iter()
-        .filter_map(|(k, p)| Summary::of(&p).map(|s| (k, s)))
-        .collect()
 }

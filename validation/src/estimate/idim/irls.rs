@@ -1,0 +1,20 @@
+//! `idim_irls`: IDIM by iteratively reweighted least squares with Huber's robust weights
+//! ([`super::robust::Huber`]).
+
+use super::base::Idim;
+use super::{Identified, Prepared, WholeArm};
+use crate::estimate::EstimateError;
+
+/// IDIM-IRLS.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IdimIrls;
+
+impl WholeArm for IdimIrls {
+    fn name(&self) -> &'static str {
+        "idim_irls"
+    }
+
+    fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+        Idim::irls().identify(experiment)
+    }
+}
