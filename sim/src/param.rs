@@ -60,3 +60,24 @@ mod tests {
         assert!(non_negative("s", f64::INFINITY).is_err());
     }
 }
+
+/// A value of a command-line argument or a file's field that does not parse: what was expected
+/// and what was given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected {expected}, got {got:?}")]
+pub struct Unparsed {
+    /// What was expected.
+    pub expected: String,
+    /// The text given.
+    pub got: String,
+}
+
+impl Unparsed {
+    /// `got` was not `expected`.
+    pub fn new(expected: impl Into<String>, got: &str) -> Self {
+        Unparsed {
+            expected: expected.into(),
+            got: got.to_string(),
+        }
+    }
+}

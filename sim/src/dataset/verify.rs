@@ -31,7 +31,7 @@ pub struct Verification {
     /// Arms in no complete shard, or left out of theirs (a validity gate failed).
     pub missing: Vec<usize>,
     /// Arms present but invalid, with the reason.
-    pub invalid: Vec<(usize, String)>,
+    pub invalid: Vec<(usize, ArmFault)>,
     /// Files that belong to no shard of the population (duplicates, strays, leftovers).
     pub unexpected: Vec<PathBuf>,
 }
@@ -41,6 +41,54 @@ impl Verification {
     pub fn is_whole(&self) -> bool {
         self.missing.is_empty() && self.invalid.is_empty() && self.unexpected.is_empty()
     }
+}
+
+/// Why an arm present in a population is not valid.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ArmFault {
+    /// Its shard as a whole: a file missing from or not matching its checksum list, or a file
+    /// unreadable (the reader's message).
+    #[error("{0}")]
+    Shard(String),
+    /// The shard's manifests name an arm outside the shard.
+    #[error("{}: arm {arm} is not one of the shard's arms {range:?}", file.display())]
+    Foreign {
+        /// The manifests' file.
+        file: PathBuf,
+        /// The arm named.
+        arm: u32,
+        /// The shard's arms.
+        range: std::ops::Range<usize>,
+    },
+    /// Its manifest is not JSON of the schema (the parser's message).
+    #[error("manifest: {0}")]
+    Manifest(String),
+    /// Its manifest names another run.
+    #[error("manifest names run {run:?}, not arm {arm}")]
+    OtherArm {
+        /// The run named.
+        run: String,
+        /// The arm.
+        arm: usize,
+    },
+    /// Its manifest marks it invalid (a validity gate kept it).
+    #[error("marked invalid: {0}")]
+    MarkedInvalid(String),
+    /// Its inverse-dynamics check is NaN or above [`MAX_RNEA_RESIDUAL`].
+    #[error("checks.rnea_max_rel_residual = {0:e} (at most {MAX_RNEA_RESIDUAL:e})")]
+    Residual(f64),
+    /// A table holds another number of its rows than its manifest implies.
+    #[error("{table}: {got} rows, expected {want} ({samples} samples)")]
+    Rows {
+        /// The table.
+        table: &'static str,
+        /// Its rows of the arm.
+        got: usize,
+        /// Those the manifest implies.
+        want: usize,
+        /// The manifest's samples.
+        samples: usize,
+    },
 }
 
 /// A population directory that cannot be verified at all.
@@ -94,7 +142,7 @@ pub fn verify(out: &Path) -> Result<Verification, VerifyError> {
 struct ShardCheck {
     valid: usize,
     missing: Vec<usize>,
-    invalid: Vec<(usize, String)>,
+    invalid: Vec<(usize, ArmFault)>,
 }
 
 /// Checks shard `s`: its checksums, then each arm its manifests name.
@@ -127,7 +175,7 @@ fn shard_arms(
     s: usize,
     files: &[PathBuf; 4],
     range: &std::ops::Range<usize>,
-) -> Result<BTreeMap<usize, Result<(), String>>, String> {
+) -> Result<BTreeMap<usize, Result<(), ArmFault>>, ArmFault> {
     let relative = shard_relative_files(s);
     // Every file of the shard that exists must be listed (and match).
     let required: Vec<&str> = relative
@@ -136,22 +184,24 @@ fn shard_arms(
         .filter(|(_, f)| f.exists())
         .map(|(r, _)| r.as_str())
         .collect();
-    checksum::verify(&shard_checksums(out, s), out, &required).map_err(|e| e.to_string())?;
-    let m = ParquetColumns::read(&files[3]).map_err(|e| e.to_string())?;
+    let shard = |e: super::DatasetError| ArmFault::Shard(e.to_string());
+    checksum::verify(&shard_checksums(out, s), out, &required).map_err(shard)?;
+    let m = ParquetColumns::read(&files[3]).map_err(shard)?;
     let (arms, texts) = (
-        m.u32("arm").map_err(|e| e.to_string())?,
-        m.utf8("manifest").map_err(|e| e.to_string())?,
+        m.u32("arm").map_err(shard)?,
+        m.utf8("manifest").map_err(shard)?,
     );
-    if let Some(k) = arms.iter().find(|&&k| !range.contains(&(k as usize))) {
-        return Err(format!(
-            "{}: arm {k} is not one of the shard's arms {range:?}",
-            files[3].display()
-        ));
+    if let Some(&arm) = arms.iter().find(|&&k| !range.contains(&(k as usize))) {
+        return Err(ArmFault::Foreign {
+            file: files[3].clone(),
+            arm,
+            range: range.clone(),
+        });
     }
     let mut rows = Vec::new();
     if !arms.is_empty() {
         for f in &files[..3] {
-            let runs = arm_rows(f).map_err(|e| e.to_string())?;
+            let runs = arm_rows(f).map_err(shard)?;
             rows.push(runs.into_iter().collect::<BTreeMap<u32, usize>>());
         }
     }
@@ -167,29 +217,36 @@ fn shard_arms(
 
 /// Arm `k`'s manifest and rows: readable, naming the arm, with row counts as its manifest
 /// implies (`rows`: in bodies, joints, truth) and a passing inverse-dynamics check.
-fn check_arm(k: usize, text: &str, rows: impl Iterator<Item = usize>) -> Result<(), String> {
-    let m: Manifest = serde_json::from_str(text).map_err(|e| format!("manifest: {e}"))?;
+fn check_arm(k: usize, text: &str, rows: impl Iterator<Item = usize>) -> Result<(), ArmFault> {
+    let m: Manifest = serde_json::from_str(text).map_err(|e| ArmFault::Manifest(e.to_string()))?;
     if !m.run_id.ends_with(&format!("arm={k:05}")) {
-        return Err(format!("manifest names run {:?}, not arm {k}", m.run_id));
+        return Err(ArmFault::OtherArm {
+            run: m.run_id,
+            arm: k,
+        });
     }
     if let Some(invalid) = &m.invalid {
-        return Err(format!("marked invalid: {invalid}"));
+        return Err(ArmFault::MarkedInvalid(invalid.to_string()));
     }
     let residual = m.checks.rnea_max_rel_residual;
     if residual.is_nan() || residual > MAX_RNEA_RESIDUAL {
-        return Err(format!(
-            "checks.rnea_max_rel_residual = {residual:e} (at most {MAX_RNEA_RESIDUAL:e})"
-        ));
+        return Err(ArmFault::Residual(residual));
     }
     let bodies = m.model.links.len();
     let joints = m.model.joint_ids().len();
     let want = [m.samples * bodies, m.samples * joints, bodies];
-    for ((table, got), want) in ["bodies", "joints", "truth"].iter().zip(rows).zip(want) {
+    for ((table, got), want) in ["bodies", "joints", "truth"]
+        .into_iter()
+        .zip(rows)
+        .zip(want)
+    {
         if got != want {
-            return Err(format!(
-                "{table}: {got} rows, expected {want} ({} samples)",
-                m.samples
-            ));
+            return Err(ArmFault::Rows {
+                table,
+                got,
+                want,
+                samples: m.samples,
+            });
         }
     }
     Ok(())

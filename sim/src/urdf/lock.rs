@@ -40,7 +40,7 @@ pub fn held(robot: &urdf_rs::Robot, locks: &Locks) -> Result<HashMap<String, f64
                 ),
             )
         })?;
-        check_position(j, position).map_err(|p| (element.clone(), p))?;
+        check_position(j, position, &element)?;
         held.insert(name.clone(), position);
     }
     for j in &robot.joints {
@@ -103,31 +103,35 @@ fn follow(
         })?,
     };
     let position = m.multiplier.unwrap_or(1.0) * at + m.offset.unwrap_or(0.0);
-    check_position(j, position).map_err(|p| (element, p))?;
+    check_position(j, position, &element)?;
     Ok(position)
 }
 
-/// `Err` unless `j` is a moving joint and `position` a finite value within its `<limit>`.
-fn check_position(j: &urdf_rs::Joint, position: f64) -> Result<(), String> {
+/// `Err` (naming `element`) unless `j` is a moving joint and `position` a finite value within its
+/// `<limit>`.
+fn check_position(j: &urdf_rs::Joint, position: f64, element: &str) -> Result<(), Problem> {
     use urdf_rs::JointType::{Continuous, Prismatic, Revolute};
+    let problem = |message: String| (element.to_string(), message);
     if !matches!(j.joint_type, Revolute | Continuous | Prismatic) {
-        return Err(format!(
+        return Err(problem(format!(
             "a {:?} joint cannot be held at a position (expected a revolute, continuous or \
              prismatic joint)",
             j.joint_type
-        ));
+        )));
     }
     if !position.is_finite() {
-        return Err(format!("expected a finite position, got {position}"));
+        return Err(problem(format!(
+            "expected a finite position, got {position}"
+        )));
     }
     let l = &j.limit;
     let bounded = j.joint_type != Continuous && l.lower < l.upper;
     let slack = 1e-12 * (l.upper - l.lower).abs().max(1.0);
     if bounded && !(l.lower - slack..=l.upper + slack).contains(&position) {
-        return Err(format!(
+        return Err(problem(format!(
             "expected a position within the joint's <limit> [{}, {}], got {position}",
             l.lower, l.upper
-        ));
+        )));
     }
     Ok(())
 }

@@ -20,7 +20,8 @@ pub struct PopulationReader {
     dir: PathBuf,
     layout: Layout,
     /// Per shard, the outcome of checking its files against its checksum list (once).
-    verified: Vec<OnceLock<Result<(), String>>>,
+    /// Per shard, its checksum check, made once (the error shared by every read of the shard).
+    verified: Vec<OnceLock<Result<(), std::sync::Arc<sim::dataset::DatasetError>>>>,
 }
 
 impl PopulationReader {
@@ -151,11 +152,11 @@ impl PopulationReader {
                 .filter(|(_, f)| f.exists())
                 .map(|(n, _)| n)
                 .collect();
-            sim::dataset::checksum::verify(&list, &self.dir, &required).map_err(|e| e.to_string())
+            sim::dataset::checksum::verify(&list, &self.dir, &required).map_err(std::sync::Arc::new)
         });
-        outcome.clone().map_err(|message| ReadError::Format {
+        outcome.clone().map_err(|e| ReadError::Format {
             path: list,
-            message,
+            message: e.to_string(),
         })
     }
 }

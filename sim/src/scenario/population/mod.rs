@@ -455,11 +455,11 @@ impl PopulationSection {
 }
 
 impl std::str::FromStr for Shard {
-    type Err = String;
+    type Err = crate::param::Unparsed;
 
     /// Parses `K/N` with `0 ≤ K < N`.
-    fn from_str(s: &str) -> Result<Self, String> {
-        let err = || format!("expected a shard K/N with 0 ≤ K < N, got {s:?}");
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let err = || crate::param::Unparsed::new("a shard K/N with 0 ≤ K < N", s);
         let (k, n) = s.split_once('/').ok_or_else(err)?;
         let (index, count): (usize, usize) = (
             k.trim().parse().map_err(|_| err())?,

@@ -74,15 +74,15 @@ impl std::fmt::Display for FamilyId {
 }
 
 impl std::str::FromStr for FamilyId {
-    type Err = String;
+    type Err = crate::param::Unparsed;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         FamilyId::ALL
             .into_iter()
             .find(|f| f.id() == s)
             .ok_or_else(|| {
                 let ids: Vec<&str> = FamilyId::ALL.iter().map(|f| f.id()).collect();
-                format!("expected a motion family ({}), got {s:?}", ids.join(", "))
+                crate::param::Unparsed::new(format!("a motion family ({})", ids.join(", ")), s)
             })
     }
 }

@@ -51,7 +51,8 @@ pub struct NimModels {
     /// Inputs from the encoder-only kinematics ([`crate::encoder`]) instead of the sensed body
     /// columns.
     encoders: bool,
-    models: OnceLock<Result<Loaded, String>>,
+    /// The models, loaded once (the error kept for every experiment asked).
+    models: OnceLock<Result<Loaded, crate::Error>>,
 }
 
 impl NimModels {
@@ -80,7 +81,7 @@ impl NimModels {
             )
         })?;
         self.models
-            .get_or_init(|| Loaded::load(dir).map_err(|e| e.to_string()))
+            .get_or_init(|| Loaded::load(dir))
             .as_ref()
             .map_err(|e| NotApplicable::new(e.to_string()))
     }
