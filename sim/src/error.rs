@@ -14,7 +14,7 @@ pub enum Error {
     /// A model ([`crate::model::ModelError`]).
     #[error(transparent)]
     Model(#[from] crate::model::ModelError),
-    /// A run or population directory ([`crate::store::DatasetError`]).
+    /// A run or population directory ([`crate::dataset::DatasetError`]).
     #[error(transparent)]
     Dataset(#[from] crate::store::DatasetError),
     /// A population run ([`crate::batch::BatchError`]).

@@ -5,7 +5,7 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use sim::store::reader::ParquetColumns;
+use sim::dataset::reader::ParquetColumns;
 
 use crate::rapier_patch::PatchedBuild;
 

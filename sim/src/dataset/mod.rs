@@ -22,8 +22,41 @@ pub mod population;
 pub mod verify;
 pub mod writer;
 
-pub use crate::recorded;
-pub use crate::store::{checksum, columns, temporary};
+// The format's primitives live in leaf modules below the simulation (a scenario may play back a
+// recorded run, and this module's writers read scenarios); this is their one public path.
+pub use crate::store::{DatasetError, io};
+
+/// A recorded run: a real robot's joint readings brought in by `validation import`, written as
+/// a run directory beside the simulated ones (`joints.parquet`, `manifest.json`, `SHA256SUMS`; no
+/// bodies, no truth), and read back.
+pub mod recorded {
+    pub use crate::recorded::*;
+}
+
+/// Directories written whole or not at all.
+pub mod atomic {
+    pub use crate::store::atomic::*;
+}
+
+/// The SHA-256 lists of run and shard files.
+pub mod checksum {
+    pub use crate::store::checksum::*;
+}
+
+/// The column names every writer and reader shares.
+pub mod columns {
+    pub use crate::store::columns::*;
+}
+
+/// The one Parquet reader.
+pub mod reader {
+    pub use crate::store::reader::*;
+}
+
+/// Temporary directories removed on drop.
+pub mod temporary {
+    pub use crate::store::temporary::*;
+}
 
 pub use manifest::Manifest;
-pub use writer::{DatasetError, io, write_files, write_run, write_run_keeping_invalid};
+pub use writer::{write_files, write_run, write_run_keeping_invalid};

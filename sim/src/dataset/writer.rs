@@ -8,11 +8,11 @@ use parquet::file::metadata::KeyValue;
 use super::manifest::Manifest;
 use crate::model::Chain;
 use crate::recording::Recording;
-pub use crate::store::atomic::write_dir;
+use crate::store::atomic::write_dir;
 use crate::store::checksum::CHECKSUMS_FILE;
 use crate::store::columns::*;
 use crate::store::table::Table;
-pub use crate::store::{DatasetError, io};
+use crate::store::{DatasetError, io};
 
 fn bodies_table(rec: &Recording) -> Table {
     let rows = rec.bodies.len();

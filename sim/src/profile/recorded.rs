@@ -1,4 +1,4 @@
-//! A joint motion played back from a recorded run ([`crate::recorded`]): the signal
+//! A joint motion played back from a recorded run ([`crate::dataset::recorded`]): the signal
 //! chain's coordinate, rate and acceleration on the run's uniform grid, joined between grid
 //! points by the quintic Hermite polynomial that matches `q, q̇, q̈` at both ends. So the motion
 //! is twice continuously differentiable, passes through every recorded sample exactly, and its

@@ -15,7 +15,7 @@ pub enum DatasetError {
     /// valid one.
     #[error("`{1}`: {0}; runs marked invalid (written with --keep-invalid) are not read as data")]
     MarkedInvalid(Box<crate::invalid::Invalid>, PathBuf),
-    /// A file's SHA-256 differs from its checksum list's ([`super::checksum`]).
+    /// A file's SHA-256 differs from its checksum list's ([`crate::dataset::checksum`]).
     #[error(
         "`{path}`: its SHA-256 differs from the one in `{list}`: the file is corrupted, \
          truncated or was changed after it was written"

@@ -2,7 +2,7 @@
 //! column names the readers share ([`columns`]), SHA-256 lists ([`checksum`]), directories
 //! written whole or not at all ([`atomic`], [`temporary`]) and their error. A leaf below the
 //! simulation: the run and population writers ([`crate::dataset`]) and the recorded-run format
-//! ([`crate::recorded`]) build on it.
+//! ([`crate::dataset::recorded`]) build on it.
 
 pub mod atomic;
 pub mod checksum;

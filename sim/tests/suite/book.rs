@@ -133,7 +133,7 @@ fn every_column_a_run_writes_is_in_the_dataset_contract() {
     let listed = |c: &str| contract.contains(&format!("`{c}`"));
     let mut missing = Vec::new();
     for file in ["bodies.parquet", "joints.parquet", "truth.parquet"] {
-        let table = sim::store::reader::ParquetColumns::read(&dir.join(file)).unwrap();
+        let table = sim::dataset::reader::ParquetColumns::read(&dir.join(file)).unwrap();
         for c in table.names() {
             let base = c.strip_suffix("_meas");
             if !(listed(c) || base.is_some_and(listed)) {

@@ -4,8 +4,8 @@
 //! velocities, linearly interpolated between samples, 50 substeps per sample — where the
 //! simulator advances the state exactly over each step at the step's starting rate.
 
+use sim::dataset::reader::ParquetColumns;
 use sim::scenario::Scenario;
-use sim::store::reader::ParquetColumns;
 
 const SCENARIO: &str = r#"
 name = "link2_lugre"

@@ -29,7 +29,7 @@ fn temp(name: &str) -> PathBuf {
 /// Arm `k`'s manifest from its shard's manifests file (`arms_per_shard` arms per shard).
 pub fn arm_manifest(out: &Path, k: usize, arms_per_shard: usize) -> sim::dataset::Manifest {
     let path = &sim::dataset::population::shard_files(out, k / arms_per_shard)[3];
-    let rows = sim::store::reader::ParquetColumns::read_arm(path, k as u32).unwrap();
+    let rows = sim::dataset::reader::ParquetColumns::read_arm(path, k as u32).unwrap();
     let texts = rows.utf8("manifest").unwrap();
     assert_eq!(texts.len(), 1, "arm {k}: one manifest");
     serde_json::from_str(&texts[0]).unwrap()
@@ -63,7 +63,7 @@ fn shards_are_disjoint_and_together_equal_the_whole_population() {
         .cloned()
         .collect();
     assert_eq!(manifests, ["manifests/shard=00001/part-0.parquet"]);
-    let arms = sim::store::reader::arm_rows(&half.join(&manifests[0])).unwrap();
+    let arms = sim::dataset::reader::arm_rows(&half.join(&manifests[0])).unwrap();
     assert_eq!(arms, [(2, 1), (3, 1)]);
     // Resuming keeps complete arms; --force rewrites them identically.
     let g = sim::batch::generate(&s, &half, "1/2".parse().unwrap(), false, None).unwrap();

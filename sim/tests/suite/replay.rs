@@ -208,12 +208,12 @@ fn a_held_out_window_is_cut_like_the_estimator_and_bad_inputs_are_named() {
 fn a_recorded_run_with_a_non_finite_reading_is_refused_naming_the_column_and_row() {
     let dir = temp_dir("nan");
     let good = recording(&dir);
-    let (_, mut table) = sim::recorded::read(&good).unwrap();
+    let (_, mut table) = sim::dataset::recorded::read(&good).unwrap();
     table.joints[2].qd[7] = f64::NAN;
     let manifest = std::fs::read_to_string(good.join("manifest.json")).unwrap();
     let bad = dir.join("bad");
     write_recorded(&bad, &table, &manifest, false).unwrap();
-    let Err(err) = sim::recorded::read(&bad).map(|_| ()) else {
+    let Err(err) = sim::dataset::recorded::read(&bad).map(|_| ()) else {
         panic!("a recorded run with a NaN reading was read");
     };
     let err = err.to_string();

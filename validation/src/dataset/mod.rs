@@ -296,8 +296,8 @@ fn read_files(dir: &Path, files: &[PathBuf; 4]) -> Result<Run, ReadError> {
     let [bodies_path, joints_path, truth_path, manifest_path] = files;
     let manifest = read_manifest(manifest_path)?;
     refuse_invalid(&manifest, manifest_path)?;
-    let [bodies, joints, truth] =
-        [bodies_path, joints_path, truth_path].map(|p| sim::store::reader::ParquetColumns::read(p));
+    let [bodies, joints, truth] = [bodies_path, joints_path, truth_path]
+        .map(|p| sim::dataset::reader::ParquetColumns::read(p));
     assemble(dir, [bodies?, joints?, truth?], manifest, manifest_path)
 }
 
@@ -305,7 +305,7 @@ fn read_files(dir: &Path, files: &[PathBuf; 4]) -> Result<Run, ReadError> {
 /// errors name); `dir` is recorded as where it came from.
 fn assemble(
     dir: &Path,
-    [bt, jt, tt]: [sim::store::reader::ParquetColumns; 3],
+    [bt, jt, tt]: [sim::dataset::reader::ParquetColumns; 3],
     manifest: Manifest,
     manifest_path: &Path,
 ) -> Result<Run, ReadError> {

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use sim::dataset::population::{
     Layout, read_description, shard_checksums, shard_files, shard_relative_files,
 };
-use sim::store::reader::{ParquetColumns, arm_rows};
+use sim::dataset::reader::{ParquetColumns, arm_rows};
 
 use super::{ReadError, Run, assemble, refuse_invalid};
 

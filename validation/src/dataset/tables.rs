@@ -1,12 +1,12 @@
 //! The bodies, joints and truth tables of a run directory turned into series; the files are
-//! read by `sim`'s reader beside its writer ([`sim::store::reader::ParquetColumns`]).
+//! read by `sim`'s reader beside its writer ([`sim::dataset::reader::ParquetColumns`]).
 
 use std::path::Path;
 
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use sim::dataset::Manifest;
+use sim::dataset::reader::ParquetColumns;
 use sim::recording::BodyGroup;
-use sim::store::reader::ParquetColumns;
 
 use super::{BodySeries, BodyTruth, JointColumn, JointSeries, ReadError, Truth};
 

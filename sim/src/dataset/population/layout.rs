@@ -118,7 +118,7 @@ pub fn shard_files(out: &Path, shard: usize) -> [PathBuf; 4] {
     shard_relative_files(shard).map(|r| out.join(r))
 }
 
-/// The checksum list of shard `shard` ([`crate::store::checksum`]; paths relative to `out`).
+/// The checksum list of shard `shard` ([`crate::dataset::checksum`]; paths relative to `out`).
 pub fn shard_checksums(out: &Path, shard: usize) -> PathBuf {
     out.join("checksums")
         .join(format!("{}.sha256", partition(shard)))

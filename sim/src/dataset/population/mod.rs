@@ -38,7 +38,7 @@ pub use shard_writer::ShardWriter;
 use std::path::{Path, PathBuf};
 
 use super::temporary;
-use super::writer::{DatasetError, io};
+use crate::store::{DatasetError, io};
 
 /// Writes `population.json` (identical for every shard of one population), atomically: shards
 /// running at the same time each write a temporary file and rename it into place.
