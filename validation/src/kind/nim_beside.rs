@@ -222,7 +222,7 @@ impl StudyKind for NimBesidePlan {
             }));
             merged.notes.push(format!(
                 "`nim_{label}*`: NIM models {} ({what}); {} seeds per level.",
-                ctx.shown(&models),
+                ctx.shown(&ctx.models().join(format!("nim_{label}"))),
                 self.nim_study.seeds
             ));
         }

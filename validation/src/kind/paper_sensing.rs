@@ -188,7 +188,7 @@ impl PaperSensingPlan {
         merged.notes.push(format!(
             "`{label}`: the NIM trained without the `{held}` motion family (`{}`), on the same \
              measured copies.",
-            ctx.shown(without_family)
+            ctx.shown(&ctx.models().join(format!("nim_noise_without_{held}")))
         ));
         Ok(merged)
     }

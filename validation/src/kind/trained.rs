@@ -12,8 +12,8 @@ use crate::study::joint_level::{self, Recipe, Training};
 use crate::study::sweep::SweepResult;
 
 /// The NIM of `sensing` trained on `training` (arms of the population `population` whose cache
-/// key is `key`), cached as `models/<label>-<hash>`; its report (`saved` as a user types the
-/// directory) and its directory.
+/// key is `key`), cached as `models/<label>-<hash>`; its report (`saved`: `models/<label>`, the
+/// link to it, as a user types it) and its directory.
 pub fn joint_nim(
     ctx: &Context,
     label: &str,
@@ -32,7 +32,8 @@ pub fn joint_nim(
     let (trained, dir) = cache::trained(&ctx.models(), label, &parts, |dir| {
         joint_level::train(sensing, population, training, &recipe, dir)
     })?;
-    let saved = ctx.shown(&dir);
+    // Reports name the link to the last run's models, the path a user types.
+    let saved = ctx.shown(&ctx.models().join(label));
     Ok((Training { saved, ..trained }, dir))
 }
 
