@@ -123,6 +123,26 @@ fn split(
 }
 
 impl JointLevelPlan {
+    /// The study's `methods` on the `held_out` arms of population `name`, the population mean
+    /// and the NIM from `training` (joint-level sensing).
+    fn evaluate(
+        &self,
+        name: &str,
+        training: &[Run],
+        held_out: &[Run],
+        options: &Options,
+    ) -> crate::Result<JointLevelStudy> {
+        let methods: Vec<&str> = self.methods.iter().map(String::as_str).collect();
+        joint_level::evaluate(
+            Sensing::JointLevel,
+            name,
+            training,
+            held_out,
+            &methods,
+            options,
+        )
+    }
+
     /// The family's population, its arms split, the trained NIM's report and models.
     fn family(
         &self,
@@ -180,16 +200,8 @@ impl JointLevelPlan {
             fourier.map_or(0, |f| f.harmonics),
             scenario.file.time.end,
         );
-        let methods: Vec<&str> = self.methods.iter().map(String::as_str).collect();
         let name = &scenario.file.name;
-        let other = joint_level::evaluate(
-            Sensing::JointLevel,
-            name,
-            training,
-            &family_arms,
-            &methods,
-            options,
-        )?;
+        let other = self.evaluate(name, training, &family_arms, options)?;
         Ok(OtherArms {
             title: "A motion family none of the training arms had".into(),
             description,
@@ -225,15 +237,7 @@ impl JointLevelPlan {
             nim_models: Some(models),
             ..Default::default()
         };
-        let methods: Vec<&str> = self.methods.iter().map(String::as_str).collect();
-        let study = joint_level::evaluate(
-            Sensing::JointLevel,
-            name,
-            training,
-            held_out,
-            &methods,
-            &options,
-        )?;
+        let study = self.evaluate(name, training, held_out, &options)?;
         Ok(OtherArms {
             title: "Random serial arms".into(),
             description: format!(
@@ -327,16 +331,8 @@ impl StudyKind for JointLevelPlan {
             nim_models: Some(models.clone()),
             ..Default::default()
         };
-        let methods: Vec<&str> = self.methods.iter().map(String::as_str).collect();
         let name = &scenario.file.name;
-        let mut result = joint_level::evaluate(
-            Sensing::JointLevel,
-            name,
-            training,
-            held_out,
-            &methods,
-            &options,
-        )?;
+        let mut result = self.evaluate(name, training, held_out, &options)?;
         result
             .others
             .push(self.other_family(ctx, &scenario, training, &options)?);
@@ -344,11 +340,6 @@ impl StudyKind for JointLevelPlan {
         result.sweep = Some(self.noise_sweep(ctx, &models)?);
         result.training = Some(trained);
         Ok(result)
-    }
-
-    fn render(&self, result: &JointLevelStudy, report: &Path) -> crate::Result<()> {
-        let md = report.join(format!("{}.md", self.name));
-        crate::files::write_atomic(&md, &Self::markdown(result)).map_err(crate::Error::io(&md))
     }
 
     fn markdown(result: &JointLevelStudy) -> String {

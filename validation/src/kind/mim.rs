@@ -6,7 +6,6 @@
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use sim::scenario::Scenario;
 
 use super::{Checks, Context, StudyKind};
 use crate::study::file::StudyError;
@@ -33,19 +32,6 @@ pub struct MimPlan {
     pub appendix: PathBuf,
 }
 
-/// Simulates `path` into `ctx`'s `runs/<scenario name>` (with a progress bar) and reads it.
-fn simulated(path: &Path, ctx: &Context) -> crate::Result<crate::dataset::Run> {
-    let scenario = Scenario::from_path(path)?;
-    let pb = indicatif::ProgressBar::new(scenario.samples as u64);
-    pb.set_message(scenario.file.name.clone());
-    let result = sim::simulate(&scenario, Some(&pb));
-    pb.finish_and_clear();
-    let dir = ctx.runs().join(&scenario.file.name);
-    let run = crate::dataset::write_and_read(&result, &dir)?;
-    println!("wrote {}", dir.display());
-    Ok(run)
-}
-
 impl StudyKind for MimPlan {
     const NAME: &'static str = "mim";
     type Result = MimStudy;
@@ -64,8 +50,8 @@ impl StudyKind for MimPlan {
     }
 
     fn compute(&self, ctx: &Context) -> crate::Result<MimStudy> {
-        let run = simulated(&self.scenario, ctx)?;
-        let appendix = simulated(&self.appendix, ctx)?;
+        let run = ctx.simulated(&self.scenario)?;
+        let appendix = ctx.simulated(&self.appendix)?;
         Ok(MimStudy::new(&run)?.with_appendix(&appendix)?)
     }
 

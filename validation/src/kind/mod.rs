@@ -58,8 +58,12 @@ pub trait StudyKind: Sized {
     fn name(&self) -> &str;
     /// Computes the study: runs, populations and models into `ctx`'s folders.
     fn compute(&self, ctx: &Context) -> crate::Result<Self::Result>;
-    /// Writes the report files (Markdown, CSV, figures) of `result` into `report`.
-    fn render(&self, result: &Self::Result, report: &Path) -> crate::Result<()>;
+    /// Writes the report files (Markdown, CSV, figures) of `result` into `report`; by default
+    /// its Markdown alone, as `<name>.md`.
+    fn render(&self, result: &Self::Result, report: &Path) -> crate::Result<()> {
+        let md = report.join(format!("{}.md", self.name()));
+        crate::files::write_atomic(&md, &Self::markdown(result)).map_err(crate::Error::io(&md))
+    }
     /// The guide chapter's body: the report's Markdown.
     fn markdown(result: &Self::Result) -> String;
     /// One line for the terminal: the study's headline figures.

@@ -202,9 +202,7 @@ impl PaperSensingPlan {
         let methods: Vec<&str> = self.exact.1.iter().map(String::as_str).collect();
         let mut rows = Vec::new();
         for path in &self.exact.0 {
-            let scenario = Scenario::from_path(path)?;
-            let dir = ctx.runs().join(&scenario.file.name);
-            let run = crate::dataset::write_and_read(&sim::simulate(&scenario, None), &dir)?;
+            let run = ctx.simulated(path)?;
             rows.extend(paper_sensing::exact(&run, &methods, options)?);
         }
         Ok(rows)
@@ -320,11 +318,6 @@ impl StudyKind for PaperSensingPlan {
         let mut result = PaperSensingStudy::new(arms, sweep, exact)?;
         result.set_encoder = Some(set_training);
         Ok(result)
-    }
-
-    fn render(&self, result: &PaperSensingStudy, report: &Path) -> crate::Result<()> {
-        let md = report.join(format!("{}.md", self.name));
-        crate::files::write_atomic(&md, &Self::markdown(result)).map_err(crate::Error::io(&md))
     }
 
     fn markdown(result: &PaperSensingStudy) -> String {

@@ -1,4 +1,4 @@
-//! `industrial.md` and `industrial.json`: the industrial-arm study
+//! `industrial.md`: the industrial-arm study
 //! ([`crate::study::industrial`]) rendered; nothing is computed here.
 
 use std::path::Path;
@@ -121,18 +121,9 @@ pub fn markdown(s: &IndustrialStudy) -> String {
     md
 }
 
-/// Writes `dir/industrial.md` and `dir/industrial.json` (each atomically).
+/// Writes `dir/industrial.md` atomically (the serialized study it is rendered from is the study
+/// engine's, `crate::kind`).
 pub fn write(study: &IndustrialStudy, dir: &Path) -> crate::Result<()> {
-    let json = serde_json::to_string_pretty(study).map_err(|e| crate::Error::Format {
-        path: dir.join("industrial.json"),
-        message: e.to_string(),
-    })?;
-    for (name, text) in [
-        ("industrial.json", json),
-        ("industrial.md", markdown(study)),
-    ] {
-        let path = dir.join(name);
-        super::write_atomic(&path, &text).map_err(crate::Error::io(&path))?;
-    }
-    Ok(())
+    let path = dir.join("industrial.md");
+    super::write_atomic(&path, &markdown(study)).map_err(crate::Error::io(&path))
 }

@@ -203,12 +203,10 @@ pub fn markdown(study: &MimStudy) -> String {
     md
 }
 
-/// Writes `mim.json` (the study, which `crate::kind` renders), `mim.md` and
-/// `mim.csv` into `dir`.
+/// Writes `mim.md` and `mim.csv` into `dir` (the serialized study they are rendered from is the
+/// study engine's, `crate::kind`).
 pub fn write(study: &MimStudy, dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let json = serde_json::to_string_pretty(study).map_err(std::io::Error::other)?;
-    super::write_atomic(&dir.join("mim.json"), &json)?;
     super::write_atomic(&dir.join("mim.md"), &markdown(study))?;
     super::write_atomic(&dir.join("mim.csv"), &csv(study))
 }

@@ -307,11 +307,9 @@ impl MultisineStudy {
 
     /// Writes `multisine.md`, `multisine.csv` and `multisine.png` into `dir`.
     pub fn write(&self, dir: &Path) -> crate::Result<()> {
+        // The serialized result they are rendered from is the study engine's
+        // (`crate::kind`: `<name>.json`).
         std::fs::create_dir_all(dir).map_err(crate::Error::io(dir))?;
-        // The serialized result every file below is rendered from.
-        let json = dir.join("multisine.json");
-        let text = serde_json::to_string_pretty(self).expect("serializes");
-        super::write_atomic(&json, &text).map_err(crate::Error::io(&json))?;
         for (file, text) in [
             ("multisine.md", self.markdown()),
             ("multisine.csv", self.csv()),
