@@ -28,7 +28,8 @@
 //!   constraint reactions, motor action and applied joint torques.
 //! * **Generalized joint force** `tau` is the actuator's force (prismatic, N) or torque
 //!   (revolute, N·m) along the joint axis acting on the child; `tau_friction` is the
-//!   generalized friction/damping force, so that inverse dynamics gives
+//!   generalized friction/damping force with the joint's other passive terms ([`term`]: a
+//!   motor's cogging), so that inverse dynamics gives
 //!   `RNEA(q, qd, qdd) = tau + tau_friction`. The motor current is `i = tau / K` with the
 //!   joint's drive gain `K` (the teaching paper's `τ = K·i`, its eq. 1).
 //! * **What a sample holds**: Rapier integrates the motion (symplectic Euler). A sample at `t`
@@ -45,6 +46,7 @@ pub mod batch;
 pub mod butterworth;
 pub mod checks;
 pub mod cli;
+pub mod cogging;
 pub mod convert;
 pub mod dataset;
 pub mod drive;
@@ -72,6 +74,7 @@ pub mod scenario;
 pub mod sensor;
 pub mod simulation;
 mod store;
+pub mod term;
 pub mod urdf;
 pub mod validity;
 pub mod wrench;

@@ -83,8 +83,8 @@ pub fn provenance() -> std::collections::BTreeMap<String, String> {
         ),
         (
             "tau_friction",
-            "the joint's damping and friction model at (q, qd) and, for LuGre, its bristle \
-             state bristle_z",
+            "the joint's damping, friction model and passive terms (sim::term) at (q, qd) \
+             and, for LuGre, its bristle state bristle_z",
         ),
         (
             "bristle_z",

@@ -15,6 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::param::{ParamError, finite, positive};
+use crate::term::{Contribution, JointNow, JointTerm};
 
 /// A friction drift over the run.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,5 +43,16 @@ impl Drift {
             ));
         }
         positive("time_constant", self.time_constant, "time constant in s")
+    }
+}
+
+/// `friction_drift` (`sim::scenario::terms`): a scale of the friction, on any joint.
+impl JointTerm for Drift {
+    fn check_params(&self) -> Result<(), ParamError> {
+        self.validate()
+    }
+
+    fn at(&self, now: &JointNow) -> Contribution {
+        Contribution::Scale(self.factor(now.t))
     }
 }

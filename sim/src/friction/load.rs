@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use super::smooth_sign;
 use crate::param::{ParamError, non_negative, positive};
+use crate::term::{Contribution, JointNow, JointTerm, Place, not_on_the_rail};
 
 /// Load-proportional Coulomb friction of one joint.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -43,6 +44,26 @@ impl LoadFriction {
     pub fn validate(&self) -> Result<(), ParamError> {
         non_negative("coefficient", self.coefficient)?;
         positive("smoothing", self.smoothing, "velocity scale of the sign")
+    }
+}
+
+/// `load_friction` (`sim::scenario::terms`): a friction along the motion, on any joint but
+/// the rail.
+impl JointTerm for LoadFriction {
+    fn check_params(&self) -> Result<(), ParamError> {
+        self.validate()
+    }
+
+    fn check_place(&self, place: &Place) -> Result<(), String> {
+        not_on_the_rail(place)
+    }
+
+    fn needs_constraint_load(&self) -> bool {
+        true
+    }
+
+    fn at(&self, now: &JointNow) -> Contribution {
+        Contribution::Friction(self.magnitude(now.constraint_load, now.qd))
     }
 }
 

@@ -28,27 +28,18 @@ pub fn scenario(
         .joints
         .iter()
         .map(|j| JointSection {
-            id: j.id,
             motion: Some(Profile::Recorded(RecordedMotion {
                 run: absolute(run),
                 joint: j.id,
                 series: None,
             })),
-            torque: None,
-            servo: None,
-            free: false,
-            gain: 1.0,
             damping: no_friction.then_some(0.0),
             friction: no_friction.then_some(Friction::CoulombViscous {
                 coulomb: 0.0,
                 viscous: 0.0,
                 smoothing: 1.0,
             }),
-            rotor: None,
-            motor: None,
-            spring: None,
-            load_friction: None,
-            friction_drift: None,
+            ..JointSection::new(j.id)
         })
         .collect();
     let file = ScenarioFile {

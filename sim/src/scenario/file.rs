@@ -97,49 +97,76 @@ impl Default for SolverSection {
     }
 }
 
-/// `[[joint]]`: the drive of one joint.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct JointSection {
-    /// Joint id: 0 = rail, `i` = `O_i`.
-    pub id: u8,
-    /// Prescribed motion.
-    pub motion: Option<Profile>,
-    /// Applied generalized force signal.
-    pub torque: Option<Signal>,
-    /// Closed-loop drive (`sim::drive::Servo`).
-    pub servo: Option<crate::drive::Servo>,
-    /// Unactuated.
-    #[serde(default)]
-    pub free: bool,
-    /// Drive gain `K` (N·m/A or N/A, default 1): the recorded motor current is `i = tau / K`.
-    #[serde(default = "one")]
-    pub gain: f64,
-    /// Viscous damping coefficient `c ≥ 0` (`tau_friction = −c·q̇`); default: the model's
-    /// (a URDF's `<dynamics damping>`, else 0).
-    #[serde(default)]
-    pub damping: Option<f64>,
-    /// A friction model (`sim::friction::Friction`), added to the damping; default: the model's
-    /// (a URDF's `<dynamics friction>` as Coulomb friction, else none).
-    #[serde(default)]
-    pub friction: Option<crate::friction::Friction>,
-    /// The motor's rotor behind the gear (`sim::rotor::Rotor`): its reflected inertia; default
-    /// none.
-    #[serde(default)]
-    pub rotor: Option<crate::rotor::Rotor>,
-    /// The motor's current loop and torque-constant error (`sim::motor::Motor`); default none
-    /// (the current is its command, the stated gain is true).
-    #[serde(default)]
-    pub motor: Option<crate::motor::Motor>,
-    /// A torsional spring and damper between the rotor and the link (`sim::elastic::Spring`;
-    /// needs `rotor`); default none (a rigid gear).
-    #[serde(default)]
-    pub spring: Option<crate::elastic::Spring>,
-    /// Coulomb friction proportional to the joint's constraint load
-    /// (`sim::friction::LoadFriction`); default none.
-    #[serde(default)]
-    pub load_friction: Option<crate::friction::LoadFriction>,
-    /// The friction's drift as the joint warms (`sim::friction::Drift`); default none.
-    #[serde(default)]
-    pub friction_drift: Option<crate::friction::Drift>,
+/// Defines [`JointSection`]: its own fields and one per registered term
+/// (`super::terms::registered`).
+macro_rules! joint_section {
+    ($($(#[$doc:meta])* $field:ident: $ty:ty,)*) => {
+        /// `[[joint]]`: the drive of one joint.
+        #[derive(Clone, Debug, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct JointSection {
+            /// Joint id: 0 = rail, `i` = `O_i`.
+            pub id: u8,
+            /// Prescribed motion.
+            pub motion: Option<Profile>,
+            /// Applied generalized force signal.
+            pub torque: Option<Signal>,
+            /// Closed-loop drive (`sim::drive::Servo`).
+            pub servo: Option<crate::drive::Servo>,
+            /// Unactuated.
+            #[serde(default)]
+            pub free: bool,
+            /// Drive gain `K` (N·m/A or N/A, default 1): the recorded motor current is `i = tau / K`.
+            #[serde(default = "one")]
+            pub gain: f64,
+            /// Viscous damping coefficient `c ≥ 0` (`tau_friction = −c·q̇`); default: the model's
+            /// (a URDF's `<dynamics damping>`, else 0).
+            #[serde(default)]
+            pub damping: Option<f64>,
+            /// A friction model (`sim::friction::Friction`), added to the damping; default: the model's
+            /// (a URDF's `<dynamics friction>` as Coulomb friction, else none).
+            #[serde(default)]
+            pub friction: Option<crate::friction::Friction>,
+            /// The motor's rotor behind the gear (`sim::rotor::Rotor`): its reflected inertia; default
+            /// none.
+            #[serde(default)]
+            pub rotor: Option<crate::rotor::Rotor>,
+            /// The motor's current loop and torque-constant error (`sim::motor::Motor`); default none
+            /// (the current is its command, the stated gain is true).
+            #[serde(default)]
+            pub motor: Option<crate::motor::Motor>,
+            /// A torsional spring and damper between the rotor and the link (`sim::elastic::Spring`;
+            /// needs `rotor`); default none (a rigid gear).
+            #[serde(default)]
+            pub spring: Option<crate::elastic::Spring>,
+            $(
+                $(#[$doc])*
+                #[serde(default)]
+                pub $field: Option<$ty>,
+            )*
+        }
+
+        impl JointSection {
+            /// A section for joint `id` with no actuation and every default (gain 1; damping,
+            /// friction and every term the model's or none): set one of `motion`, `torque`,
+            /// `servo` or `free` before it is checked.
+            pub fn new(id: u8) -> JointSection {
+                JointSection {
+                    id,
+                    motion: None,
+                    torque: None,
+                    servo: None,
+                    free: false,
+                    gain: 1.0,
+                    damping: None,
+                    friction: None,
+                    rotor: None,
+                    motor: None,
+                    spring: None,
+                    $($field: None,)*
+                }
+            }
+        }
+    };
 }
+super::terms::registered!(joint_section);

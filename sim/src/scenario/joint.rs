@@ -1,16 +1,18 @@
 //! One `[[joint]]` section checked against its joint of the model: exactly one actuation, the
-//! gain, damping and the generator effects it states (friction, load friction, drift, rotor,
-//! spring, motor), each where it can act; the result is the joint's [`JointDrive`].
+//! gain, damping and the generator effects it states (friction, rotor, spring, motor and the
+//! registered terms of `sim::term`), each where it can act; the result is the joint's
+//! [`JointDrive`].
 
 use std::path::Path;
 
 use super::check::within_limits;
-use super::{JointDrive, JointSection, ScenarioError, ScenarioFile, Transmission};
+use super::{JointDrive, JointSection, JointTerms, ScenarioError, ScenarioFile, Transmission};
 use crate::drive::Drive;
 use crate::model::Chain;
 use crate::param::{non_negative, positive};
 use crate::profile::Profile;
 use crate::profile::recorded::Recordings;
+use crate::term::Place;
 
 /// Turns a field and what was expected into the scenario's error.
 pub(super) type Invalid<'a> = dyn Fn(&str, String) -> ScenarioError + 'a;
@@ -90,8 +92,7 @@ pub(super) fn joint_drive(
             },
         },
         motor: j.motor,
-        load_friction: j.load_friction,
-        drift: j.friction_drift,
+        terms: JointTerms::of(j),
     })
 }
 
@@ -164,20 +165,7 @@ fn effects(
         f.validate()
             .map_err(|(name, e)| invalid(&field(&format!("friction.{name}")), e))?;
     }
-    if let Some(l) = &j.load_friction {
-        if id == 0 {
-            return Err(invalid(
-                &field("load_friction"),
-                "expected none for the kinematic rail".into(),
-            ));
-        }
-        l.validate()
-            .map_err(|(name, e)| invalid(&field(&format!("load_friction.{name}")), e))?;
-    }
-    if let Some(d) = &j.friction_drift {
-        d.validate()
-            .map_err(|(name, e)| invalid(&field(&format!("friction_drift.{name}")), e))?;
-    }
+    terms(k, id, j, drive, invalid)?;
     if let Some(r) = &j.rotor {
         if id == 0 {
             return Err(invalid(
@@ -218,6 +206,30 @@ fn effects(
         }
         m.validate()
             .map_err(|(name, e)| invalid(&field(&format!("motor.{name}")), e))?;
+    }
+    Ok(())
+}
+
+/// The registered terms the section states (`sim::scenario::terms`), each checked: its
+/// parameters and where it acts.
+fn terms(
+    k: usize,
+    id: u8,
+    j: &JointSection,
+    drive: &Drive,
+    invalid: &Invalid,
+) -> Result<(), ScenarioError> {
+    let place = Place {
+        id,
+        prescribed: matches!(drive, Drive::Motion(_)),
+        actuated: !matches!(drive, Drive::Free),
+    };
+    for (name, term) in JointTerms::of(j).iter() {
+        let field = |f: &str| format!("joint[{k}].{name}{f}");
+        term.check_place(&place)
+            .map_err(|e| invalid(&field(""), e))?;
+        term.check_params()
+            .map_err(|(f, e)| invalid(&field(&format!(".{f}")), e))?;
     }
     Ok(())
 }

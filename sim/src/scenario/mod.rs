@@ -47,6 +47,7 @@ mod edit;
 mod file;
 mod joint;
 pub mod population;
+mod terms;
 
 use std::path::{Path, PathBuf};
 
@@ -55,6 +56,7 @@ use crate::model::Chain;
 
 pub use bounds::{MAX_ARMS, MAX_POPULATION_BYTES, MAX_RECORDING_BYTES, MAX_STEPS, recording_bytes};
 pub use file::{JointSection, ScenarioFile, SolverSection, TimeSection};
+pub use terms::JointTerms;
 
 /// A checked scenario, ready to simulate.
 #[derive(Clone, Debug)]
@@ -99,10 +101,8 @@ pub struct JointDrive {
     pub transmission: Transmission,
     /// The motor's current loop and true torque constant (`sim::motor`), if stated.
     pub motor: Option<crate::motor::Motor>,
-    /// Load-proportional Coulomb friction (`sim::friction::LoadFriction`), if stated.
-    pub load_friction: Option<crate::friction::LoadFriction>,
-    /// The friction's thermal drift (`sim::friction::Drift`), if stated.
-    pub drift: Option<crate::friction::Drift>,
+    /// The registered terms the section states (`sim::term`): load friction, drift, cogging…
+    pub terms: JointTerms,
 }
 
 /// How a joint's motor rotor reaches its link (`[[joint]] rotor`, `spring`).

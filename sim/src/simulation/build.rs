@@ -98,7 +98,7 @@ impl<'a> Simulation<'a> {
                 .iter()
                 .any(|d| d.transmission.elastic().is_some()),
             constraint_load: vec![0.0; nj],
-            load_friction: scenario.drives.iter().any(|d| d.load_friction.is_some()),
+            constraint_loads: (scenario.drives.iter()).any(|d| d.terms.need_constraint_load()),
             buffers: Default::default(),
             step_buffers: Default::default(),
         };

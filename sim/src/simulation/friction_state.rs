@@ -19,7 +19,7 @@ impl Simulation<'_> {
         qd_before: Option<&[f64]>,
         b: &mut StepBuffers,
     ) {
-        if !self.load_friction {
+        if !self.constraint_loads {
             return;
         }
         let (dt, t) = (self.scenario.dt(), self.time(self.step));
@@ -38,7 +38,7 @@ impl Simulation<'_> {
         let g = crate::gravity_vector();
         dynamics::rnea_into(self.chain(), &b.load_q, qd, qdd, &g, &mut b.rnea);
         for (j, d) in self.scenario.drives.iter().enumerate() {
-            if d.load_friction.is_some() {
+            if d.terms.need_constraint_load() {
                 let k = j - self.offset;
                 let kind = self.chain().links[k].joint.kind;
                 let sliding =

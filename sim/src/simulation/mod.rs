@@ -138,10 +138,10 @@ pub struct Simulation<'a> {
     /// Whether some joint is elastic.
     elastic: bool,
     /// Each joint's constraint load at the start of the current step (N; computed only where
-    /// some joint has load-proportional friction, `sim::friction::LoadFriction`).
+    /// some joint's term reads it, `sim::term::JointTerm::needs_constraint_load`).
     constraint_load: Vec<f64>,
-    /// Whether some joint has load-proportional friction.
-    load_friction: bool,
+    /// Whether some joint's term reads its constraint load.
+    constraint_loads: bool,
     /// The scratch of [`Simulation::sample`], reused from sample to sample.
     buffers: buffers::SampleBuffers,
     /// The scratch of [`Simulation::advance`], reused from step to step.
@@ -293,19 +293,19 @@ impl Simulation<'_> {
     }
 }
 
-/// The generalized friction force on a joint (`tau_friction`) at time `t`: viscous damping
-/// plus the joint's friction model at its state `z` and its load-proportional Coulomb friction
-/// at the constraint load `load` (N), both scaled by the thermal drift, opposing the motion.
+/// The generalized passive force on a joint (`tau_friction`) at time `t`: viscous damping, the
+/// joint's friction model at its state `z` and its registered terms (`sim::term`; `load` the
+/// constraint load, N), in `sim::term`'s sign convention.
 fn joint_friction(drive: &JointDrive, t: f64, q: f64, qd: f64, z: f64, load: f64) -> f64 {
-    let mut model = drive
+    let friction = drive
         .friction
         .as_ref()
         .map_or(0.0, |f| f.with_state(q, qd, z));
-    if let Some(l) = drive.load_friction {
-        model += l.magnitude(load, qd);
-    }
-    if let Some(d) = drive.drift {
-        model *= d.factor(t);
-    }
-    -drive.damping * qd - model
+    let now = crate::term::JointNow {
+        t,
+        q,
+        qd,
+        constraint_load: load,
+    };
+    drive.terms.passive_force(drive.damping, friction, &now)
 }

@@ -9,6 +9,7 @@ mod mutate;
 
 mod book;
 mod cli;
+mod cogging;
 mod elastic;
 mod faults;
 mod friction_load;

@@ -484,3 +484,43 @@ fn an_encoder_resolution_quantizes_the_angles_read_and_only_those() {
         .to_string();
     assert!(e.contains("resolution"), "{e}");
 }
+
+/// `cogging` writes its amplitude on every actuated joint with a direct drive's 36 detents a
+/// revolution, and the recorded passive force carries it; 0 writes none, a negative amplitude
+/// is refused naming the field.
+#[test]
+fn cogging_is_written_on_every_actuated_joint_and_felt() {
+    let d = dir("cogging");
+    let base = Scenario::from_path(&panda_file(&d, 0.2)).unwrap();
+    let cogged = scenario_at(&base, kind("cogging"), 0.5).unwrap();
+    for drive in &cogged.drives {
+        let c = drive
+            .terms
+            .cogging
+            .expect("cogging on every actuated joint");
+        assert_eq!((c.amplitude, c.phase), (0.5, 0.0));
+        assert!((c.period - std::f64::consts::TAU / 36.0).abs() < 1e-15);
+    }
+    let (with, without) = (sim::simulate(&cogged, None), sim::simulate(&base, None));
+    assert!(
+        with.manifest.invalid.is_none(),
+        "{:?}",
+        with.manifest.invalid
+    );
+    let (a, b) = (&with.recording, &without.recording);
+    let k = a.t.len() - 1;
+    for (j, drive) in cogged.drives.iter().enumerate() {
+        let r = a.joint(k, j);
+        let friction = drive.friction.as_ref().unwrap().with_state(r.q, r.qd, 0.0);
+        let expected = -drive.damping * r.qd - friction + drive.terms.cogging.unwrap().force(r.q);
+        assert!((r.tau_friction - expected).abs() < 1e-12, "joint {j}");
+    }
+    // The servos feel it: the arm leaves the path it took without.
+    assert!((0..cogged.drives.len()).any(|j| a.joint(k, j).q != b.joint(k, j).q));
+    let plain = scenario_at(&base, kind("cogging"), 0.0).unwrap();
+    assert!(plain.drives.iter().all(|d| d.terms.cogging.is_none()));
+    let e = scenario_at(&base, kind("cogging"), -1.0)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cogging.amplitude"), "{e}");
+}

@@ -55,7 +55,8 @@ impl Estimator for MinNormIdim {
 }
 // chapter: end
 
-/// The chapter's Rust blocks, in order: the study kind, the estimator, the effect.
+/// The chapter's Rust blocks, in order: the study kind, the estimator, the effect, the joint
+/// term and its swept effect.
 fn chapter_code() -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../book/src/extending.md");
     let text = std::fs::read_to_string(path).unwrap();
@@ -116,8 +117,8 @@ fn the_chapters_effect_is_the_registered_one() {
     let blocks = chapter_code();
     assert_eq!(
         blocks.len(),
-        3,
-        "book/src/extending.md: a study kind, an estimator and an effect"
+        5,
+        "book/src/extending.md: a study kind, an estimator, an effect, a joint term and its effect"
     );
     assert_eq!(
         blocks[2],
@@ -138,4 +139,26 @@ fn the_chapters_study_kind_is_the_listed_one() {
     let list = include_str!("../../src/kind/mod.rs");
     assert!(list.contains("    Mim(MimPlan),\n") && list.contains("\nmod mim;\n"));
     assert!(validation::kind::Plan::KINDS.contains(&"mim"));
+}
+
+/// The joint term the chapter shows is `sim::cogging`, listed once in the terms' registry, and
+/// the effect that sweeps it is the registered `cogging`.
+#[test]
+fn the_chapters_joint_term_is_the_registered_one() {
+    let blocks = chapter_code();
+    assert_eq!(
+        blocks[3],
+        include_str!("../../../sim/src/cogging.rs"),
+        "book/src/extending.md shows another joint term than sim/src/cogging.rs"
+    );
+    assert_eq!(
+        blocks[4],
+        include_str!("../../src/study/effect/drive/cogging.rs"),
+        "book/src/extending.md shows another effect than validation/src/study/effect/drive/cogging.rs"
+    );
+    let registry = include_str!("../../../sim/src/scenario/terms.rs");
+    assert!(registry.contains("            cogging: crate::cogging::Cogging,\n"));
+    assert!(include_str!("../../../sim/src/lib.rs").contains("\npub mod cogging;\n"));
+    let kind = validation::study::effect::EffectKind::named("cogging").unwrap();
+    assert_eq!(kind.unit(), "N·m");
 }

@@ -8,6 +8,7 @@
 //! | `gear_efficiency` | `η` | `motor.gear_efficiency = η` (`sim::motor`) |
 //! | `torque_constant_error` | `ε` | `motor.torque_constant_error = ε` |
 //! | `current_bandwidth` | `ω_c` (rad/s) | `motor.current_bandwidth = ω_c` |
+//! | `cogging` | `A` (N·m) | `cogging = { amplitude = A, period = 2π/36 }` (`sim::cogging`): a direct drive's 36 detents a revolution; 0 writes none |
 //! | `lugre` | `F_s / F_c` | the joint's Coulomb–viscous friction `(F_c, F_v)` becomes LuGre with `F_s = level · F_c`, `v_s` = 0.05 rad/s, `σ0 = F_c / 1e-4 rad` (the bristles hold `F_c` at 0.1 mrad), `σ1 = 0`, `σ2 = F_v` (`sim::friction::Lugre`) |
 //! | `load_friction` | `c` (m) | `load_friction = { coefficient = c, smoothing }`, the smoothing of the joint's friction (0.01 rad/s without one) |
 //! | `friction_drift` | `Δ` | `friction_drift = { change = Δ, time_constant }`, a quarter of the run (`sim::friction::Drift`) |

@@ -22,4 +22,5 @@ pub static EFFECTS: &[&dyn SweptEffect] = &[
     &super::rotor::elasticity::Elasticity,
     &super::rotor::backlash::Backlash,
     &super::encoder_resolution::EncoderResolution,
+    &super::drive::cogging::CoggingTorque,
 ];

@@ -1,7 +1,8 @@
 //! The effects written into a joint's motor (`sim::motor`): the gear's losses, the torque
-//! constant's error, the current loop's bandwidth. The table of what each writes is in
+//! constant's error, the current loop's bandwidth; and its cogging (`sim::cogging`). The table of what each writes is in
 //! [`super`].
 
+pub(super) mod cogging;
 pub(super) mod current_bandwidth;
 pub(super) mod gear_efficiency;
 pub(super) mod torque_constant_error;
