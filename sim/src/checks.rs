@@ -73,7 +73,7 @@ pub fn recording_residuals(chain: &Chain, rec: &Recording) -> Residuals {
 
 /// `|q − q_ref(t)|` of every prescribed joint at every sample: `(sample, joint, error)`, in
 /// time order and joint order within a sample.
-pub fn tracking_errors<'a>(
+pub(crate) fn tracking_errors<'a>(
     scenario: &'a Scenario,
     rec: &'a Recording,
 ) -> impl Iterator<Item = (usize, usize, f64)> + 'a {
@@ -86,7 +86,7 @@ pub fn tracking_errors<'a>(
 }
 
 /// Largest `|q − q_ref(t)|` over prescribed joints and samples.
-pub fn tracking_error(scenario: &Scenario, rec: &Recording) -> f64 {
+pub(crate) fn tracking_error(scenario: &Scenario, rec: &Recording) -> f64 {
     tracking_errors(scenario, rec)
         .map(|(_, _, e)| e)
         .fold(0.0, f64::max)
@@ -94,7 +94,7 @@ pub fn tracking_error(scenario: &Scenario, rec: &Recording) -> f64 {
 
 /// Largest `|q − q_ref(t)|` over servo joints and samples (the controllers' tracking error);
 /// `None` without servo joints.
-pub fn servo_tracking_error(scenario: &Scenario, rec: &Recording) -> Option<f64> {
+pub(crate) fn servo_tracking_error(scenario: &Scenario, rec: &Recording) -> Option<f64> {
     let mut worst: Option<f64> = None;
     for (k, d) in scenario.drives.iter().enumerate() {
         if let Drive::Servo(servo) = &d.drive {

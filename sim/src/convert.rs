@@ -4,22 +4,22 @@ use nalgebra::{Quaternion, UnitQuaternion, Vector3};
 use rapier3d_f64::math::{Rotation, Vector};
 
 /// glam vector → nalgebra vector.
-pub fn vec_from(v: Vector) -> Vector3<f64> {
+pub(crate) fn vec_from(v: Vector) -> Vector3<f64> {
     Vector3::new(v.x, v.y, v.z)
 }
 
 /// nalgebra vector → glam vector.
-pub fn vec_to(v: &Vector3<f64>) -> Vector {
+pub(crate) fn vec_to(v: &Vector3<f64>) -> Vector {
     Vector::new(v.x, v.y, v.z)
 }
 
 /// glam unit quaternion → nalgebra unit quaternion (same rotation).
-pub fn rot_from(q: Rotation) -> UnitQuaternion<f64> {
+pub(crate) fn rot_from(q: Rotation) -> UnitQuaternion<f64> {
     UnitQuaternion::new_unchecked(Quaternion::new(q.w, q.x, q.y, q.z))
 }
 
 /// nalgebra unit quaternion → glam unit quaternion (same rotation).
-pub fn rot_to(q: &UnitQuaternion<f64>) -> Rotation {
+pub(crate) fn rot_to(q: &UnitQuaternion<f64>) -> Rotation {
     Rotation::from_xyzw(q.i, q.j, q.k, q.w)
 }
 

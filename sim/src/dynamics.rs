@@ -58,7 +58,7 @@ pub fn kinematics(chain: &Chain, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<Body
 
 /// [`kinematics`] into `bodies` (cleared first): the same numbers, without allocating once
 /// `bodies` has room for every link.
-pub fn kinematics_into(
+pub(crate) fn kinematics_into(
     chain: &Chain,
     q: &[f64],
     qd: &[f64],
@@ -151,7 +151,7 @@ pub fn rnea(
 
 /// [`rnea`] into `out` (its vectors cleared first): the same numbers, without allocating once
 /// `out` has held a result for this chain.
-pub fn rnea_into(
+pub(crate) fn rnea_into(
     chain: &Chain,
     q: &[f64],
     qd: &[f64],

@@ -41,14 +41,14 @@ pub fn rotation_from_cardan(theta: &Vector3<f64>) -> Rotation3<f64> {
 }
 
 /// `D(β, γ)` of eq. 11a: body-frame `ω = D·θ̇`.
-pub fn d_matrix(theta: &Vector3<f64>) -> Matrix3<f64> {
+pub(crate) fn d_matrix(theta: &Vector3<f64>) -> Matrix3<f64> {
     let (sb, cb) = theta[1].sin_cos();
     let (sg, cg) = theta[2].sin_cos();
     Matrix3::new(cb * cg, sg, 0.0, -cb * sg, cg, 0.0, sb, 0.0, 1.0)
 }
 
 /// `Ḋ` (eq. 11b with its `(3,3)` entry corrected to 0).
-pub fn d_matrix_dot(theta: &Vector3<f64>, theta_d: &Vector3<f64>) -> Matrix3<f64> {
+pub(crate) fn d_matrix_dot(theta: &Vector3<f64>, theta_d: &Vector3<f64>) -> Matrix3<f64> {
     let (sb, cb) = theta[1].sin_cos();
     let (sg, cg) = theta[2].sin_cos();
     let (bd, gd) = (theta_d[1], theta_d[2]);

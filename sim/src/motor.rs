@@ -45,13 +45,13 @@ pub struct Motor {
 
 impl Motor {
     /// The true torque constant for the stated gain `k`.
-    pub fn torque_constant(&self, k: f64) -> f64 {
+    pub(crate) fn torque_constant(&self, k: f64) -> f64 {
         (1.0 + self.torque_constant_error) * k
     }
 
     /// The torque that reaches the joint from the motor's torque `motor` at the joint rate
     /// `rate`: `η τ_m` when motoring, `τ_m / η` when back-driven.
-    pub fn through_gear(&self, motor: f64, rate: f64) -> f64 {
+    pub(crate) fn through_gear(&self, motor: f64, rate: f64) -> f64 {
         match self.gear_efficiency {
             Some(eta) if motor * rate >= 0.0 => eta * motor,
             Some(eta) => motor / eta,
@@ -61,7 +61,7 @@ impl Motor {
 
     /// The motor's torque that puts `delivered` through the gear at the joint rate `rate` (the
     /// inverse of [`Motor::through_gear`]).
-    pub fn behind_gear(&self, delivered: f64, rate: f64) -> f64 {
+    pub(crate) fn behind_gear(&self, delivered: f64, rate: f64) -> f64 {
         match self.gear_efficiency {
             Some(eta) if delivered * rate >= 0.0 => delivered / eta,
             Some(eta) => delivered * eta,

@@ -112,7 +112,7 @@ impl Noise {
 
     /// Checks what the law needs of the sample period `sample_period` (s): an anti-aliasing
     /// filter's cut-off below the Nyquist frequency; `Err` names the field.
-    pub fn check_rate(&self, sample_period: f64) -> Result<(), ParamError> {
+    pub(crate) fn check_rate(&self, sample_period: f64) -> Result<(), ParamError> {
         match *self {
             Noise::AntiAliasing { order, cutoff } => {
                 crate::butterworth::Butterworth::new(order, cutoff, 1.0 / sample_period).map(|_| ())
@@ -122,12 +122,12 @@ impl Noise {
     }
 
     /// Whether the law acts on the whole series (a filter, a delay) rather than per sample.
-    pub fn is_series(&self) -> bool {
+    pub(crate) fn is_series(&self) -> bool {
         matches!(self, Noise::Delay { .. } | Noise::AntiAliasing { .. })
     }
 
     /// Applies a series law to `x` sampled every `period` seconds (per-sample laws: unchanged).
-    pub fn apply_series(&self, x: &[f64], period: f64) -> Vec<f64> {
+    pub(crate) fn apply_series(&self, x: &[f64], period: f64) -> Vec<f64> {
         match *self {
             Noise::Delay { samples } => {
                 let first = x.first().copied().unwrap_or(0.0);

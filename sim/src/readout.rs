@@ -62,7 +62,7 @@ pub struct Readout {
 }
 
 /// How each recorded column group is obtained, for the manifest's `columns`.
-pub fn provenance() -> std::collections::BTreeMap<String, String> {
+pub(crate) fn provenance() -> std::collections::BTreeMap<String, String> {
     [
         (
             "q, qd",

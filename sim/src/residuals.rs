@@ -59,7 +59,7 @@ impl Residuals {
 
     /// Per joint, the largest relative residual over the samples
     /// ([`crate::checks::Checks::rnea_rel_residual`]).
-    pub fn max_relative(&self) -> Vec<f64> {
+    pub(crate) fn max_relative(&self) -> Vec<f64> {
         (0..self.scale.len())
             .map(|k| {
                 (0..self.samples())

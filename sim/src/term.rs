@@ -36,7 +36,7 @@ pub struct Place {
 
 impl Place {
     /// Whether the joint is the rail (joint 0).
-    pub fn is_rail(&self) -> bool {
+    pub(crate) fn is_rail(&self) -> bool {
         self.id == 0
     }
 }

@@ -54,7 +54,7 @@ impl BodyStep {
     }
 
     /// World angular acceleration over the step, `(ω_{n+1} − ω_n)/dt`.
-    pub fn angular_acceleration(&self, dt: f64) -> Vector3<f64> {
+    pub(crate) fn angular_acceleration(&self, dt: f64) -> Vector3<f64> {
         (self.omega[1] - self.omega[0]) / dt
     }
 }
@@ -86,7 +86,7 @@ pub fn backward_pass(loads: &[BodyLoad]) -> Vec<JointWrench> {
 /// [`backward_pass`] over the `n` loads that `load(k)` gives (asked for from the last body
 /// inwards, once each), into `out` (replaced): the same numbers, without a vector of loads and
 /// without allocating once `out` has room for `n` wrenches.
-pub fn backward_pass_into(
+pub(crate) fn backward_pass_into(
     n: usize,
     mut load: impl FnMut(usize) -> BodyLoad,
     out: &mut Vec<JointWrench>,
@@ -117,7 +117,7 @@ pub fn recover(bodies: &[BodyStep], dt: f64, gravity: &Vector3<f64>) -> Vec<Join
 
 /// [`recover`] into `out` (replaced): the same numbers, without allocating once `out` has room
 /// for every body.
-pub fn recover_into(
+pub(crate) fn recover_into(
     bodies: &[BodyStep],
     dt: f64,
     gravity: &Vector3<f64>,

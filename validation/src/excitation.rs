@@ -181,7 +181,11 @@ pub fn log_det_information(
 
 /// `(cond(W_b), log det(W_bᵀW_b))` of recorded periodic references (one per joint, the first
 /// a Fourier profile giving the period) over 100 instants of a period; NaN if not periodic.
-pub fn of_references(chain: &Chain, base: &BaseParameters, profiles: &[Profile]) -> (f64, f64) {
+pub(crate) fn of_references(
+    chain: &Chain,
+    base: &BaseParameters,
+    profiles: &[Profile],
+) -> (f64, f64) {
     let Some(Profile::Fourier { base_frequency, .. }) = profiles.first() else {
         return (f64::NAN, f64::NAN);
     };

@@ -19,7 +19,7 @@ pub struct Window {
 }
 
 /// The last `periods` whole periods of a record sampled uniformly at times `t`.
-pub fn last_periods(t: &[f64], period: f64, periods: usize) -> crate::Result<Window> {
+pub(crate) fn last_periods(t: &[f64], period: f64, periods: usize) -> crate::Result<Window> {
     if t.len() < 2 {
         return Err(crate::Error::Data("expected at least two samples".into()));
     }
@@ -93,7 +93,7 @@ pub fn coefficients(x: &[f64], t: &[f64], window: Window, omega: f64) -> (f64, f
 }
 
 /// The phasor `C − j D`.
-pub fn phasor((c, d): (f64, f64)) -> Complex<f64> {
+pub(crate) fn phasor((c, d): (f64, f64)) -> Complex<f64> {
     Complex::new(c, -d)
 }
 

@@ -2,7 +2,7 @@
 
 /// The MIM paper's Table 2 (identified at `t = 1.5 s`), `[body][m_e1, m_e2, m_e3, J11, J22, J33]`;
 /// `NaN` where the paper prints "–".
-pub const MIM_TABLE2: [[f64; 6]; 6] = [
+pub(crate) const MIM_TABLE2: [[f64; 6]; 6] = [
     [1429.5805, f64::NAN, 1429.5809, 178.6975, 219.4436, 219.4436],
     [613.1462, 613.1469, 613.1463, 27.5966, 92.9892, 92.9981],
     [264.8488, 264.8485, 264.8486, 5.2968, 34.9628, 34.9626],
@@ -13,7 +13,7 @@ pub const MIM_TABLE2: [[f64; 6]; 6] = [
 
 /// The MIM paper's Table 3 (absolute errors, identified − true, as printed),
 /// `[body][m_e1, m_e2, m_e3, J11, J22, J33]`; `NaN` where the paper prints "–".
-pub const MIM_TABLE3: [[f64; 6]; 6] = [
+pub(crate) const MIM_TABLE3: [[f64; 6]; 6] = [
     [-0.0001, f64::NAN, 0.0003, -0.0001, 0.0, 0.0],
     [-0.0002, 0.0005, -0.0001, 0.0050, -0.0060, 0.0029],
     [0.0002, -0.0001, 0.0, -0.0002, 0.0006, 0.0004],
@@ -23,7 +23,7 @@ pub const MIM_TABLE3: [[f64; 6]; 6] = [
 ];
 
 /// The MIM paper's Table 4 (NIM estimates), `[body][m, J11, J22, J33]`.
-pub const NIM_TABLE4: [[f64; 4]; 6] = [
+pub(crate) const NIM_TABLE4: [[f64; 4]; 6] = [
     [1441.8040, 180.4628, 223.1567, 221.7422],
     [615.8533, 27.1413, 93.4262, 93.7425],
     [262.2815, 5.1695, 34.5954, 34.3432],
@@ -34,7 +34,7 @@ pub const NIM_TABLE4: [[f64; 4]; 6] = [
 
 /// The MIM paper's Table 5 (NIM absolute errors, as printed; the table lists B6 first),
 /// reordered `[body][m, J11, J22, J33]` from B1.
-pub const NIM_TABLE5: [[f64; 4]; 6] = [
+pub(crate) const NIM_TABLE5: [[f64; 4]; 6] = [
     [11.4998, 1.7652, 3.7131, 2.2962],
     [2.7069, -0.4503, 0.4310, 0.7473],
     [-2.5671, -0.1275, -0.3668, -0.6190],

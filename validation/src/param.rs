@@ -97,7 +97,7 @@ impl ParamId {
     }
 
     /// Whether it is a body's central principal moment (`B<i>.j<k>`).
-    pub fn is_moment(self) -> bool {
+    pub(crate) fn is_moment(self) -> bool {
         matches!(
             self,
             ParamId::Body {

@@ -54,7 +54,7 @@ pub fn stacked(chain: &Chain, states: &[[Vec<f64>; 3]]) -> DMatrix<f64> {
 }
 
 /// The regressor stacked over `states` with the given gravity vector (zero: no gravity).
-pub fn stacked_with(
+pub(crate) fn stacked_with(
     chain: &Chain,
     states: &[[Vec<f64>; 3]],
     gravity: &Vector3<f64>,
@@ -69,7 +69,7 @@ pub fn stacked_with(
 }
 
 /// `count` random states, uniform in `[−1, 1]` (rad or m, per second, per second²).
-pub fn random_states(chain: &Chain, count: usize, seed: u64) -> Vec<[Vec<f64>; 3]> {
+pub(crate) fn random_states(chain: &Chain, count: usize, seed: u64) -> Vec<[Vec<f64>; 3]> {
     let nj = chain.joint_ids().len();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     (0..count)
@@ -91,7 +91,7 @@ pub struct BaseParameters {
 impl BaseParameters {
     /// Finds the base from a stacked regressor `w` by QR with column pivoting; a pivot below
     /// `tolerance` times the largest ends the independent set.
-    pub fn from_regressor(w: &DMatrix<f64>, tolerance: f64) -> Self {
+    pub(crate) fn from_regressor(w: &DMatrix<f64>, tolerance: f64) -> Self {
         let p = w.ncols();
         let qr = w.clone().col_piv_qr();
         let r = qr.r();
@@ -122,7 +122,7 @@ impl BaseParameters {
 
     /// The base of the gravity regressor (`q̇ = q̈ = 0`), from 40 random configurations: the
     /// combinations a static or slow experiment determines.
-    pub fn of_gravity(chain: &Chain) -> Self {
+    pub(crate) fn of_gravity(chain: &Chain) -> Self {
         let states: Vec<[Vec<f64>; 3]> = random_states(chain, 40, 5)
             .into_iter()
             .map(|[q, qd, _]| [q, vec![0.0; qd.len()], vec![0.0; qd.len()]])
@@ -132,7 +132,7 @@ impl BaseParameters {
 
     /// The base of the inertia (mass-matrix) regressor (`q̇ = 0`, no gravity), from 40 random
     /// states.
-    pub fn of_inertia(chain: &Chain) -> Self {
+    pub(crate) fn of_inertia(chain: &Chain) -> Self {
         let states: Vec<[Vec<f64>; 3]> = random_states(chain, 40, 6)
             .into_iter()
             .map(|[q, qd, qdd]| [q, vec![0.0; qd.len()], qdd])

@@ -86,7 +86,7 @@ pub enum Friction {
 }
 
 /// `tanh(v / ε)`.
-pub fn smooth_sign(v: f64, smoothing: f64) -> f64 {
+pub(crate) fn smooth_sign(v: f64, smoothing: f64) -> f64 {
     (v / smoothing).tanh()
 }
 
@@ -190,7 +190,7 @@ impl Friction {
     }
 
     /// Whether the model has a state ([`Lugre`]).
-    pub fn has_state(&self) -> bool {
+    pub(crate) fn has_state(&self) -> bool {
         matches!(self, Friction::Lugre(_))
     }
 

@@ -46,7 +46,7 @@ impl Cylinder {
 /// The moments are `m·R²/2` and `m(3R² + l²)/12` to within 6e-5 kg·m² (B2's J22 = J33 is
 /// 92.99515 by the formula, printed 92.9952). B1–B5 share a density of 1741.8 kg/m³; B6
 /// (100 kg) has 1178.9 kg/m³.
-pub const ARM6_CYLINDERS: [Cylinder; 6] = [
+pub(crate) const ARM6_CYLINDERS: [Cylinder; 6] = [
     Cylinder {
         length: 1.045,
         radius: 0.5,
@@ -101,7 +101,7 @@ pub fn arm6() -> Chain {
 
 /// The `arm6` topology (joints, axes, frames) with other cylinders: joints sit at the end faces
 /// of the given lengths.
-pub fn arm6_from(name: &str, cylinders: &[Cylinder; 6]) -> Chain {
+pub(crate) fn arm6_from(name: &str, cylinders: &[Cylinder; 6]) -> Chain {
     let axes = [Z, Y, Y, X, Y, X];
     let mut links = Vec::with_capacity(6);
     // B1 stands on the carriage.

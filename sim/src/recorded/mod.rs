@@ -26,7 +26,7 @@ use crate::store::table::Table;
 use crate::store::{DatasetError, io};
 
 /// The files of a recorded run, manifest last.
-pub const RECORDED_FILES: [&str; 2] = [JOINTS_FILE, MANIFEST_FILE];
+pub(crate) const RECORDED_FILES: [&str; 2] = [JOINTS_FILE, MANIFEST_FILE];
 
 /// The value of the manifest's `kind` for a recorded run.
 pub const RECORDED_KIND: &str = "recorded";

@@ -10,7 +10,7 @@ use super::DriveTrain;
 
 /// Joint speed (rad/s or m/s) from which a joint counts as moving (as `validation`'s
 /// identifiers count it).
-pub const MOVING_SPEED: f64 = 0.05;
+pub(crate) const MOVING_SPEED: f64 = 0.05;
 
 /// The samples `[from, to)` compared: the grid `t` without `settling` samples at each end, and
 /// with `holdout = Some(F)` only those from `t₀ + (1 − F)(t_last − t₀)` on (`t₀`, `t_last` the

@@ -228,7 +228,7 @@ impl Scenario {
     }
 
     /// The run's sensors and noise laws, seeded by the scenario seed.
-    pub fn measurement_model(&self) -> crate::measurement::MeasurementModel<'_> {
+    pub(crate) fn measurement_model(&self) -> crate::measurement::MeasurementModel<'_> {
         crate::measurement::MeasurementModel {
             noise: &self.file.noise,
             sensors: &self.file.sensor,
@@ -277,7 +277,7 @@ impl Scenario {
     }
 
     /// Time of sample `k` (s).
-    pub fn sample_time(&self, k: usize) -> f64 {
+    pub(crate) fn sample_time(&self, k: usize) -> f64 {
         k as f64 * self.file.time.sample_period
     }
 }

@@ -53,13 +53,13 @@ registered!(joint_terms);
 
 impl JointTerms {
     /// Whether some term reads the joint's constraint load.
-    pub fn need_constraint_load(&self) -> bool {
+    pub(crate) fn need_constraint_load(&self) -> bool {
         self.iter().any(|(_, t)| t.needs_constraint_load())
     }
 
     /// The joint's passive generalized force at `now` (`sim::term`'s sign convention) with
     /// viscous damping `damping` and the friction model's force `friction` along the motion.
-    pub fn passive_force(&self, damping: f64, friction: f64, now: &JointNow) -> f64 {
+    pub(crate) fn passive_force(&self, damping: f64, friction: f64, now: &JointNow) -> f64 {
         let mut model = friction;
         for (_, term) in self.iter() {
             if let Contribution::Friction(f) = term.at(now) {

@@ -93,7 +93,7 @@ impl Meter {
     /// the largest recorded `|q̈|` of the joint's kind ([`RapierConsistency::qdd_rel_difference`]
     /// is their maximum).
     /// They are moved out: called once, at the end of the run.
-    pub fn step_differences(&mut self) -> StepDifferences {
+    pub(crate) fn step_differences(&mut self) -> StepDifferences {
         StepDifferences {
             absolute: std::mem::take(&mut self.qdd_differences),
             joints: self.kinds.len(),

@@ -13,7 +13,7 @@ pub const MANIFEST_FILE: &str = "manifest.json";
 pub const RUN_FILES: [&str; 4] = [BODIES_FILE, JOINTS_FILE, TRUTH_FILE, MANIFEST_FILE];
 
 /// The f64 columns of `bodies.parquet`, in order (after `run_id, sample, t, body`).
-pub const BODY_F64: [&str; 37] = [
+pub(crate) const BODY_F64: [&str; 37] = [
     "pos_x",
     "pos_y",
     "pos_z",

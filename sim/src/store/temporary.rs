@@ -46,7 +46,7 @@ fn ended(pid: u32) -> bool {
 
 /// Removes the entries of `dir` named `<prefix><this host>-<pid>` whose process has ended;
 /// best effort (an entry another process removes first is fine).
-pub fn remove_stale(dir: &Path, prefix: &str) {
+pub(crate) fn remove_stale(dir: &Path, prefix: &str) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };

@@ -40,13 +40,13 @@ use crate::simulation::StepDifferences;
 mod gates;
 
 /// Largest relative inverse-dynamics residual of a valid run.
-pub const RNEA_TOLERANCE: f64 = 1e-9;
+pub(crate) const RNEA_TOLERANCE: f64 = 1e-9;
 /// Largest relative Newton–Euler residual of a body's recorded columns in a valid run.
 pub const NEWTON_EULER_TOLERANCE: f64 = 1e-9;
 /// Largest deviation of a prescribed joint from its profile in a valid run (rad or m).
 pub const TRACKING_TOLERANCE: f64 = 1e-9;
 /// Largest relative resolution of a world position in a valid run (see the module docs).
-pub const PRECISION_TOLERANCE: f64 = 1e-9;
+pub(crate) const PRECISION_TOLERANCE: f64 = 1e-9;
 /// Largest relative difference between the engine's step and the recorded acceleration of a
 /// joint that the engine integrates.
 pub const INTEGRATION_TOLERANCE: f64 = 0.05;
@@ -65,7 +65,7 @@ pub struct Evidence<'a> {
 }
 
 /// The failure of a run stopped at a sample whose readings could not be evaluated.
-pub fn unevaluable(run: &str, u: crate::simulation::Unevaluable) -> Invalid {
+pub(crate) fn unevaluable(run: &str, u: crate::simulation::Unevaluable) -> Invalid {
     Invalid {
         run: run.to_string(),
         gate: Gate::Dynamics,

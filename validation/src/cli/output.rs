@@ -15,7 +15,7 @@ fn num(v: Option<f64>) -> String {
 }
 
 /// `run,method,parameter,truth,estimate,std,abs_error,rel_error,identifiable`.
-pub fn write_rows(path: &Path, rows: &[Row]) -> std::io::Result<()> {
+pub(crate) fn write_rows(path: &Path, rows: &[Row]) -> std::io::Result<()> {
     let mut text =
         String::from("run,method,parameter,truth,estimate,std,abs_error,rel_error,identifiable\n");
     for r in rows {
@@ -37,7 +37,7 @@ pub fn write_rows(path: &Path, rows: &[Row]) -> std::io::Result<()> {
 }
 
 /// `method,parameter,truth,mean,bias,std,rmse,runs`.
-pub fn write_summary(
+pub(crate) fn write_summary(
     path: &Path,
     summary: &BTreeMap<(String, String), Summary>,
 ) -> std::io::Result<()> {
@@ -53,7 +53,7 @@ pub fn write_summary(
 }
 
 /// A readable table of one experiment, then the estimators skipped with their reasons.
-pub fn print_outcome(outcome: &Outcome) {
+pub(crate) fn print_outcome(outcome: &Outcome) {
     if let Some(first) = outcome.rows.first() {
         println!("{}", first.run);
     }
@@ -88,7 +88,7 @@ pub fn print_outcome(outcome: &Outcome) {
 
 /// Writes identified models ([`crate::estimate::engine::IdentifiedModel::write`]); returns the
 /// paths.
-pub fn write_models(
+pub(crate) fn write_models(
     dir: &Path,
     id: &str,
     models: &[crate::estimate::engine::IdentifiedModel],
@@ -102,7 +102,7 @@ pub fn write_models(
 
 /// The registry as `armid estimators` prints it: a header, then per estimator its name, family
 /// and what it needs, in columns.
-pub fn registry_table(estimators: &[Box<dyn crate::estimate::Estimator>]) -> String {
+pub(crate) fn registry_table(estimators: &[Box<dyn crate::estimate::Estimator>]) -> String {
     let width = (estimators.iter().map(|e| e.name().len()))
         .max()
         .unwrap_or(0)

@@ -35,11 +35,11 @@ use sim::recording::BodyGroup;
 use super::{JointColumn, Measurements};
 
 /// File names of a measurement directory.
-pub const JOINTS: &str = "joints.parquet";
+pub(crate) const JOINTS: &str = "joints.parquet";
 /// The bodies' table.
-pub const BODIES: &str = "bodies.parquet";
+pub(crate) const BODIES: &str = "bodies.parquet";
 /// The description (`measurement.json`).
-pub const DESCRIPTION: &str = "measurement.json";
+pub(crate) const DESCRIPTION: &str = "measurement.json";
 
 /// The body groups written, in column order (the joint point `o_*` follows them).
 const GROUPS: [BodyGroup; 10] = BodyGroup::NOISY;

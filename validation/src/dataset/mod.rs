@@ -273,7 +273,7 @@ impl Measurements {
     }
 
     /// Index of the sample at time `t` (within 1e-9 s), if any.
-    pub fn sample_at(&self, t: f64) -> Option<usize> {
+    pub(crate) fn sample_at(&self, t: f64) -> Option<usize> {
         self.t.iter().position(|s| (s - t).abs() < 1e-9)
     }
 }

@@ -236,7 +236,7 @@ pub fn prediction_rows(
 /// Every applicable estimator on one experiment, scored against `truth`
 /// ([`crate::param::truth_table`]); the others with their reasons, and those that fail with
 /// their errors.
-pub fn score_all(
+pub(crate) fn score_all(
     estimators: &[&dyn Estimator],
     experiment: &Experiment,
     truth: &BTreeMap<ParamId, f64>,
@@ -246,7 +246,7 @@ pub fn score_all(
 
 /// [`score_all`], and each torque model's prediction on `validation` where given
 /// ([`prediction_rows`]).
-pub fn score_with(
+pub(crate) fn score_with(
     estimators: &[&dyn Estimator],
     experiment: &Experiment,
     truth: &BTreeMap<ParamId, f64>,
@@ -295,7 +295,7 @@ pub fn score_with(
 /// Adds to `skipped` (once each) the `(scenario, method, reason)` of the estimators of
 /// `outcomes` that did not apply, and of those that failed, their error prefixed `failed at
 /// {at}`: a study reports them with the level, not silently thinned out of its statistics.
-pub fn note_reasons(
+pub(crate) fn note_reasons(
     skipped: &mut Vec<(String, String, String)>,
     scenario: &str,
     outcomes: &[Outcome],

@@ -114,7 +114,7 @@ impl KnownGeometry {
     }
 
     /// Inertial regressor `Y (n × 2n)` at one state: column `p` is `RNEA` of the unit chain `p`.
-    pub fn inertial_regressor(
+    pub(crate) fn inertial_regressor(
         &self,
         q: &[f64],
         qd: &[f64],

@@ -86,7 +86,7 @@ impl NotApplicable {
     }
 
     /// The error of estimator `name` called where it does not apply.
-    pub fn into_error(self, name: &str) -> EstimateError {
+    pub(crate) fn into_error(self, name: &str) -> EstimateError {
         EstimateError {
             estimator: name.into(),
             message: self.0,

@@ -32,7 +32,7 @@ impl Scored {
 
 /// The true value of a per-body parameter in the run's truth table (`truth.parquet`): masses,
 /// central principal moments and joint damping; `None` for other parameters.
-pub fn body_truth(id: ParamId, truth: &Truth) -> Option<f64> {
+pub(crate) fn body_truth(id: ParamId, truth: &Truth) -> Option<f64> {
     let body = truth.bodies.iter().find(|b| Some(b.body) == id.body())?;
     match id {
         ParamId::Body { quantity, .. } => match quantity {

@@ -58,7 +58,7 @@ struct Sample {
 }
 
 /// Whether `path` names an MCAP file (by its extension).
-pub fn is_bag(path: &Path) -> bool {
+pub(crate) fn is_bag(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "mcap")
 }
 

@@ -9,7 +9,7 @@ use super::ImportError;
 
 /// `Err` naming the first non-finite value of `column` (a gap: an empty cell, `NaN`), with the
 /// number of such rows.
-pub fn no_gaps(file: &Path, column: &str, x: &[f64]) -> Result<(), ImportError> {
+pub(crate) fn no_gaps(file: &Path, column: &str, x: &[f64]) -> Result<(), ImportError> {
     if let Some(first) = x.iter().position(|v| !v.is_finite()) {
         let count = x.iter().filter(|v| !v.is_finite()).count();
         return Err(ImportError::Row {

@@ -10,8 +10,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::ImportError;
-use super::config::JointNames;
 use super::table::Table;
+use crate::dataset::recorded::{JointColumns, JointNames};
 
 /// What a column holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -44,21 +44,6 @@ impl Signal {
         (Signal::Qm, "qm"),
         (Signal::Taum, "taum"),
     ];
-}
-
-/// The columns found for one joint (column names).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct JointColumns {
-    /// Coordinate: `q_<j>` or `qm_<j>`.
-    pub position: String,
-    /// `qd_<j>`, where given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rate: Option<String>,
-    /// `qdd_<j>`, where given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub acceleration: Option<String>,
-    /// Torque: `tau_<j>`, `i_<j>` or `taum_<j>`.
-    pub torque: String,
 }
 
 /// Where every joint's signals are, and whether the recording is motor-side.

@@ -54,6 +54,9 @@ pub enum ImportError {
         /// What is wrong and what is expected.
         problem: String,
     },
+    /// The recording's configuration.
+    #[error(transparent)]
+    Config(#[from] crate::dataset::recorded::ConfigError),
     /// The robot description.
     #[error(transparent)]
     Urdf(#[from] sim::urdf::UrdfError),

@@ -30,7 +30,7 @@ impl Context {
     /// The layout of `armid study FILE --out DIR`: as [`Context::new`], but a sweep writes its
     /// files (`sweep.json`, `.md`, `.csv`, `.png`) into `out` itself; paths are shown relative to
     /// the current directory.
-    pub fn standalone(out: &Path) -> Context {
+    pub(crate) fn standalone(out: &Path) -> Context {
         Context {
             out: out.to_owned(),
             sweep_in_out: true,
@@ -64,7 +64,7 @@ impl Context {
     }
 
     /// The directory of the sweep `name` (`studies/<name>`, or the root of a lone sweep).
-    pub fn sweep_dir(&self, name: &str) -> PathBuf {
+    pub(crate) fn sweep_dir(&self, name: &str) -> PathBuf {
         match self.sweep_in_out {
             true => self.out.clone(),
             false => self.out.join("studies").join(name),
@@ -72,7 +72,7 @@ impl Context {
     }
 
     /// The directory of a part `name` of a study (`studies/<name>`).
-    pub fn part_dir(&self, name: &str) -> PathBuf {
+    pub(crate) fn part_dir(&self, name: &str) -> PathBuf {
         self.out.join("studies").join(name)
     }
 

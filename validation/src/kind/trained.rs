@@ -14,7 +14,7 @@ use crate::study::sweep::SweepResult;
 /// The NIM of `sensing` trained on `training` (arms of the population `population` whose cache
 /// key is `key`), cached as `models/<label>-<hash>`; its report (`saved`: `models/<label>`, the
 /// link to it, as a user types it) and its directory.
-pub fn joint_nim(
+pub(crate) fn joint_nim(
     ctx: &Context,
     label: &str,
     sensing: Sensing,
@@ -40,7 +40,7 @@ pub fn joint_nim(
 /// The sweep file `path` with its `nim` reading `models` and its estimators `estimators` (all
 /// where `None`), run from scratch into `ctx`'s `studies/<dir_name>` (a sweep resumes from its
 /// directory, and models trained since would make its rows stale).
-pub fn sweep_with_models(
+pub(crate) fn sweep_with_models(
     ctx: &Context,
     study: &Study,
     models: &Path,

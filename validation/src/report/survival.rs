@@ -13,7 +13,7 @@ use crate::study::survival::SurvivalRow;
 use crate::study::sweep::SweepResult;
 
 /// `scenario,method,effect,level,parameter,truth,mean,bias,std,rmse,runs`.
-pub fn effects_csv(result: &SweepResult) -> String {
+pub(crate) fn effects_csv(result: &SweepResult) -> String {
     let mut out =
         String::from("scenario,method,effect,level,parameter,truth,mean,bias,std,rmse,runs\n");
     for r in &result.effects {

@@ -382,7 +382,7 @@ pub fn write(result: &SweepResult, dir: &Path) -> crate::Result<()> {
 
 /// Writes `<stem>.csv`, `<stem>.md`, `<stem>.png` into `dir` (the plot where there are sensor
 /// sweeps), and the effects' files ([`super::survival::write`]) where there are effects.
-pub fn write_as(result: &SweepResult, dir: &Path, stem: &str) -> crate::Result<()> {
+pub(crate) fn write_as(result: &SweepResult, dir: &Path, stem: &str) -> crate::Result<()> {
     let csv_path = dir.join(format!("{stem}.csv"));
     std::fs::write(&csv_path, csv(result)).map_err(crate::Error::io(&csv_path))?;
     let md_path = dir.join(format!("{stem}.md"));

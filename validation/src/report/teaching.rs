@@ -260,7 +260,7 @@ impl TeachingStudy {
 
     /// Draws the friction fit (per swept joint: half-difference samples, fitted model and the
     /// simulated model against the angle, one colour per speed).
-    pub fn plot_friction(&self, path: &Path) -> crate::Result<()> {
+    pub(crate) fn plot_friction(&self, path: &Path) -> crate::Result<()> {
         register_font();
         let err = |e: &dyn std::fmt::Display| crate::Error::Plot {
             path: path.to_owned(),
@@ -357,7 +357,7 @@ impl TeachingStudy {
     }
 
     /// Draws the adaptive law's relative base-parameter error against the data consumed.
-    pub fn plot_adaptive(&self, path: &Path) -> crate::Result<()> {
+    pub(crate) fn plot_adaptive(&self, path: &Path) -> crate::Result<()> {
         register_font();
         let err = |e: &dyn std::fmt::Display| crate::Error::Plot {
             path: path.to_owned(),

@@ -59,7 +59,7 @@ impl Grid {
     }
 
     /// `x` (sampled at `t`) on the grid.
-    pub fn resample(&self, t: &[f64], x: &[f64]) -> Vec<f64> {
+    pub(crate) fn resample(&self, t: &[f64], x: &[f64]) -> Vec<f64> {
         if self.uniform {
             return x.to_vec();
         }

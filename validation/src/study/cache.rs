@@ -37,7 +37,7 @@ pub fn key(parts: &[&str]) -> String {
 }
 
 /// The cache key of `scenario`'s population.
-pub fn population_key(scenario: &Scenario) -> String {
+pub(crate) fn population_key(scenario: &Scenario) -> String {
     key(&[
         &scenario.source,
         &format!("{:?}", scenario.chain),
@@ -46,7 +46,7 @@ pub fn population_key(scenario: &Scenario) -> String {
 }
 
 /// The cache directory of `scenario`'s population under `populations`.
-pub fn population_dir(populations: &Path, scenario: &Scenario) -> PathBuf {
+pub(crate) fn population_dir(populations: &Path, scenario: &Scenario) -> PathBuf {
     let key = population_key(scenario);
     populations.join(format!("{}-{key}", scenario.file.name))
 }
@@ -92,7 +92,7 @@ pub fn trained<T: Serialize + DeserializeOwned>(
 
 /// Points `<models>/<label>` at `dir` (a symbolic link, replaced; where the earlier layout left a
 /// directory of that name, it is removed): the name a user types for the last run's models.
-pub fn link_latest(models: &Path, label: &str, dir: &Path) -> crate::Result<()> {
+pub(crate) fn link_latest(models: &Path, label: &str, dir: &Path) -> crate::Result<()> {
     let link = models.join(label);
     match std::fs::symlink_metadata(&link) {
         Ok(m) if m.is_dir() => std::fs::remove_dir_all(&link).map_err(crate::Error::io(&link))?,

@@ -37,7 +37,7 @@ pub type EffectBlock = (Vec<EffectRow>, Vec<(String, String, String)>);
 
 /// Runs the effect sweeps of `study` on the scenario at `path`; `tick` is called after each
 /// (severity, seed).
-pub fn scenario_block(
+pub(crate) fn scenario_block(
     study: &Study,
     path: &std::path::Path,
     validation: Option<&std::path::Path>,
@@ -213,4 +213,4 @@ fn scored(mut row: crate::estimate::score::Row) -> Option<crate::estimate::score
 pub const TORQUE_NRMS: &str = "torque_nrms";
 
 /// The validation torque NRMS over the moving joints' samples.
-pub const TORQUE_NRMS_MOVING: &str = "torque_nrms.moving";
+pub(crate) const TORQUE_NRMS_MOVING: &str = "torque_nrms.moving";

@@ -205,7 +205,7 @@ pub const MAX_SEEDS: usize = 100_000;
 /// Most levels per sweep a study may ask for.
 pub const MAX_LEVELS: usize = 1_000;
 /// Fewest severities per effect a study may ask for.
-pub const MIN_SEVERITIES: usize = 4;
+pub(crate) const MIN_SEVERITIES: usize = 4;
 
 impl Study {
     /// Reads and checks a study file; `known` are the registry's estimator names.

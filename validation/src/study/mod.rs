@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 /// The whole-arm identifiers the industrial and recorded-run studies compare (API names):
 /// IDIM OLS, WLS, TLS on base parameters, and on standard parameters with a prior,
 /// unconstrained and physically consistent.
-pub const IDIM_FAMILY: [&str; 5] = [
+pub(crate) const IDIM_FAMILY: [&str; 5] = [
     "idim_ols",
     "idim_wls",
     "idim_tls",

@@ -318,7 +318,7 @@ impl MultisineStudy {
     }
 
     /// The best method at the paper's scale and noise: smallest worse-of-two RMSE.
-    pub fn best_at_paper_noise(&self) -> Option<(String, f64, f64)> {
+    pub(crate) fn best_at_paper_noise(&self) -> Option<(String, f64, f64)> {
         let mut best: Option<(String, f64, f64)> = None;
         for m in [
             "frequency_paper",

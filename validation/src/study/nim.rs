@@ -80,7 +80,7 @@ pub(crate) fn worst(rows: &[ArmRow], protocol: &str) -> (f64, f64) {
 /// learning curve) and scores it on the held-out, out-of-distribution and paper arms; the final
 /// networks are saved into `models` (`body<k>.safetensors`, what `validation estimate
 /// --nim-models` and `cargo xtask nim-predict` read) where given.
-pub fn population_study(
+pub(crate) fn population_study(
     runs: &PopulationRuns,
     paper_arm: &Run,
     config: &TrainConfig,
@@ -189,13 +189,13 @@ impl NimStudy {
     }
 
     /// Adds the population study's results.
-    pub fn with_population(mut self, population: PopulationResult) -> Self {
+    pub(crate) fn with_population(mut self, population: PopulationResult) -> Self {
         self.population = Some(population);
         self
     }
 
     /// Largest held-out relative errors of the generalizing NIM: (mass, identifiable moments).
-    pub fn heldout_error(&self) -> Option<(f64, f64)> {
+    pub(crate) fn heldout_error(&self) -> Option<(f64, f64)> {
         self.population.as_ref().map(|p| worst(&p.rows, "heldout"))
     }
 
@@ -214,7 +214,7 @@ impl NimStudy {
     }
 
     /// Largest relative difference between the estimates of two protocols.
-    pub fn max_rel_difference(&self, a: &str, b: &str) -> f64 {
+    pub(crate) fn max_rel_difference(&self, a: &str, b: &str) -> f64 {
         let get = |p: &str| self.results.iter().find(|(q, _)| *q == p).map(|(_, r)| r);
         let (Some(ra), Some(rb)) = (get(a), get(b)) else {
             return f64::NAN;

@@ -29,7 +29,7 @@ pub enum Sensing {
 
 impl Sensing {
     /// `level` as a sensing: 0 is exact.
-    pub fn of_level(level: f64) -> Sensing {
+    pub(crate) fn of_level(level: f64) -> Sensing {
         if level > 0.0 {
             Sensing::ForceTorque(level)
         } else {
@@ -86,7 +86,7 @@ pub struct Goal {
 
 /// Issue 14's goals, on exact data: the held-out family ≤ 1 % mass, ≤ 2 % moments; held-out
 /// arms of the training families ≤ 0.5 %, ≤ 1 %.
-pub const GOALS: [Goal; 2] = [
+pub(crate) const GOALS: [Goal; 2] = [
     Goal {
         category: Category::HeldoutFamily(Sensing::Exact),
         mass: 0.01,
@@ -295,7 +295,7 @@ impl MotionStudy {
     }
 
     /// Seed set `set`'s NIM errors on output `o` (identifiable only), optionally of one body.
-    pub fn nim_errors(
+    pub(crate) fn nim_errors(
         &self,
         category: &Category,
         set: usize,
@@ -310,7 +310,7 @@ impl MotionStudy {
     }
 
     /// MIM's errors on output `o` where it identifies it, optionally of one body.
-    pub fn mim_errors(&self, category: &Category, o: usize, body: Option<usize>) -> Errors {
+    pub(crate) fn mim_errors(&self, category: &Category, o: usize, body: Option<usize>) -> Errors {
         Errors::of(
             self.rows_of(category)
                 .filter(|r| identifiable(r.body, o) && body.is_none_or(|b| b == r.body))

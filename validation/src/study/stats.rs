@@ -71,7 +71,9 @@ pub fn median(values: &[f64]) -> f64 {
 }
 
 /// Per `(method, parameter)` over the rows with a truth and an estimate.
-pub fn summarize(rows: &[crate::estimate::score::Row]) -> BTreeMap<(String, String), Summary> {
+pub(crate) fn summarize(
+    rows: &[crate::estimate::score::Row],
+) -> BTreeMap<(String, String), Summary> {
     let mut pairs: BTreeMap<(String, String), Vec<(f64, f64)>> = BTreeMap::new();
     for r in rows {
         if let (Some(t), Some(e)) = (r.truth, r.estimate) {

@@ -184,7 +184,7 @@ fn base(bounds: Vec<Option<f64>>) -> BTreeMap<ParamId, f64> {
 
 /// Runs the sweeps of `study` on one scenario, `extra` estimators available beside the
 /// registry's and the study's externals; `tick` is called after each (level, seed).
-pub fn scenario_block(
+pub(crate) fn scenario_block(
     study: &Study,
     path: &std::path::Path,
     extra: &[&dyn Estimator],

@@ -411,7 +411,7 @@ impl TeachingStudy {
 
     /// Largest `|estimate − truth| / max|truth|` over the base parameters ([`ParamId::Base`]) of a method at
     /// a noise level (mean estimates).
-    pub fn max_base_error(&self, method: &str, noise: &str) -> Option<f64> {
+    pub(crate) fn max_base_error(&self, method: &str, noise: &str) -> Option<f64> {
         let scale = self
             .truth
             .iter()
@@ -428,7 +428,7 @@ impl TeachingStudy {
     }
 
     /// Largest relative error of the sweep analysis's friction coefficients (noise-free).
-    pub fn max_friction_error(&self) -> Option<f64> {
+    pub(crate) fn max_friction_error(&self) -> Option<f64> {
         self.rows
             .iter()
             .filter(|r| {

@@ -42,7 +42,7 @@ use crate::store::{DatasetError, io};
 
 /// Writes `population.json` (identical for every shard of one population), atomically: shards
 /// running at the same time each write a temporary file and rename it into place.
-pub fn write_description(out: &Path, description: &Description) -> Result<(), DatasetError> {
+pub(crate) fn write_description(out: &Path, description: &Description) -> Result<(), DatasetError> {
     std::fs::create_dir_all(out).map_err(io(out))?;
     let path = out.join(POPULATION_FILE);
     let tmp = out.join(temporary::name(&format!(".{POPULATION_FILE}.")));
@@ -58,13 +58,13 @@ fn process_partial(out: &Path) -> PathBuf {
 
 /// Removes the temporaries that writers of this host killed mid-way left in `out`: called
 /// before a population is generated into it.
-pub fn remove_stale(out: &Path) {
+pub(crate) fn remove_stale(out: &Path) {
     temporary::remove_stale(&out.join(".partial"), "");
     temporary::remove_stale(out, &format!(".{POPULATION_FILE}."));
 }
 
 /// Removes this process's (empty) directory of temporaries; `.partial/` itself stays, since a
 /// shard running beside this one may be about to write into it.
-pub fn remove_own_partial(out: &Path) {
+pub(crate) fn remove_own_partial(out: &Path) {
     let _ = std::fs::remove_dir(process_partial(out));
 }

@@ -50,7 +50,7 @@ impl FrictionLaws {
 impl PopulationSection {
     /// Arm `index`'s factor on its readings' white noise (`seed`: the population's), if the
     /// section draws one.
-    pub fn noise_factor(&self, seed: u64, index: usize) -> Option<f64> {
+    pub(crate) fn noise_factor(&self, seed: u64, index: usize) -> Option<f64> {
         let law = self.noise_scale.as_ref()?;
         let mut rng = ChaCha8Rng::seed_from_u64(arm_seed(seed ^ NOISE_STREAM, index));
         Some(law.sample(&mut rng))
@@ -58,7 +58,7 @@ impl PopulationSection {
 
     /// Arm `index`'s friction per joint of `kinds` (`seed`: the population's), if the section
     /// draws it: `Some(friction)` for a revolute joint, `None` for another.
-    pub fn joint_friction(
+    pub(crate) fn joint_friction(
         &self,
         seed: u64,
         index: usize,

@@ -29,7 +29,7 @@ impl Layout {
     }
 
     /// The arms of shard `shard`.
-    pub fn arms_of(&self, shard: usize) -> Range<usize> {
+    pub(crate) fn arms_of(&self, shard: usize) -> Range<usize> {
         let start = shard * self.arms_per_shard;
         start.min(self.arms)..(start + self.arms_per_shard).min(self.arms)
     }

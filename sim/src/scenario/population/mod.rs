@@ -182,7 +182,7 @@ pub struct PopulationSection {
 
 /// Whether a population of `model` draws arm6's cylinders (the reference arm, built in or read
 /// from its URDF file) rather than scaling the model's links ([`scaled`]).
-pub fn is_arm6(model: &Chain) -> bool {
+pub(crate) fn is_arm6(model: &Chain) -> bool {
     model.name == "arm6" && model.len() == 6 && model.rail_axis().is_some()
 }
 
@@ -224,7 +224,10 @@ impl PopulationSection {
 
     /// Checks the motion families against the file's `time` section; `Err` names the field
     /// (relative to `population`).
-    pub fn validate_motion(&self, time: &crate::scenario::TimeSection) -> Result<(), ParamError> {
+    pub(crate) fn validate_motion(
+        &self,
+        time: &crate::scenario::TimeSection,
+    ) -> Result<(), ParamError> {
         if self.motion.is_empty() {
             return Ok(());
         }

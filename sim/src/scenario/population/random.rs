@@ -327,7 +327,7 @@ pub(super) fn at_least(name: &str, d: &Distribution, floor: f64) -> Result<(), P
 impl super::PopulationSection {
     /// The checks of a population of random arms whose drive template is `model`; `Err` names
     /// the field (relative to `population`).
-    pub fn validate_random(&self, model: &Chain) -> Result<(), ParamError> {
+    pub(crate) fn validate_random(&self, model: &Chain) -> Result<(), ParamError> {
         let random = self.random.as_ref().expect("a random population");
         if model.rail_axis().is_some() {
             return Err((
@@ -372,7 +372,7 @@ impl super::PopulationSection {
     /// Draws arm `index` of a population of random arms (`seed`: the population's): its chain
     /// and, per joint, a Fourier motion about 0 within 0.9 of its range (and within
     /// `fourier.max_angle`).
-    pub fn random_arm(&self, seed: u64, index: usize) -> super::Arm {
+    pub(crate) fn random_arm(&self, seed: u64, index: usize) -> super::Arm {
         use rand::SeedableRng;
         let random = self.random.as_ref().expect("a random population");
         let fourier = self.fourier.as_ref().expect("validated: fourier");

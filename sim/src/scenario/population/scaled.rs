@@ -61,7 +61,7 @@ pub fn scale(chain: &Chain, length: &[f64], mass: &[f64]) -> Chain {
 
 impl PopulationSection {
     /// The checks of a population of a model other than arm6; `Err` names the field.
-    pub fn validate_scaled(&self, bodies: usize) -> Result<(), ParamError> {
+    pub(crate) fn validate_scaled(&self, bodies: usize) -> Result<(), ParamError> {
         self.validate(bodies)?;
         let cylinder = |name: &str| {
             (
@@ -105,7 +105,13 @@ impl PopulationSection {
 
     /// Draws arm `index` of a population of `model` (any model but arm6; `seed`: the
     /// population's; `drives`: the scenario's, dataset order).
-    pub fn scaled_arm(&self, model: &Chain, drives: &[Drive], seed: u64, index: usize) -> Arm {
+    pub(crate) fn scaled_arm(
+        &self,
+        model: &Chain,
+        drives: &[Drive],
+        seed: u64,
+        index: usize,
+    ) -> Arm {
         let mut rng = ChaCha8Rng::seed_from_u64(super::arm_seed(seed, index));
         let mut length = Vec::with_capacity(model.len());
         let mut mass = Vec::with_capacity(model.len());

@@ -26,7 +26,36 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::ImportError;
+/// A configuration that cannot be read or applied, named where.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file cannot be read.
+    #[error("`{file}`: {source}")]
+    Io {
+        /// The file.
+        file: std::path::PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file is not TOML of the schema.
+    #[error("`{file}`: {message}")]
+    Format {
+        /// The file.
+        file: std::path::PathBuf,
+        /// What the parser said.
+        message: String,
+    },
+    /// A field names an unknown joint or states an unusable value.
+    #[error("`{file}`: field `{field}`: {problem}")]
+    Field {
+        /// The configuration file, or `command line`.
+        file: std::path::PathBuf,
+        /// The field.
+        field: String,
+        /// What is wrong and what is expected.
+        problem: String,
+    },
+}
 
 /// The configuration file's schema.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -72,12 +101,12 @@ pub struct Coupling {
 
 impl Config {
     /// Reads the file at `path`.
-    pub fn read(path: &Path) -> Result<Self, ImportError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ImportError::Io {
+    pub fn read(path: &Path) -> Result<Self, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
             file: path.to_owned(),
             source,
         })?;
-        toml::from_str(&text).map_err(|e| ImportError::Format {
+        toml::from_str(&text).map_err(|e| ConfigError::Format {
             file: path.to_owned(),
             message: e.to_string().trim_end().replace('\n', "\n  "),
         })
@@ -105,8 +134,8 @@ impl JointNames {
 
     /// The index of a joint named in the configuration at `field`, or an error naming the file
     /// and field.
-    pub fn field(&self, reference: &str, file: &Path, field: &str) -> Result<usize, ImportError> {
-        self.index(reference).ok_or_else(|| ImportError::Field {
+    pub fn field(&self, reference: &str, file: &Path, field: &str) -> Result<usize, ConfigError> {
+        self.index(reference).ok_or_else(|| ConfigError::Field {
             file: file.to_owned(),
             field: field.to_string(),
             problem: format!(
@@ -125,7 +154,7 @@ pub fn matrix(
     t: &Transmission,
     joints: &JointNames,
     file: &Path,
-) -> Result<nalgebra::DMatrix<f64>, ImportError> {
+) -> Result<nalgebra::DMatrix<f64>, ConfigError> {
     let n = joints.names.len();
     let mut r = nalgebra::DMatrix::zeros(n, n);
     for (name, ratio) in &t.ratio {
@@ -140,7 +169,7 @@ pub fn matrix(
     }
     for k in 0..n {
         if !(r[(k, k)].is_finite() && r[(k, k)] != 0.0) {
-            return Err(ImportError::Field {
+            return Err(ConfigError::Field {
                 file: file.to_owned(),
                 field: format!("transmission.ratio.{}", joints.names[k]),
                 problem: "expected a finite, non-zero gear ratio for every joint".into(),
@@ -148,7 +177,7 @@ pub fn matrix(
         }
     }
     if r.clone().try_inverse().is_none() {
-        return Err(ImportError::Field {
+        return Err(ConfigError::Field {
             file: file.to_owned(),
             field: "transmission".into(),
             problem: "the ratios and couplings make a singular matrix R".into(),

@@ -1,12 +1,10 @@
 //! The manifest of a recorded run: where its data came from and every choice made on the way
-//! ([`sim::dataset::recorded`] writes it).
+//! (`validation import` makes it, [`sim::dataset::recorded`] writes it).
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::ImportError;
-use super::columns::JointColumns;
 use super::config::Config;
 use crate::signal;
 
@@ -21,12 +19,27 @@ pub struct SourceFile {
 
 impl SourceFile {
     /// The file at `path` with its digest.
-    pub fn of(path: &Path) -> Result<Self, ImportError> {
+    pub fn of(path: &Path) -> Result<Self, sim::dataset::DatasetError> {
         Ok(SourceFile {
             path: path.display().to_string(),
             sha256: sim::dataset::checksum::digest(path)?,
         })
     }
+}
+
+/// The columns found for one joint (column names).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct JointColumns {
+    /// Coordinate: `q_<j>` or `qm_<j>`.
+    pub position: String,
+    /// `qd_<j>`, where given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<String>,
+    /// `qdd_<j>`, where given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acceleration: Option<String>,
+    /// Torque: `tau_<j>`, `i_<j>` or `taum_<j>`.
+    pub torque: String,
 }
 
 /// One joint of the run: its URDF name, the columns it was read from and what was applied.

@@ -1,13 +1,19 @@
-//! Reading a recorded run directory (written by `validation import`,
-//! [`sim::dataset::recorded`]): the joint series an estimator may read, and no truth.
+//! A recorded run directory (written by `validation import`, [`sim::dataset::recorded`]): its
+//! manifest and the recording's configuration (what the importer applied), and its reading:
+//! the joint series an estimator may read, and no truth.
 //!
 //! The signal chain's end transient ([`crate::signal::Chain::settling`] samples at each end) is
 //! left out here, so every estimator sees only samples the filter has settled on.
 
 use std::path::{Path, PathBuf};
 
+mod config;
+mod manifest;
+
+pub use config::{Config, ConfigError, Coupling, JointNames, Transmission, matrix};
+pub use manifest::{JointColumns, JointSource, RecordedManifest, SourceFile};
+
 use super::{JointSeries, Measurements, ReadError, Stated};
-use crate::import::manifest::RecordedManifest;
 use sim::dataset::columns::JOINTS_FILE;
 
 /// A recorded run, read.
@@ -23,7 +29,7 @@ pub struct RecordedRun {
 
 impl RecordedRun {
     /// The URDF names of the joints, in chain order.
-    pub fn joint_names(&self) -> Vec<String> {
+    pub(crate) fn joint_names(&self) -> Vec<String> {
         self.manifest
             .joints
             .iter()
@@ -107,10 +113,10 @@ fn transmission(
     let Some(t) = &manifest.config.transmission else {
         return Ok(None);
     };
-    let names = crate::import::config::JointNames {
+    let names = JointNames {
         names: manifest.joints.iter().map(|j| j.name.clone()).collect(),
     };
-    crate::import::config::matrix(t, &names, path)
+    matrix(t, &names, path)
         .map(Some)
         .map_err(|e| ReadError::Format {
             path: path.to_owned(),

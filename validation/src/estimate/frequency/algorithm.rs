@@ -53,7 +53,7 @@ impl Excitation {
     /// The excitation of a run, from its design: every joint torque-driven by multisines (or
     /// sums of them) of one fundamental; the excited harmonics are the union over joints; all
     /// whole periods but the first (the transient) are used. `Err` says what is missing.
-    pub fn from_data(data: &Measurements) -> crate::Result<Self> {
+    pub(crate) fn from_data(data: &Measurements) -> crate::Result<Self> {
         fn collect(s: &sim::drive::Signal, base: &mut Vec<f64>, harmonics: &mut Vec<u32>) {
             match s {
                 sim::drive::Signal::Multisine {
@@ -103,7 +103,7 @@ impl Excitation {
     }
 
     /// `ω₀` (rad/s).
-    pub fn omega0(&self) -> f64 {
+    pub(crate) fn omega0(&self) -> f64 {
         2.0 * std::f64::consts::PI * self.base_frequency
     }
 

@@ -128,7 +128,7 @@ impl FrictionColumns {
     }
 
     /// The columns' values at `(q, q̇, q̈)`.
-    pub fn basis(&self, q: f64, qd: f64, qdd: f64) -> Vec<f64> {
+    pub(crate) fn basis(&self, q: f64, qd: f64, qdd: f64) -> Vec<f64> {
         match self {
             FrictionColumns::Paper(f) => f.basis(q, qd).to_vec(),
             FrictionColumns::CoulombViscous => vec![qd.signum(), qd],
@@ -207,7 +207,7 @@ impl FullRegressor {
 
     /// The regressor of an experiment: the sweep analysis's friction shapes where the
     /// experiment has sweeps, else Coulomb + viscous columns on every joint.
-    pub fn of_experiment(experiment: &Prepared) -> Result<Self, EstimateError> {
+    pub(crate) fn of_experiment(experiment: &Prepared) -> Result<Self, EstimateError> {
         if experiment.sweeps.is_empty() {
             let nj = experiment.geometry().joint_ids().len();
             let stated = &experiment.excitation.stated;
@@ -263,7 +263,7 @@ impl FullRegressor {
 
     /// The friction (and drive) torques `Φ_f(q, q̇, q̈) c` of a parameter vector `x = (β, c…)`,
     /// per joint: the part of the model that is not the rigid body's.
-    pub fn friction_torque(
+    pub(crate) fn friction_torque(
         &self,
         q: &[f64],
         qd: &[f64],
@@ -341,7 +341,7 @@ impl FullRegressor {
     /// The regressor of `simulated` samples (same times as `measured`), filtered alike, with
     /// the equations [`FullRegressor::system`] keeps on `measured`: row for row beside the
     /// measured system, as instruments or as the simulated model's regressor.
-    pub fn system_beside(
+    pub(crate) fn system_beside(
         &self,
         simulated: &Samples,
         measured: &Samples,

@@ -128,7 +128,10 @@ impl StandardIdim {
 
 /// The bodies of `prior` as standard parameters in the link frames of `geometry`, which must
 /// have the same joints.
-pub fn in_frames_of(prior: &Chain, geometry: &Chain) -> crate::Result<Vec<StandardParameters>> {
+pub(crate) fn in_frames_of(
+    prior: &Chain,
+    geometry: &Chain,
+) -> crate::Result<Vec<StandardParameters>> {
     if prior.len() != geometry.len() || prior.base != geometry.base {
         return Err(crate::Error::Data(format!(
             "the prior has {} links on {:?}, the run's arm {} on {:?}",

@@ -53,7 +53,7 @@ pub struct JointFriction {
 
 impl JointFriction {
     /// The linear basis at `(q, q̇)` with this joint's `R` and `v_t`.
-    pub fn basis(&self, q: f64, qd: f64) -> [f64; 10] {
+    pub(crate) fn basis(&self, q: f64, qd: f64) -> [f64; 10] {
         paper_basis(q, qd, self.gear_ratio, self.transition_velocity, SIGN)
     }
 
@@ -78,7 +78,11 @@ pub struct Gravity {
 }
 
 /// The gravity regressor's base columns at `q` (joints × base).
-pub fn gravity_regressor(geometry: &Chain, base: &BaseParameters, q: &[f64]) -> DMatrix<f64> {
+pub(crate) fn gravity_regressor(
+    geometry: &Chain,
+    base: &BaseParameters,
+    q: &[f64],
+) -> DMatrix<f64> {
     let z = vec![0.0; q.len()];
     base.regressor(&regressor(geometry, q, &z, &z, &sim::gravity_vector()))
 }
@@ -123,7 +127,7 @@ impl FrictionGravity {
     }
 
     /// The friction torque vector the drives must add at `(q, q̇)` (0 for unswept joints).
-    pub fn friction_torque(&self, q: &[f64], qd: &[f64]) -> Vec<f64> {
+    pub(crate) fn friction_torque(&self, q: &[f64], qd: &[f64]) -> Vec<f64> {
         self.friction
             .iter()
             .enumerate()
@@ -238,7 +242,7 @@ fn sweep_samples(data: &Measurements, joint: usize, profile: &Profile) -> SweepS
 }
 
 /// The joint a run sweeps (dataset index) and its sweep reference.
-pub fn swept_joint(data: &Measurements) -> Option<(usize, Profile)> {
+pub(crate) fn swept_joint(data: &Measurements) -> Option<(usize, Profile)> {
     data.joints
         .iter()
         .enumerate()
@@ -250,7 +254,7 @@ pub fn swept_joint(data: &Measurements) -> Option<(usize, Profile)> {
 
 /// The half-difference friction samples `(q, q̇, τ_f)` of a sweep run and the swept joint's
 /// dataset index (for plots and checks).
-pub fn friction_samples(data: &Measurements) -> Option<(usize, Vec<FrictionSample>)> {
+pub(crate) fn friction_samples(data: &Measurements) -> Option<(usize, Vec<FrictionSample>)> {
     let (joint, profile) = swept_joint(data)?;
     Some((joint, sweep_samples(data, joint, &profile).friction))
 }

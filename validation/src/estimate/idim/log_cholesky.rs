@@ -76,7 +76,7 @@ pub fn jacobian(theta: &[f64; 10]) -> SMatrix<f64, 10, 10> {
 }
 
 /// The `θ` of consistent parameters, `None` if the pseudo-inertia is not positive definite.
-pub fn from_standard(p: &StandardParameters) -> Option<[f64; 10]> {
+pub(crate) fn from_standard(p: &StandardParameters) -> Option<[f64; 10]> {
     // J = U Uᵀ with U upper triangular: Cholesky of J with rows and columns reversed.
     let j = p.pseudo_inertia();
     let reverse = |m: &Matrix4<f64>| Matrix4::from_fn(|r, c| m[(3 - r, 3 - c)]);

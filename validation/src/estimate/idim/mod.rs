@@ -112,7 +112,7 @@ impl<'a> Prepared<'a> {
 
     /// The prepared runs with the sweep analysis already made (shared by the identifiers of one
     /// experiment, [`crate::estimate::experiment::Experiment::derived`]).
-    pub fn with_sweep_fit(
+    pub(crate) fn with_sweep_fit(
         self,
         fit: Result<friction_sweep::FrictionGravity, EstimateError>,
     ) -> Self {
@@ -122,7 +122,7 @@ impl<'a> Prepared<'a> {
 
     /// The friction and gravity of the sweep analysis ([`friction_sweep::fit`]), computed on
     /// first use.
-    pub fn sweep_fit(&self) -> Result<&friction_sweep::FrictionGravity, EstimateError> {
+    pub(crate) fn sweep_fit(&self) -> Result<&friction_sweep::FrictionGravity, EstimateError> {
         self.sweep_fit
             .get_or_init(|| friction_sweep::fit(self))
             .as_ref()
@@ -287,7 +287,7 @@ pub fn periodic_samples(
 
 /// The measured angles (`q_meas`, else the clean `q`) of every joint at `samples`' times, as
 /// the encoders gave them (no fit, no derivative), and the index of the first in `data.t`.
-pub fn raw_angles(data: &Measurements, samples: &Samples) -> (usize, Vec<Vec<f64>>) {
+pub(crate) fn raw_angles(data: &Measurements, samples: &Samples) -> (usize, Vec<Vec<f64>>) {
     let first = (data.t.iter())
         .position(|&t| t >= samples.t[0] - 1e-9)
         .unwrap_or(0);
@@ -301,7 +301,7 @@ pub fn raw_angles(data: &Measurements, samples: &Samples) -> (usize, Vec<Vec<f64
 }
 
 /// Keeps harmonics `0..=h` of a series spanning whole periods of `t` (zero-phase low-pass).
-pub fn low_pass(x: &[f64], t: &[f64], period: f64, h: usize) -> Vec<f64> {
+pub(crate) fn low_pass(x: &[f64], t: &[f64], period: f64, h: usize) -> Vec<f64> {
     let window = fourier::Window {
         start: 0,
         len: x.len(),

@@ -60,7 +60,7 @@ impl Huber {
 
 /// Least squares of `A x ≈ b` with row `r` of both divided by `divisor(r)` (a standard
 /// deviation: weighted least squares).
-pub fn rows_divided(
+pub(crate) fn rows_divided(
     a: &DMatrix<f64>,
     b: &DVector<f64>,
     divisor: impl Fn(usize) -> f64,
@@ -76,7 +76,7 @@ pub fn rows_divided(
 }
 
 /// Per joint, the RMS of its residuals (WLS's weights, Gautier's two-pass scheme).
-pub fn joint_rms(r: &DVector<f64>, joint: &[usize]) -> Vec<f64> {
+pub(crate) fn joint_rms(r: &DVector<f64>, joint: &[usize]) -> Vec<f64> {
     per_joint(r, joint, |v| {
         (v.iter().map(|e| e * e).sum::<f64>() / v.len().max(1) as f64).sqrt()
     })

@@ -27,7 +27,7 @@ const TOLERANCE: f64 = 1e-5;
 
 /// The stated standard deviation of every joint's torque noise (`[[noise]]` on `tau`), if
 /// every joint has one.
-pub fn stated_sigmas(data: &Measurements) -> Option<Vec<f64>> {
+pub(crate) fn stated_sigmas(data: &Measurements) -> Option<Vec<f64>> {
     column_sigmas(data, JointColumn::Tau, |_| 1.0)
 }
 

@@ -63,10 +63,10 @@ pub fn mass(values: &Values, body: u8) -> Option<f64> {
 
 /// Default relative singular-value threshold: excitation below 1e-4 of the strongest is treated
 /// as absent.
-pub const DEFAULT_TOLERANCE: f64 = 1e-4;
+pub(crate) const DEFAULT_TOLERANCE: f64 = 1e-4;
 
 /// The Euler-equation regressor `S(ω, ω̇)` of eq. 16a (body frame).
-pub fn euler_regressor(w: &Vector3<f64>, wd: &Vector3<f64>) -> Matrix3<f64> {
+pub(crate) fn euler_regressor(w: &Vector3<f64>, wd: &Vector3<f64>) -> Matrix3<f64> {
     Matrix3::new(
         wd.x,
         -w.y * w.z,
@@ -146,7 +146,7 @@ pub fn stacked(
 
 /// The block-diagonal system of every body over every sample (eqs. 19–20): `(Y, Z)` with the
 /// parameters of body `b` in columns `6b..6b+6`.
-pub fn whole_arm_system(data: &Measurements) -> (DMatrix<f64>, DVector<f64>) {
+pub(crate) fn whole_arm_system(data: &Measurements) -> (DMatrix<f64>, DVector<f64>) {
     let n = data.bodies.len();
     let blocks: Vec<_> = (0..n)
         .map(|b| stacked(data, b, 0..data.samples()))

@@ -23,7 +23,7 @@ pub struct Dense {
 impl Dense {
     /// The MLP of `layers`: weight `outputs × inputs` and bias `outputs` each, ReLU after every
     /// layer but the last.
-    pub fn from_layers(layers: Vec<(DMatrix<f32>, DVector<f32>)>) -> Self {
+    pub(crate) fn from_layers(layers: Vec<(DMatrix<f32>, DVector<f32>)>) -> Self {
         Dense { layers }
     }
 

@@ -44,7 +44,7 @@ impl Calibration {
     }
 
     /// No calibration: the predicted standard deviations as they are.
-    pub const NONE: Calibration = Calibration {
+    pub(crate) const NONE: Calibration = Calibration {
         scale: [1.0; 4],
         samples: [0; 4],
     };
@@ -221,7 +221,7 @@ impl<N: Predictor> Ensemble<N> {
 
     /// The estimate of body `b` (1-based) from a run's measurements, with its standard
     /// deviations before calibration.
-    pub fn estimate_uncalibrated(&self, data: &Measurements, b: usize) -> BodyEstimate {
+    pub(crate) fn estimate_uncalibrated(&self, data: &Measurements, b: usize) -> BodyEstimate {
         let parametrization = self.members[0][b - 1].parametrization;
         let (z, var) = pool(&mixture(&self.predictions(data, b)));
         BodyEstimate {

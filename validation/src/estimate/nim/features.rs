@@ -149,7 +149,7 @@ impl Inputs {
     }
 
     /// Columns of each group, in order (the standardization's groups, [`Scaler::fit`]).
-    pub fn group_sizes(self) -> Vec<usize> {
+    pub(crate) fn group_sizes(self) -> Vec<usize> {
         self.groups().iter().map(|(_, c)| c.len()).collect()
     }
 
@@ -176,7 +176,7 @@ pub const AXIS_FLOOR: f64 = 1e-2;
 /// `|ω̇| + |ω|²` counts as not moving: its floor is [`AXIS_FLOOR`] times this fraction of the run's
 /// scale, so that integration residue (B1's out-of-plane axes move by 1e-9 of the rest) is not
 /// blown up to unit scale.
-pub const AXIS_RESOLUTION: f64 = 1e-3;
+pub(crate) const AXIS_RESOLUTION: f64 = 1e-3;
 
 /// `|ω̇| + |ω|²` of a body turning at `omega` with `omega_dot` (body frame; rad/s²).
 fn motion_scale(omega: &Vector3<f64>, omega_dot: &Vector3<f64>) -> f64 {
@@ -227,7 +227,7 @@ impl Inputs {
     /// The column holding a sample's `ln |F/a|` (`ln m` wherever Newton's equation holds), if
     /// the schema has one: a NIM with log targets regresses `ln m` relative to it
     /// ([`super::Nim::train_as`]).
-    pub fn log_mass_column(self) -> Option<usize> {
+    pub(crate) fn log_mass_column(self) -> Option<usize> {
         (self == Inputs::PerAxisLog).then_some(Inputs::PerAxis.len())
     }
 
@@ -414,7 +414,7 @@ impl PerAxisSample {
 }
 
 /// Smallest component magnitude `log_magnitudes` resolves, relative to the vector's largest.
-pub const LOG_FLOOR: f64 = 1e-3;
+pub(crate) const LOG_FLOOR: f64 = 1e-3;
 
 /// `ln |x_i|` of each component, floored at [`LOG_FLOOR`] times the largest (`ln 0` has no
 /// value; a component that small carries no information on the parameters). A zero vector
@@ -501,7 +501,7 @@ impl Scaler {
     /// Fits on row-major `x` with `cols` columns, each scaled by its standard deviation but at
     /// least `floor` (for targets whose units carry no meaning, such as logarithms, where a
     /// constant column must not be divided by its magnitude).
-    pub fn fit_spread(x: &[f32], cols: usize, floor: f64) -> Self {
+    pub(crate) fn fit_spread(x: &[f32], cols: usize, floor: f64) -> Self {
         let n = (x.len() / cols).max(1) as f64;
         let mean: Vec<f64> = (0..cols)
             .map(|c| x.chunks(cols).map(|r| f64::from(r[c])).sum::<f64>() / n)
@@ -532,7 +532,7 @@ impl Scaler {
     }
 
     /// Inverse of [`Scaler::apply`].
-    pub fn invert(&self, z: &[f32]) -> Vec<f64> {
+    pub(crate) fn invert(&self, z: &[f32]) -> Vec<f64> {
         let cols = self.mean.len();
         z.chunks(cols)
             .flat_map(|r| {

@@ -25,7 +25,7 @@ pub use targets::Parametrization;
 pub const HIDDEN: [usize; 5] = [128; 5];
 
 /// Outputs, in order.
-pub const OUTPUTS: [&str; 4] = ["m", "j11", "j22", "j33"];
+pub(crate) const OUTPUTS: [&str; 4] = ["m", "j11", "j22", "j33"];
 
 /// A trained NIM for one body kind: the network with the standardization of its inputs and
 /// targets and its input schema.
@@ -46,7 +46,7 @@ pub struct Nim<N: Predictor> {
 
 /// Smallest scale of a logarithmic target (e-folds): labels that barely vary (one body's, as in
 /// the paper's protocol) are standardized against 5 % relative, not against their magnitude.
-pub const LOG_TARGET_FLOOR: f64 = 0.05;
+pub(crate) const LOG_TARGET_FLOOR: f64 = 0.05;
 
 /// Bound on a standardized network input at inference, in standard deviations of the training
 /// inputs: far outside any training data, yet no layer can overflow `f32`.
@@ -128,7 +128,7 @@ impl<N: Network> Nim<N> {
     /// measured on `population_motions` (600 arms), the heaviest held-out B2 (1066 kg) came out
     /// 0.1–6.6 % light, sample by sample, although its `ln |F/a|` input read 1066 kg at every
     /// sample.
-    pub fn train_as(
+    pub(crate) fn train_as(
         parametrization: Parametrization,
         schema: Inputs,
         x: &[f32],
@@ -235,7 +235,7 @@ impl<N: Predictor> Nim<N> {
     /// What the network's first target is relative to for input row `row`: `ln |F/a|` where
     /// [`Nim::train_as`] says so (bounded to [`OUTPUT_BOUND`] standard deviations of its
     /// training values, so that any input decodes to a finite mass), else 0.
-    pub fn log_mass_baseline(&self, row: &[f32]) -> f64 {
+    pub(crate) fn log_mass_baseline(&self, row: &[f32]) -> f64 {
         log_mass_column(self.parametrization, self.schema).map_or(0.0, |c| {
             let (mean, scale) = (self.inputs.mean[c], self.inputs.scale[c]);
             let bound = f64::from(OUTPUT_BOUND) * scale;

@@ -55,7 +55,7 @@ impl Default for TrainConfig {
 
 impl TrainConfig {
     /// The learning rate at optimizer step `step` (0-based).
-    pub fn learning_rate_at(&self, step: usize) -> f64 {
+    pub(crate) fn learning_rate_at(&self, step: usize) -> f64 {
         match self.final_learning_rate {
             None => self.learning_rate,
             Some(end) => {

@@ -51,7 +51,7 @@ fn label(run: &Run, b: usize) -> [f32; 4] {
 }
 
 /// Inputs and labels of body `b` over every sample of `arms`.
-pub fn training_set(arms: &[&Run], b: usize, inputs: Inputs) -> (Vec<f32>, Vec<f32>) {
+pub(crate) fn training_set(arms: &[&Run], b: usize, inputs: Inputs) -> (Vec<f32>, Vec<f32>) {
     let (mut x, mut y) = (Vec::new(), Vec::new());
     for run in arms {
         let samples: Vec<usize> = (0..run.measurements.samples()).collect();

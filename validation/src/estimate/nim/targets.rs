@@ -32,7 +32,7 @@ pub enum Parametrization {
 
 impl Parametrization {
     /// Targets of the values `v = (m, J₁₁, J₂₂, J₃₃)` (kg, kg·m²).
-    pub fn encode(self, v: [f64; 4]) -> [f64; 4] {
+    pub(crate) fn encode(self, v: [f64; 4]) -> [f64; 4] {
         match self {
             Parametrization::Direct => v,
             Parametrization::LogSecondMoments => {
@@ -45,7 +45,7 @@ impl Parametrization {
     }
 
     /// The values of targets `z`.
-    pub fn decode(self, z: [f64; 4]) -> [f64; 4] {
+    pub(crate) fn decode(self, z: [f64; 4]) -> [f64; 4] {
         match self {
             Parametrization::Direct => z,
             Parametrization::LogSecondMoments => {

@@ -46,7 +46,7 @@ impl EffectKind {
     }
 
     /// Whether it changes what the estimators are told rather than the arm or its sensors.
-    pub fn is_mismatch(self) -> bool {
+    pub(crate) fn is_mismatch(self) -> bool {
         self.effect().is_mismatch()
     }
 

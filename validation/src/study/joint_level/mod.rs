@@ -49,7 +49,7 @@ pub const COUNTED: f64 = 1e-6;
 pub const POPULATION_MEAN: &str = "population_mean";
 
 /// The noise bands (factors on the file's σ), as lower bounds; the last is open.
-pub const BANDS: [f64; 4] = [0.0, 0.3, 1.0, 3.0];
+pub(crate) const BANDS: [f64; 4] = [0.0, 0.3, 1.0, 3.0];
 
 /// One method in one noise band.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

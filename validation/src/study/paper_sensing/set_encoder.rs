@@ -16,11 +16,11 @@ use crate::estimate::nim::set::{SetNim, target_scale};
 use crate::study::joint_level::{CALIBRATION_SHARE, train_config, truth};
 
 /// `φ`'s widths (the last is the pooled width).
-pub const PHI: [usize; 3] = [128, 128, 128];
+pub(crate) const PHI: [usize; 3] = [128, 128, 128];
 /// `ρ`'s hidden widths.
-pub const RHO: [usize; 2] = [128, 128];
+pub(crate) const RHO: [usize; 2] = [128, 128];
 /// Arms per batch.
-pub const BATCH: usize = 32;
+pub(crate) const BATCH: usize = 32;
 
 /// How the set encoder of a study was trained.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

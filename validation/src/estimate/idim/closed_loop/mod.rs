@@ -146,7 +146,7 @@ impl ClosedLoop {
     }
 
     /// The joints whose motion depends on the model (servoed or torque-driven, not prescribed).
-    pub fn free_joints(&self) -> Vec<usize> {
+    pub(crate) fn free_joints(&self) -> Vec<usize> {
         (0..self.drives.len())
             .filter(|&j| !self.is_prescribed(j))
             .collect()

@@ -11,7 +11,7 @@ use crate::param::ParamId;
 impl<N: Predictor> JointNim<N> {
     /// Whether the model applies to `experiment`: a paper-sensing model and a single run with
     /// the bodies it was trained on; `Err` with the reason.
-    pub fn applies_to_bodies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
+    pub(crate) fn applies_to_bodies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
         if self.card.sensing != Sensing::Paper {
             return Err(NotApplicable::new(
                 "the model reads joint angles and torques (joint-level sensing)",
@@ -31,7 +31,7 @@ impl<N: Predictor> JointNim<N> {
     }
 
     /// The run's body parameters revised (module docs), with each body's mass ([`answer`]).
-    pub fn identify_bodies(&self, experiment: &Experiment) -> crate::Result<Estimates> {
+    pub(crate) fn identify_bodies(&self, experiment: &Experiment) -> crate::Result<Estimates> {
         (self.applies_to_bodies(experiment)).map_err(|e| crate::Error::Data(e.0))?;
         let (ids, encoded) = encode_bodies(experiment)?;
         let revised = self.predict(&[(&self.card.prior, &encoded)]).remove(0);

@@ -50,7 +50,7 @@ impl LinkPopulation {
 
     /// The prior of `arm`'s base parameters (module docs); `Err` with the reason if the arm has
     /// more links than any training arm, or fewer than two training arms.
-    pub fn prior_for(&self, arm: &Chain) -> crate::Result<Prior> {
+    pub(crate) fn prior_for(&self, arm: &Chain) -> crate::Result<Prior> {
         if arm.len() > self.links.len() {
             return Err(crate::Error::Data(format!(
                 "the arm has {} links, the training arms at most {}",

@@ -66,7 +66,7 @@ use crate::estimate::idim::refined::{Refine, Solved};
 use crate::param::ParamId;
 
 /// The model's description file in its directory.
-pub const CARD: &str = "joint.json";
+pub(crate) const CARD: &str = "joint.json";
 /// The first member's weights in its directory ([`weights_file`]).
 pub const WEIGHTS: &str = "joint.safetensors";
 
@@ -257,7 +257,7 @@ impl<N: Network> JointNim<N> {
 
     /// Trains a model of arms of many structures ([`LinkPopulation`], module docs), `members`
     /// networks, on `labeled` examples, each with its arm's prior from `links`.
-    pub fn train_per_parameter(
+    pub(crate) fn train_per_parameter(
         population: &str,
         links: LinkPopulation,
         labeled: &[Labeled],
@@ -322,7 +322,7 @@ impl<N: Network> JointNim<N> {
 
 impl Card {
     /// Whether the model reads arms of many structures, one parameter at a time.
-    pub fn per_parameter(&self) -> bool {
+    pub(crate) fn per_parameter(&self) -> bool {
         self.links.is_some()
     }
 
@@ -338,7 +338,7 @@ impl Card {
 
 impl<N: Predictor> JointNim<N> {
     /// Whether `dir` holds a joint-level model.
-    pub fn is_in(dir: &Path) -> bool {
+    pub(crate) fn is_in(dir: &Path) -> bool {
         dir.join(CARD).is_file()
     }
 
@@ -377,7 +377,7 @@ impl<N: Predictor> JointNim<N> {
 
     /// The prior of the base parameters of an arm of kinematics `geometry` with `n` base
     /// parameters; `Err` with the reason where the model does not apply to it.
-    pub fn prior_for(&self, geometry: &Chain, n: usize) -> crate::Result<Cow<'_, Prior>> {
+    pub(crate) fn prior_for(&self, geometry: &Chain, n: usize) -> crate::Result<Cow<'_, Prior>> {
         let prior = match &self.card.links {
             Some(links) => Cow::Owned(links.prior_for(geometry)?),
             None => Cow::Borrowed(&self.card.prior),

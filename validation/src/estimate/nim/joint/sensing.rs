@@ -65,7 +65,7 @@ pub type Encoding = (Vec<ParamId>, Vec<(f64, f64)>);
 /// A paper-sensing encoding of `experiment`'s run: MIM-GLS's body parameters where the run
 /// states its wrench noise, MIM stacked's where it does not (module docs); `Err` with the
 /// reason where neither applies.
-pub fn encode_bodies(experiment: &Experiment) -> crate::Result<Encoding> {
+pub(crate) fn encode_bodies(experiment: &Experiment) -> crate::Result<Encoding> {
     let data = crate::estimate::single(experiment).map_err(|e| crate::Error::Data(e.0))?;
     let ids = body_parameters(data.bodies.len());
     let estimated = if WholeArmGls.applies(experiment).is_ok() {

@@ -122,7 +122,7 @@ impl SetNim {
 
     /// `(value, std)` of every parameter (MIM's six per body) from the network's `outputs`
     /// for one arm.
-    pub fn decode(&self, outputs: &[f32]) -> Vec<(f64, f64)> {
+    pub(crate) fn decode(&self, outputs: &[f32]) -> Vec<(f64, f64)> {
         let n = self.prior.len();
         let (lo, hi) = LOG_VARIANCE_BOUNDS;
         (0..n)
@@ -160,7 +160,7 @@ impl SetNim {
 }
 
 /// The scale of target `k`: the population's spread, 1 where it does not vary.
-pub fn target_scale(prior: &Prior, k: usize) -> f64 {
+pub(crate) fn target_scale(prior: &Prior, k: usize) -> f64 {
     if prior.sd[k] > 0.0 { prior.sd[k] } else { 1.0 }
 }
 
