@@ -57,6 +57,7 @@ pub mod friction;
 pub mod invalid;
 pub mod kinematics;
 pub mod measurement;
+pub mod mjcf;
 pub mod model;
 pub mod motor;
 pub mod noise;

@@ -64,6 +64,12 @@ pub struct Joint {
     /// Friction model of the joint (set by the scenario), if any.
     #[serde(default)]
     pub friction: Option<crate::friction::Friction>,
+    /// The inertia the joint's drive adds on its own coordinate (kg·m², or kg on a prismatic
+    /// joint): a rotor's reflected inertia `J_m G²`, MJCF's `armature`; default 0. The
+    /// simulation adds it as a scenario's `rotor` does (`sim::rotor`), unless the scenario
+    /// states one.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub armature: f64,
     /// The joint's range and drive limits, where the model states them (a URDF `<limit>` of a
     /// `revolute` or `prismatic` joint). Recorded for design (excitation trajectories keep
     /// inside them); the simulation does not enforce them.
@@ -294,6 +300,11 @@ fn not_unit(axis: [f64; 3]) -> Option<String> {
     let n = Vector3::from(axis).norm();
     ((n - 1.0).abs() > 1e-9)
         .then(|| format!("expected a unit vector [x, y, z], got {axis:?} (norm {n})"))
+}
+
+/// Whether `v` is 0 (an armature left out of a serialized model).
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 impl Joint {

@@ -152,6 +152,7 @@ fn cylinder_link(
             anchor,
             damping: 0.0,
             friction: None,
+            armature: 0.0,
             limits: None,
         },
         body: Body {
@@ -223,6 +224,7 @@ pub fn link2() -> Chain {
             anchor: [0.0, 0.0, top],
             damping: 0.0,
             friction: None,
+            armature: 0.0,
             limits: None,
         },
         body: Body {

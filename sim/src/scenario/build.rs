@@ -184,6 +184,11 @@ fn model_chain(
             crate::urdf::read_locked(&dir.join(&file.model), &file.lock)
                 .map_err(|e| invalid("model", format!("expected a serial-chain URDF: {e}")))?
         }
+        ModelSource::Dir(dir) if crate::mjcf::is_mjcf(&file.model) => {
+            crate::mjcf::read(&dir.join(&file.model), &file.lock)
+                .map_err(|e| invalid("model", format!("expected a serial-chain MJCF: {e}")))?
+                .chain
+        }
         ModelSource::Dir(_) if !file.lock.is_empty() => {
             return Err(invalid(
                 "lock",
@@ -198,7 +203,8 @@ fn model_chain(
             invalid(
                 "model",
                 format!(
-                    "expected one of {:?} or a URDF file path (….urdf, relative to the scenario file), got {:?}",
+                    "expected one of {:?}, a URDF file path (….urdf) or an MJCF file path (….xml), \
+                     relative to the scenario file, got {:?}",
                     reference::NAMES,
                     file.model
                 ),

@@ -72,6 +72,11 @@ pub(super) fn joint_drive(
         ));
     }
     effects(k, id, j, &drive, invalid)?;
+    let model_armature = if id > 0 {
+        chain.links[id as usize - 1].joint.armature
+    } else {
+        0.0
+    };
     let model_friction = (id > 0)
         .then(|| chain.links[id as usize - 1].joint.friction.clone())
         .flatten();
@@ -82,6 +87,9 @@ pub(super) fn joint_drive(
         friction: j.friction.clone().or(model_friction),
         gain: j.gain,
         transmission: match (j.rotor, j.spring) {
+            (None, _) if model_armature > 0.0 => Transmission::Rigid {
+                armature: model_armature,
+            },
             (None, _) => Transmission::Direct,
             (Some(r), None) => Transmission::Rigid {
                 armature: r.reflected(),

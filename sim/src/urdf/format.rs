@@ -1,7 +1,8 @@
 //! What URDF's import ([`super::import`]) and export ([`super::export`]) share: the error a file
 //! gets, and the two conventions by which what one writes the other reads back.
 
-/// A URDF file that cannot be used as a serial chain.
+/// A robot description (URDF, or MJCF through `crate::mjcf`) that cannot be used as a serial
+/// chain.
 #[derive(Debug, thiserror::Error)]
 pub enum UrdfError {
     /// The file cannot be read.

@@ -83,17 +83,27 @@ fn named(text: &str, file: &str, locks: &Locks) -> Result<(Chain, Vec<String>), 
         file: file.to_string(),
         source,
     })?;
+    from_robot(&robot, file, locks)
+}
+
+/// The chain of a parsed robot description and its moving joints' names (an MJCF file reaches
+/// the chain through it too, `crate::mjcf`); `file` names it in errors.
+pub(crate) fn from_robot(
+    robot: &urdf_rs::Robot,
+    file: &str,
+    locks: &Locks,
+) -> Result<(Chain, Vec<String>), UrdfError> {
     let fail = |element: String, problem: String| UrdfError::Unsupported {
         file: file.to_string(),
         element,
         problem,
     };
-    let root = root_link(&robot).map_err(|(e, p)| fail(e, p))?;
+    let root = root_link(robot).map_err(|(e, p)| fail(e, p))?;
     let mut walk = Walk {
-        held: super::lock::held(&robot, locks).map_err(|(e, p)| fail(e, p))?,
+        held: super::lock::held(robot, locks).map_err(|(e, p)| fail(e, p))?,
         bodies: Vec::new(),
     };
-    walk.visit(&robot, &root, Isometry3::identity(), None)
+    walk.visit(robot, &root, Isometry3::identity(), None)
         .map_err(|(e, p)| fail(e, p))?;
     let (base, bodies) = walk.split_rail();
     let names = bodies.iter().map(|f| f.joint.clone()).collect();
@@ -367,6 +377,7 @@ impl Walk {
                         anchor: f.anchor.into(),
                         damping: f.damping,
                         friction: f.friction.clone(),
+                        armature: 0.0,
                         limits: f.limits,
                     },
                     body: Body {

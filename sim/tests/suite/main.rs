@@ -16,6 +16,7 @@ mod friction_load;
 mod fuzz;
 mod layers;
 mod lugre;
+mod mjcf;
 mod payload;
 mod population;
 mod public_robots;

@@ -210,6 +210,7 @@ impl RandomArms {
                     anchor: point.into(),
                     damping: 0.0,
                     friction: None,
+                    armature: 0.0,
                     limits: Some(JointLimits {
                         lower: -half,
                         upper: half,

@@ -1,0 +1,94 @@
+//! MJCF in: a MuJoCo model file (`<mujoco>`) read as the serial chain of [`crate::model`],
+//! through the same rules as a URDF ([`crate::urdf::import`]: the fixed base, fixed children
+//! merged into their parent, locked joints, a massless prismatic first body as a rail).
+//!
+//! What is read, as MuJoCo reads it (the MJCF reference, <https://mujoco.readthedocs.io/en/stable/XMLreference.html>):
+//! * `<worldbody>`'s body tree: each `<body>`'s `pos` and orientation (`quat`, `axisangle`,
+//!   `euler` in `<compiler eulerseq>`, `xyaxes`, `zaxis`; a quaternion normalized), its
+//!   `<inertial>` (`pos`, `mass`, `diaginertia` in the frame of its orientation, or
+//!   `fullinertia` `ixx iyy izz ixy ixz iyz` in the body's frame) and at most one `<joint>`
+//!   (`hinge` or `slide`; `pos`, `axis`, `range` with `limited`/`autolimits`, `ref`,
+//!   `armature`, `damping`, `frictionloss`). A body without a joint is welded to its parent.
+//! * `<default>` classes, nested, with `class` and `childclass`, for the joint attributes.
+//! * `<compiler angle>` (MuJoCo's default: degrees) for hinge ranges, `ref`, `euler` and
+//!   `axisangle`; `<option gravity>` ([`Mjcf::gravity`]; MuJoCo's default `0 0 −9.81`).
+//! * Geoms, sites, cameras, lights, assets, actuators, sensors, contacts and keyframes do not
+//!   enter the dynamics and are skipped; a mesh the file names need not exist.
+//!
+//! A joint's `armature` becomes the joint's [`crate::model::Joint::armature`] (the simulation
+//! adds it to the joint's inertia, as a rotor's reflected inertia), `damping` its viscous
+//! damping, `frictionloss` its Coulomb friction `F tanh(q̇/ε)` with `ε` =
+//! [`crate::urdf::URDF_FRICTION_SMOOTHING`] (MuJoCo's is a constraint, dry friction without
+//! smoothing). A joint's `ref` is the coordinate at which the body sits as the file places it:
+//! the chain's coordinate is MuJoCo's `qpos`.
+//!
+//! Refused, with the file, the element and its line: `<include>`, a body without `<inertial>`
+//! that carries geoms (MuJoCo would take its inertia from them: `inertiafromgeom`), ball and
+//! free joints, a body with two joints, a joint spring (`stiffness`), `<frame>`, and equality
+//! constraints or tendons with passive forces between joints that move (lock them through the
+//! scenario's `lock`, as a gripper's fingers).
+
+mod classes;
+mod element;
+mod orientation;
+mod robot;
+
+use std::path::Path;
+
+use crate::model::Chain;
+use crate::urdf::{Locks, UrdfError};
+
+/// A model read from MJCF.
+#[derive(Clone, Debug)]
+pub struct Mjcf {
+    /// The serial chain (zero configuration: every `qpos` 0).
+    pub chain: Chain,
+    /// The MJCF names of the chain's moving joints, in chain order.
+    pub joints: Vec<String>,
+    /// `<option gravity>` (m/s², world frame).
+    pub gravity: [f64; 3],
+}
+
+/// Reads the MJCF file at `path` with the joints of `locks` held at their positions.
+pub fn read(path: &Path, locks: &Locks) -> Result<Mjcf, UrdfError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| UrdfError::Io {
+        file: file.clone(),
+        source,
+    })?;
+    from_str(&text, &file, locks)
+}
+
+/// Reads MJCF text; `file` names it in errors.
+pub fn from_str(text: &str, file: &str, locks: &Locks) -> Result<Mjcf, UrdfError> {
+    let fail = |(element, problem): (String, String)| UrdfError::Unsupported {
+        file: file.to_string(),
+        element,
+        problem,
+    };
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: false,
+        ..Default::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(text, options).map_err(|e| {
+        fail((
+            "XML".into(),
+            format!("not readable XML: {e} (expected an MJCF <mujoco> file)"),
+        ))
+    })?;
+    let read = robot::Robot::of(&doc, locks).map_err(fail)?;
+    let (mut chain, joints) = crate::urdf::import::from_robot(&read.robot, file, locks)?;
+    for (link, name) in chain.links.iter_mut().zip(&joints) {
+        link.joint.armature = read.armature.get(name).copied().unwrap_or(0.0);
+    }
+    Ok(Mjcf {
+        chain,
+        joints,
+        gravity: read.gravity,
+    })
+}
+
+/// Whether `path` names an MJCF file (`.xml`) rather than a URDF.
+pub fn is_mjcf(path: &str) -> bool {
+    path.ends_with(".xml")
+}

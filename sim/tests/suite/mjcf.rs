@@ -1,0 +1,233 @@
+//! MJCF in (`sim::mjcf`), checked against MuJoCo itself: the Menagerie arms of `models/menagerie/`
+//! read by the project give MuJoCo's `mj_inverse` forces (`sim/tests/fixtures/mujoco.json`,
+//! written by `mujoco_fixture.py` beside it: constraints off, so rigid body, armature and
+//! damping) at 20 random states each, to 1e-9 relative to the largest force; and a file with an
+//! element the project cannot read is refused naming the element and its line.
+
+use std::path::{Path, PathBuf};
+
+use nalgebra::Vector3;
+use serde::Deserialize;
+use sim::urdf::Locks;
+
+#[derive(Deserialize)]
+struct Fixture {
+    mujoco: String,
+    arms: Vec<Arm>,
+}
+
+#[derive(Deserialize)]
+struct Arm {
+    file: String,
+    locked: Vec<String>,
+    joints: Vec<String>,
+    gravity: [f64; 3],
+    armature: Vec<f64>,
+    damping: Vec<f64>,
+    states: Vec<State>,
+}
+
+#[derive(Deserialize)]
+struct State {
+    q: Vec<f64>,
+    qd: Vec<f64>,
+    qdd: Vec<f64>,
+    tau: Vec<f64>,
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn fixture() -> Fixture {
+    let text = std::fs::read_to_string(root().join("sim/tests/fixtures/mujoco.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// `RNEA(q, q̇, q̈) + armature · q̈ + damping · q̇` on the chain read from the file equals
+/// MuJoCo's `mj_inverse` at every stored state.
+#[test]
+fn menagerie_arms_agree_with_mujoco_inverse_dynamics() {
+    let fixture = fixture();
+    assert_eq!(fixture.arms.len(), 4);
+    for arm in &fixture.arms {
+        let locks: Locks = arm.locked.iter().map(|j| (j.clone(), 0.0)).collect();
+        let read = sim::mjcf::read(&root().join(&arm.file), &locks)
+            .unwrap_or_else(|e| panic!("{}: {e}", arm.file));
+        assert_eq!(read.joints, arm.joints, "{}", arm.file);
+        assert_eq!(read.gravity, arm.gravity, "{}", arm.file);
+        let chain = &read.chain;
+        let armature: Vec<f64> = chain.links.iter().map(|l| l.joint.armature).collect();
+        let damping: Vec<f64> = chain.links.iter().map(|l| l.joint.damping).collect();
+        assert_eq!(armature, arm.armature, "{}", arm.file);
+        assert_eq!(damping, arm.damping, "{}", arm.file);
+        let g = Vector3::from(read.gravity);
+        let mut worst = 0.0f64;
+        let mut peak = 0.0f64;
+        for s in &arm.states {
+            let id = sim::dynamics::rnea(chain, &s.q, &s.qd, &s.qdd, &g);
+            for j in 0..s.q.len() {
+                let ours = id.tau[j] + armature[j] * s.qdd[j] + damping[j] * s.qd[j];
+                worst = worst.max((ours - s.tau[j]).abs());
+                peak = peak.max(s.tau[j].abs());
+            }
+        }
+        eprintln!(
+            "{} (MuJoCo {}): largest difference {worst:.2e} N·m of {peak:.1} N·m",
+            arm.file, fixture.mujoco
+        );
+        assert!(worst <= 1e-9 * peak, "{}: {worst} of {peak}", arm.file);
+    }
+}
+
+/// A joint's `ref`, `pos` and a `<default>` class reach the chain as MuJoCo reads them: the
+/// chain's coordinate is MuJoCo's `qpos`.
+#[test]
+fn ref_pos_and_classes_are_read_as_mujoco_reads_them() {
+    let text = r#"<mujoco model="two">
+  <compiler angle="degree"/>
+  <default><default class="arm"><joint axis="0 1 0" damping="0.5" armature="0.02"/></default></default>
+  <worldbody>
+    <body name="a" pos="0 0 1" childclass="arm">
+      <inertial pos="0.1 0 0" mass="2" diaginertia="0.01 0.02 0.03"/>
+      <joint name="j1" ref="30"/>
+      <body name="b" pos="0.5 0 0" euler="0 0 90">
+        <inertial pos="0.2 0 0" mass="1" diaginertia="0.001 0.002 0.003" quat="1 0 0 1"/>
+        <joint name="j2" pos="0.1 0 0" axis="0 0 1" class="arm" range="-90 90"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>"#;
+    let read = sim::mjcf::from_str(text, "two.xml", &Locks::new()).unwrap();
+    let chain = &read.chain;
+    assert_eq!(read.joints, ["j1", "j2"]);
+    assert_eq!(chain.links[0].joint.damping, 0.5);
+    assert_eq!(chain.links[1].joint.armature, 0.02);
+    let l = chain.links[1].joint.limits.unwrap();
+    assert!((l.upper - std::f64::consts::FRAC_PI_2).abs() < 1e-15);
+    // At q1 = ref (30°) the arm sits as the file places it: body a's centroid at (0.1, 0, 1),
+    // joint 2's point 0.1 along body b's x (the world's y after its 90° yaw) from b's origin,
+    // its axis b's z (the world's z), body b's centroid 0.2 along its x.
+    let zero = [0.0; 2];
+    let at = sim::dynamics::kinematics(chain, &[30f64.to_radians(), 0.0], &zero, &zero);
+    let close = |a: Vector3<f64>, b: Vector3<f64>| (a - b).norm() < 1e-12;
+    assert!(
+        close(at[0].centroid, Vector3::new(0.1, 0.0, 1.0)),
+        "{}",
+        at[0].centroid
+    );
+    assert!(
+        close(at[1].joint_point, Vector3::new(0.5, 0.1, 1.0)),
+        "{}",
+        at[1].joint_point
+    );
+    assert!(
+        close(at[1].joint_axis, Vector3::z()),
+        "{}",
+        at[1].joint_axis
+    );
+    assert!(
+        close(at[1].centroid, Vector3::new(0.5, 0.2, 1.0)),
+        "{}",
+        at[1].centroid
+    );
+}
+
+/// Elements the project cannot read are refused with the element and its line.
+#[test]
+fn unsupported_elements_name_the_element_and_line() {
+    let body = |inside: &str| {
+        format!(
+            "<mujoco>\n<worldbody>\n<body name=\"a\">\n<inertial pos=\"0 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/>\n{inside}\n</body>\n</worldbody>\n</mujoco>"
+        )
+    };
+    for (text, expected) in [
+        (body("<freejoint/>"), "<freejoint> (line 5)"),
+        (body("<joint type=\"ball\"/>"), "type=\"ball\""),
+        (body("<joint/><joint/>"), "a second joint"),
+        (body("<joint stiffness=\"2\"/>"), "stiffness=2"),
+        (body("<frame/>"), "<frame> (line 5)"),
+        ("<mujoco><include file=\"arm.xml\"/></mujoco>".into(), "<include> (line 1)"),
+        (
+            "<mujoco><worldbody><body name=\"g\"><joint/><geom size=\"0.1\"/></body></worldbody></mujoco>".into(),
+            "inertia from geoms",
+        ),
+        (body("<joint class=\"nope\"/>"), "class \"nope\""),
+        ("<robot name=\"r\"/>".into(), "<mujoco>"),
+    ] {
+        let e = sim::mjcf::from_str(&text, "bad.xml", &Locks::new())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("bad.xml") && e.contains(expected), "{expected}: {e}");
+    }
+}
+
+/// A scenario whose `model` is an MJCF file runs like a URDF one: the xArm7 from Menagerie, its
+/// gripper's six joints locked at 0 (`lock`), every arm joint on a Fourier motion. The run
+/// passes its physics gates, and the drive's recorded torque (`i`, gain 1) is MuJoCo's
+/// `mj_inverse` at the recorded states, `RNEA + armature · q̈ + damping · q̇` (the chain's RNEA
+/// is MuJoCo's, the test above), plus the friction loss as the project's smoothed Coulomb
+/// friction; the armature enters as a rigid rotor's inertia. The gravity is the project's
+/// (`sim::GRAVITY`, 9.80665 m/s²), not the file's 9.81: the simulator does not take a model's
+/// gravity yet.
+#[test]
+fn an_mjcf_model_runs_with_its_armature_and_damping() {
+    let joints: String = (1..=7)
+        .map(|id| {
+            format!(
+                "[[joint]]\nid = {id}\nmotion = {{ type = \"fourier\", base_frequency = 1.0, a = [0.3], b = [0.2] }}\n"
+            )
+        })
+        .collect();
+    let locks = [
+        "left_driver_joint",
+        "left_finger_joint",
+        "left_inner_knuckle_joint",
+        "right_driver_joint",
+        "right_finger_joint",
+        "right_inner_knuckle_joint",
+    ]
+    .map(|j| format!("{j} = 0.0"))
+    .join(", ");
+    let text = format!(
+        "name = \"xarm7_mjcf\"\nmodel = \"ufactory_xarm7/xarm7.nomesh.xml\"\nlock = {{ {locks} }}\n\
+         [time]\nend = 0.3\nstep = 1e-3\nsample_period = 0.01\n{joints}"
+    );
+    let s = sim::scenario::Scenario::from_toml_in(
+        &text,
+        "xarm7_mjcf",
+        &root().join("models/menagerie"),
+    )
+    .unwrap();
+    assert!(
+        s.drives
+            .iter()
+            .all(|d| d.transmission == sim::scenario::Transmission::Rigid { armature: 0.1 })
+    );
+    let run = sim::simulate(&s, None);
+    assert!(run.manifest.invalid.is_none(), "{:?}", run.manifest.invalid);
+    let rec = &run.recording;
+    let g = sim::gravity_vector();
+    for k in 0..rec.t.len() {
+        let at = |f: &dyn Fn(&sim::recording::JointRecord) -> f64| -> Vec<f64> {
+            (0..7).map(|j| f(rec.joint(k, j))).collect()
+        };
+        let (q, qd, qdd) = (at(&|r| r.q), at(&|r| r.qd), at(&|r| r.qdd));
+        let id = sim::dynamics::rnea(&s.chain, &q, &qd, &qdd, &g);
+        for j in 0..7 {
+            let link = &s.chain.links[j].joint;
+            let coulomb = match link.friction {
+                Some(sim::friction::Friction::CoulombViscous {
+                    coulomb, smoothing, ..
+                }) => coulomb * (qd[j] / smoothing).tanh(),
+                ref other => panic!("frictionloss as Coulomb friction, got {other:?}"),
+            };
+            let mujoco = id.tau[j] + link.armature * qdd[j] + link.damping * qd[j];
+            let i = rec.joint(k, j).current;
+            assert!(
+                (i - mujoco - coulomb).abs() <= 1e-9 * (1.0 + mujoco.abs()),
+                "sample {k}, joint {j}: i = {i}, mj_inverse {mujoco} + friction loss {coulomb}"
+            );
+        }
+    }
+}
