@@ -65,6 +65,19 @@ pub enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Write a model as MuJoCo MJCF (`sim::mjcf::export`): a reference model's name, a URDF or
+    /// MJCF file, or a scenario file (its model, with the scenario's locks and damping).
+    ExportMjcf {
+        /// `arm6`, `link2`, `cyl2`, a `.urdf` or `.xml` file or a `.toml` scenario.
+        model: String,
+        /// The MJCF file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// A joint of a URDF or MJCF file held at a position: `NAME=POSITION` (rad or m),
+        /// repeated (a gripper's fingers).
+        #[arg(long, value_parser = lock)]
+        lock: Vec<(String, f64)>,
+    },
     /// Play a recorded run's joint trajectory (`validation import` output) on a model and write
     /// the replay's run directory, with its torque residual against the recording per joint in
     /// its manifest (`sim::replay`).
@@ -91,29 +104,16 @@ pub enum PopulationAction {
 pub fn run(command: Command) -> crate::Result<()> {
     match command {
         Command::ExportUrdf { model, out } => {
-            let chain = if model.ends_with(".toml") {
-                Scenario::from_path(std::path::Path::new(&model))?.chain
-            } else if model.ends_with(".urdf") {
-                crate::urdf::read(std::path::Path::new(&model))?
-            } else {
-                crate::model::reference::by_name(&model).ok_or_else(|| {
-                    crate::Error::Command(format!(
-                        "unknown model {model:?}: expected one of {:?}, a .urdf or a .toml scenario",
-                        crate::model::reference::NAMES
-                    ))
-                })?
-            };
-            let text = crate::urdf::to_string(&chain)?;
-            std::fs::write(&out, text).map_err(|source| crate::Error::Io {
-                path: out.clone(),
-                source,
-            })?;
-            println!(
-                "wrote {} ({}: {} links)",
-                out.display(),
-                chain.name,
-                chain.len()
-            );
+            let (chain, _) = model_of(&model, &Default::default())?;
+            write_model(&out, &chain, &crate::urdf::to_string(&chain)?)?;
+        }
+        Command::ExportMjcf { model, out, lock } => {
+            let (chain, names) = model_of(&model, &lock.into_iter().collect())?;
+            write_model(
+                &out,
+                &chain,
+                &crate::mjcf::to_string(&chain, names.as_deref()),
+            )?;
         }
         Command::Replay(options) => {
             let r = crate::replay::replay(&options, None)?;
@@ -274,4 +274,61 @@ fn verify(dir: &std::path::Path) -> crate::Result<()> {
             dir.display()
         )))
     }
+}
+
+/// A `--lock NAME=POSITION` argument.
+fn lock(text: &str) -> Result<(String, f64), String> {
+    let (name, position) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=POSITION, got {text:?}"))?;
+    let position: f64 = position
+        .parse()
+        .map_err(|_| format!("expected a position in rad or m after `=`, got {position:?}"))?;
+    Ok((name.to_string(), position))
+}
+
+/// The chain an export command names (a scenario's model, a URDF or MJCF file with `locks`, or
+/// a reference model) and its joints' names where the file gives them.
+fn model_of(
+    model: &str,
+    locks: &crate::urdf::Locks,
+) -> crate::Result<(crate::model::Chain, Option<Vec<String>>)> {
+    let path = std::path::Path::new(model);
+    Ok(if model.ends_with(".toml") {
+        (Scenario::from_path(path)?.chain, None)
+    } else if model.ends_with(".urdf") {
+        let (chain, names) = crate::urdf::read_named(path, locks)?;
+        (chain, Some(names))
+    } else if crate::mjcf::is_mjcf(model) {
+        let read = crate::mjcf::read(path, locks)?;
+        (read.chain, Some(read.joints))
+    } else {
+        let chain = crate::model::reference::by_name(model).ok_or_else(|| {
+            crate::Error::Command(format!(
+                "unknown model {model:?}: expected one of {:?}, a .urdf, an .xml (MJCF) or a \
+                 .toml scenario",
+                crate::model::reference::NAMES
+            ))
+        })?;
+        (chain, None)
+    })
+}
+
+/// Writes a model file `text` of `chain` to `out` and says so.
+fn write_model(
+    out: &std::path::Path,
+    chain: &crate::model::Chain,
+    text: &str,
+) -> crate::Result<()> {
+    std::fs::write(out, text).map_err(|source| crate::Error::Io {
+        path: out.to_owned(),
+        source,
+    })?;
+    println!(
+        "wrote {} ({}: {} links)",
+        out.display(),
+        chain.name,
+        chain.len()
+    );
+    Ok(())
 }

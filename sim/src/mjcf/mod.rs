@@ -6,8 +6,8 @@
 //! * `<worldbody>`'s body tree: each `<body>`'s `pos` and orientation (`quat`, `axisangle`,
 //!   `euler` in `<compiler eulerseq>`, `xyaxes`, `zaxis`; a quaternion normalized), its
 //!   `<inertial>` (`pos`, `mass`, `diaginertia` in the frame of its orientation, or
-//!   `fullinertia` `ixx iyy izz ixy ixz iyz` in the body's frame) and at most one `<joint>`
-//!   (`hinge` or `slide`; `pos`, `axis`, `range` with `limited`/`autolimits`, `ref`,
+//!   `fullinertia` `ixx iyy izz ixy ixz iyz` in the body's frame) and its `<joint>`s (`hinge`
+//!   or `slide`, acting in order, a massless link between two: a first slide so is a rail; `pos`, `axis`, `range` with `limited`/`autolimits`, `ref`,
 //!   `armature`, `damping`, `frictionloss`). A body without a joint is welded to its parent.
 //! * `<default>` classes, nested, with `class` and `childclass`, for the joint attributes.
 //! * `<compiler angle>` (MuJoCo's default: degrees) for hinge ranges, `ref`, `euler` and
@@ -24,18 +24,21 @@
 //!
 //! Refused, with the file, the element and its line: `<include>`, a body without `<inertial>`
 //! that carries geoms (MuJoCo would take its inertia from them: `inertiafromgeom`), ball and
-//! free joints, a body with two joints, a joint spring (`stiffness`), `<frame>`, and equality
+//! free joints, a massless link between two moving joints (but a rail's carriage), a joint spring (`stiffness`), `<frame>`, and equality
 //! constraints or tendons with passive forces between joints that move (lock them through the
 //! scenario's `lock`, as a gripper's fingers).
 
 mod classes;
 mod element;
+pub mod export;
 mod orientation;
 mod robot;
 
 use std::path::Path;
 
 use crate::model::Chain;
+pub use export::to_string;
+
 use crate::urdf::{Locks, UrdfError};
 
 /// A model read from MJCF.

@@ -117,8 +117,8 @@ struct Walk<'a, 'i> {
     classes: Classes<'a, 'i>,
     robot: urdf_rs::Robot,
     armature: HashMap<String, f64>,
-    /// Each body's joint, by body name (for equality constraints).
-    joint_of: HashMap<String, String>,
+    /// Each body's joints, by body name (for equality constraints).
+    joint_of: HashMap<String, Vec<String>>,
     /// The joints the scenario holds.
     locked: HashSet<String>,
     /// Bodies and joints named so far (unnamed ones are numbered).
@@ -175,49 +175,51 @@ impl<'a, 'i> Walk<'a, 'i> {
         let name = node
             .attribute("name")
             .map_or_else(|| format!("body{}", self.count), str::to_string);
-        let joints: Vec<Node> = node
-            .children()
-            .filter(|n| n.has_tag_name("joint"))
-            .collect();
-        let joint = match joints.as_slice() {
-            [] => None,
-            [one] => Some(self.joint(*one, class)?),
-            [_, second, ..] => {
-                return Err((
-                    element(*second),
-                    "a second joint in one body is not supported (expected at most one)".into(),
-                ));
-            }
-        };
-        let shift = joint.as_ref().map_or(Vector3::zeros(), |j| j.pos);
+        let joints = (node.children().filter(|n| n.has_tag_name("joint")))
+            .map(|j| self.joint(j, class))
+            .collect::<Result<Vec<Joint>, Problem>>()?;
         let pos = Vector3::from(if node.attribute("pos").is_some() {
             numbers::<3>(node, "pos")?
         } else {
             [0.0; 3]
         });
-        let placed = Translation3::from(-parent_shift)
-            * Isometry3::from_parts(pos.into(), self.compiler.orientation(node)?)
-            * Translation3::from(shift);
+        let mut placed = Translation3::from(-parent_shift)
+            * Isometry3::from_parts(pos.into(), self.compiler.orientation(node)?);
+        let shift = joints.last().map_or(Vector3::zeros(), |j| j.pos);
         let inertial = self.inertial(node, shift)?;
         self.robot.links.push(link(&name, inertial));
-        let urdf_joint = match joint {
-            None => fixed(&name, parent_link, placed, self.count),
-            Some(j) => {
-                if j.stiffness != 0.0 && !self.locked.contains(&j.name) {
-                    return Err((
-                        j.line.clone(),
-                        format!(
-                            "stiffness={}: a joint spring is not supported (expected 0, or the \
-                             joint held by the scenario's `lock`)",
-                            j.stiffness
-                        ),
-                    ));
-                }
-                self.joint_of.insert(name.clone(), j.name.clone());
-                j.urdf(parent_link, &name, placed, &mut self.armature)
+        if joints.is_empty() {
+            let weld = fixed(&name, parent_link, placed, self.count);
+            self.robot.joints.push(weld);
+        }
+        // Several joints of one body act in order; between them sit massless links at each
+        // joint's point (the URDF import reads a first slide so as a rail's carriage).
+        let (mut parent, mut at) = (parent_link.to_string(), Vector3::zeros());
+        for (k, j) in joints.iter().enumerate() {
+            if j.stiffness != 0.0 && !self.locked.contains(&j.name) {
+                return Err((
+                    j.line.clone(),
+                    format!(
+                        "stiffness={}: a joint spring is not supported (expected 0, or the \
+                         joint held: a scenario's `lock`, `export-mjcf --lock NAME=0`)",
+                        j.stiffness
+                    ),
+                ));
             }
-        };
-        self.robot.joints.push(urdf_joint);
+            let child = if k + 1 == joints.len() {
+                name.clone()
+            } else {
+                let between = format!("{name}.{}", j.name);
+                self.robot.links.push(link(&between, None));
+                between
+            };
+            placed *= Translation3::from(j.pos - at);
+            at = j.pos;
+            (self.joint_of.entry(name.clone()).or_default()).push(j.name.clone());
+            let joint = j.urdf(&parent, &child, placed, &mut self.armature);
+            self.robot.joints.push(joint);
+            (parent, placed) = (child, Isometry3::identity());
+        }
         self.children(node, &name, shift, class)
     }
 
@@ -390,7 +392,9 @@ impl<'a, 'i> Walk<'a, 'i> {
                     .collect(),
                 "connect" | "weld" => (["body1", "body2"].iter())
                     .filter_map(|a| c.attribute(*a))
-                    .filter_map(|b| self.joint_of.get(b).map(String::as_str))
+                    .filter_map(|b| self.joint_of.get(b))
+                    .flatten()
+                    .map(String::as_str)
                     .collect(),
                 other => {
                     return Err((
@@ -404,7 +408,7 @@ impl<'a, 'i> Walk<'a, 'i> {
                     element(c),
                     format!(
                         "an equality constraint on joint \"{free}\", which moves: closed loops are \
-                         not supported (expected its joints held by the scenario's `lock`)"
+                         not supported (expected its joints held: a scenario's `lock`, `export-mjcf --lock NAME=0`)"
                     ),
                 ));
             }
@@ -432,7 +436,7 @@ impl<'a, 'i> Walk<'a, 'i> {
                     element(t),
                     format!(
                         "a tendon with a passive force on joint \"{free}\", which moves, is not \
-                         supported (expected its joints locked)"
+                         supported (expected its joints held: a scenario's `lock`, `export-mjcf --lock NAME=0`)"
                     ),
                 ));
             }

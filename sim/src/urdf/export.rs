@@ -26,7 +26,7 @@ use crate::model::{Base, Chain, JointKind, JointLimits};
 
 /// The `<dynamics friction>` of a joint: the Coulomb level of a friction model URDF can state
 /// (Coulomb only, with the import's smoothing), else 0 (other models are not written).
-fn urdf_friction(friction: &Option<crate::friction::Friction>) -> f64 {
+pub(crate) fn urdf_friction(friction: &Option<crate::friction::Friction>) -> f64 {
     match *friction {
         Some(crate::friction::Friction::CoulombViscous {
             coulomb,
@@ -40,7 +40,7 @@ fn urdf_friction(friction: &Option<crate::friction::Friction>) -> f64 {
 /// The offset (m) that, added to `from` in floating point, lands exactly on `to`: `to − from`,
 /// moved by an ulp where the subtraction rounded, so that the import's sums reproduce the
 /// model's points bit for bit.
-fn exact_step(from: Vector3<f64>, to: Vector3<f64>) -> Vector3<f64> {
+pub(crate) fn exact_step(from: Vector3<f64>, to: Vector3<f64>) -> Vector3<f64> {
     Vector3::from_fn(|i, _| {
         let mut d = to[i] - from[i];
         for _ in 0..4 {

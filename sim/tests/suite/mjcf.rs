@@ -1,8 +1,9 @@
 //! MJCF in (`sim::mjcf`), checked against MuJoCo itself: the Menagerie arms of `models/menagerie/`
 //! read by the project give MuJoCo's `mj_inverse` forces (`sim/tests/fixtures/mujoco.json`,
 //! written by `mujoco_fixture.py` beside it: constraints off, so rigid body, armature and
-//! damping) at 20 random states each, to 1e-9 relative to the largest force; and a file with an
-//! element the project cannot read is refused naming the element and its line.
+//! damping) at 20 random states each, to 1e-9 relative to the largest force; MJCF out
+//! (`sim export-mjcf`) is the same robot to MuJoCo and reads back to the same chain; and a file
+//! with an element the project cannot read is refused naming the element and its line.
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +15,15 @@ use sim::urdf::Locks;
 struct Fixture {
     mujoco: String,
     arms: Vec<Arm>,
+    built_in: Vec<BuiltIn>,
+}
+
+/// A built-in model exported by `sim export-mjcf` and MuJoCo's forces on it.
+#[derive(Deserialize)]
+struct BuiltIn {
+    model: String,
+    gravity: [f64; 3],
+    states: Vec<State>,
 }
 
 #[derive(Deserialize)]
@@ -33,6 +43,9 @@ struct State {
     qd: Vec<f64>,
     qdd: Vec<f64>,
     tau: Vec<f64>,
+    /// MuJoCo's forces on the file `sim export-mjcf` wrote of the arm (arms only).
+    #[serde(default)]
+    exported_tau: Vec<f64>,
 }
 
 fn root() -> PathBuf {
@@ -144,7 +157,7 @@ fn unsupported_elements_name_the_element_and_line() {
     for (text, expected) in [
         (body("<freejoint/>"), "<freejoint> (line 5)"),
         (body("<joint type=\"ball\"/>"), "type=\"ball\""),
-        (body("<joint/><joint/>"), "a second joint"),
+        (body("<joint/><joint/>"), "link \"a.joint2\": a moving link without mass"),
         (body("<joint stiffness=\"2\"/>"), "stiffness=2"),
         (body("<frame/>"), "<frame> (line 5)"),
         ("<mujoco><include file=\"arm.xml\"/></mujoco>".into(), "<include> (line 1)"),
@@ -227,6 +240,109 @@ fn an_mjcf_model_runs_with_its_armature_and_damping() {
             assert!(
                 (i - mujoco - coulomb).abs() <= 1e-9 * (1.0 + mujoco.abs()),
                 "sample {k}, joint {j}: i = {i}, mj_inverse {mujoco} + friction loss {coulomb}"
+            );
+        }
+    }
+}
+
+/// Largest `|a − b|` and largest `|b|` over paired force lists.
+fn worst(pairs: impl Iterator<Item = (f64, f64)>) -> (f64, f64) {
+    pairs.fold((0.0f64, 0.0f64), |(w, p), (a, b)| {
+        (w.max((a - b).abs()), p.max(b.abs()))
+    })
+}
+
+/// MuJoCo's forces on each arm as `sim export-mjcf` wrote it (the xArm7 with its gripper locked)
+/// are its forces on the Menagerie file, to 1e-9 of the largest.
+#[test]
+fn exported_arms_are_the_same_robot_to_mujoco() {
+    for arm in &fixture().arms {
+        let (w, peak) = worst(arm.states.iter().flat_map(|s| {
+            assert_eq!(s.exported_tau.len(), s.tau.len(), "{}", arm.file);
+            s.exported_tau.iter().copied().zip(s.tau.iter().copied())
+        }));
+        eprintln!(
+            "{}: exported, largest difference {w:.2e} of {peak:.1} N·m",
+            arm.file
+        );
+        assert!(w <= 1e-9 * peak, "{}: {w} of {peak}", arm.file);
+    }
+}
+
+/// The built-in models written as MJCF (`arm6` on its rail: a slide before the first hinge)
+/// give MuJoCo the forces of the project's inverse dynamics.
+#[test]
+fn built_in_models_exported_are_the_projects_dynamics_to_mujoco() {
+    let fixture = fixture();
+    assert_eq!(fixture.built_in.len(), 3);
+    for b in &fixture.built_in {
+        let chain = sim::model::reference::by_name(&b.model).unwrap();
+        assert_eq!(b.gravity, [0.0, 0.0, -sim::GRAVITY]);
+        let g = Vector3::from(b.gravity);
+        let (w, peak) = worst(b.states.iter().flat_map(|s| {
+            let id = sim::dynamics::rnea(&chain, &s.q, &s.qd, &s.qdd, &g);
+            id.tau
+                .into_iter()
+                .zip(s.tau.iter().copied())
+                .collect::<Vec<_>>()
+        }));
+        eprintln!("{}: largest difference {w:.2e} of {peak:.1}", b.model);
+        assert!(w <= 1e-9 * peak, "{}: {w} of {peak}", b.model);
+    }
+}
+
+/// Every number of a chain survives MJCF out and in: joints (kind, axis, point, limits,
+/// armature, damping, friction loss), bodies (mass, centroid, inertia tensor), the rail.
+#[test]
+fn mjcf_out_reads_back_to_the_same_chain() {
+    let mut chains: Vec<(String, sim::model::Chain)> = sim::model::reference::NAMES
+        .iter()
+        .map(|n| (n.to_string(), sim::model::reference::by_name(n).unwrap()))
+        .collect();
+    for arm in &fixture().arms {
+        let locks: Locks = arm.locked.iter().map(|j| (j.clone(), 0.0)).collect();
+        chains.push((
+            arm.file.clone(),
+            sim::mjcf::read(&root().join(&arm.file), &locks)
+                .unwrap()
+                .chain,
+        ));
+    }
+    for (name, chain) in &chains {
+        let text = sim::mjcf::to_string(chain, None);
+        let back = sim::mjcf::from_str(&text, name, &Locks::new())
+            .unwrap_or_else(|e| panic!("{name}: {e}\n{text}"))
+            .chain;
+        assert_eq!(back.base, chain.base, "{name}");
+        assert_eq!(back.links.len(), chain.links.len(), "{name}");
+        let near = |a: &[f64], b: &[f64]| {
+            a.iter()
+                .zip(b)
+                .all(|(x, y)| (x - y).abs() <= 1e-12 * (1.0 + y.abs()))
+        };
+        for (a, b) in back.links.iter().zip(&chain.links) {
+            let (ja, jb) = (&a.joint, &b.joint);
+            assert_eq!(ja.kind, jb.kind, "{name}");
+            assert!(
+                near(&ja.axis, &jb.axis) && near(&ja.anchor, &jb.anchor),
+                "{name}: joint"
+            );
+            assert_eq!(
+                (ja.armature, ja.damping, ja.limits),
+                (jb.armature, jb.damping, jb.limits),
+                "{name}"
+            );
+            assert_eq!(ja.friction, jb.friction, "{name}");
+            assert_eq!(a.body.mass, b.body.mass, "{name}");
+            assert!(near(&a.body.centroid, &b.body.centroid), "{name}: centroid");
+            let world = |l: &sim::model::Link| {
+                let r = l.body.rotation();
+                r * l.body.inertia_body() * r.transpose()
+            };
+            let (ia, ib) = (world(a), world(b));
+            assert!(
+                (ia - ib).abs().max() <= 1e-12 * ib.abs().max(),
+                "{name}: inertia"
             );
         }
     }

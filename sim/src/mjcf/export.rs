@@ -1,0 +1,125 @@
+//! Any chain written as MJCF, so that MuJoCo simulates the arm the project does and [`super::read`]
+//! reads it back to the same chain (to the rounding of the body frames' quaternions, ~1e-16).
+//!
+//! * `<compiler angle="radian" autolimits="true">` and `<option gravity>` the simulator's
+//!   ([`crate::GRAVITY`] along −z).
+//! * One `<body>` per link, nested along the chain, its frame world-aligned at the zero
+//!   configuration and placed at its joint point (`pos`: the step from the previous joint point,
+//!   exact in floating point as [`crate::urdf::export`] writes it); its `<joint>` at the body's
+//!   origin along the world axis, `range` where the joint has limits, `armature`, `damping`, and
+//!   `frictionloss` the Coulomb level of a friction model MJCF can state (Coulomb only, with the
+//!   URDF import's smoothing; MuJoCo's friction loss is dry friction without smoothing). A
+//!   friction model MJCF cannot state is named in a comment and not written.
+//! * Its `<inertial>` at the centroid, `quat` of its principal frame, `diaginertia` its principal
+//!   moments.
+//! * A rail is a `slide` joint `rail` before the first link's joint, in the first link's body
+//!   (MuJoCo refuses a moving body without mass, such as the carriage).
+
+use std::fmt::Write;
+
+use nalgebra::{UnitQuaternion, Vector3};
+
+use crate::model::{Base, Chain, JointKind};
+use crate::urdf::export::{exact_step, urdf_friction};
+
+/// The MJCF text of `chain`, its joints named `names` (chain order; `None`: `joint1`, …).
+pub fn to_string(chain: &Chain, names: Option<&[String]>) -> String {
+    let mut out = String::new();
+    let name = |k: usize| {
+        names
+            .and_then(|n| n.get(k).cloned())
+            .unwrap_or_else(|| format!("joint{}", k + 1))
+    };
+    let _ = writeln!(out, "<mujoco model=\"{}\">", escape(&chain.name));
+    out.push_str("  <compiler angle=\"radian\" autolimits=\"true\"/>\n");
+    let _ = writeln!(out, "  <option gravity=\"0 0 {:?}\"/>", -crate::GRAVITY);
+    out.push_str("  <worldbody>\n");
+    let mut previous = Vector3::zeros();
+    for (k, link) in chain.links.iter().enumerate() {
+        let indent = "  ".repeat(k + 2);
+        let anchor = Vector3::from(link.joint.anchor);
+        let step = exact_step(previous, anchor);
+        let _ = writeln!(
+            out,
+            "{indent}<body name=\"{}\" pos=\"{}\">",
+            escape(&link.name),
+            vector(&step)
+        );
+        if let (0, Base::Rail { axis }) = (k, &chain.base) {
+            let _ = writeln!(
+                out,
+                "{indent}  <joint name=\"rail\" type=\"slide\" axis=\"{}\"/>",
+                vector(&Vector3::from(*axis))
+            );
+        }
+        joint(&mut out, &indent, &name(k), link);
+        let body = &link.body;
+        let q = UnitQuaternion::from_rotation_matrix(&body.rotation());
+        let centroid = exact_step(anchor, Vector3::from(body.centroid));
+        let _ = writeln!(
+            out,
+            "{indent}  <inertial pos=\"{}\" quat=\"{:?} {:?} {:?} {:?}\" mass=\"{:?}\" diaginertia=\"{}\"/>",
+            vector(&centroid),
+            q.w,
+            q.i,
+            q.j,
+            q.k,
+            body.mass,
+            vector(&Vector3::from(body.inertia))
+        );
+        previous = anchor;
+    }
+    for k in (0..chain.links.len()).rev() {
+        let _ = writeln!(out, "{}</body>", "  ".repeat(k + 2));
+    }
+    out.push_str("  </worldbody>\n</mujoco>\n");
+    out
+}
+
+/// One link's `<joint>`, and a comment for a friction model MJCF cannot state.
+fn joint(out: &mut String, indent: &str, name: &str, link: &crate::model::Link) {
+    let j = &link.joint;
+    let kind = match j.kind {
+        JointKind::Revolute => "hinge",
+        JointKind::Prismatic => "slide",
+    };
+    let mut attributes = format!(
+        "name=\"{}\" type=\"{kind}\" axis=\"{}\"",
+        escape(name),
+        vector(&Vector3::from(j.axis))
+    );
+    if let Some(l) = j.limits {
+        let _ = write!(attributes, " range=\"{:?} {:?}\"", l.lower, l.upper);
+    }
+    let frictionloss = urdf_friction(&j.friction);
+    for (what, v) in [
+        ("armature", j.armature),
+        ("damping", j.damping),
+        ("frictionloss", frictionloss),
+    ] {
+        if v != 0.0 {
+            let _ = write!(attributes, " {what}=\"{v:?}\"");
+        }
+    }
+    if j.friction.is_some() && frictionloss == 0.0 {
+        let _ = writeln!(
+            out,
+            "{indent}  <!-- friction {:?}: not expressible in MJCF, not written -->",
+            j.friction
+        );
+    }
+    let _ = writeln!(out, "{indent}  <joint {attributes}/>");
+}
+
+/// `x y z`, each the shortest text that reads back to the same number.
+fn vector(v: &Vector3<f64>) -> String {
+    format!("{:?} {:?} {:?}", v.x, v.y, v.z)
+}
+
+/// `text` safe inside an XML attribute.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
