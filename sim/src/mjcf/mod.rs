@@ -2,16 +2,19 @@
 //! through the same rules as a URDF ([`crate::urdf::import`]: the fixed base, fixed children
 //! merged into their parent, locked joints, a massless prismatic first body as a rail).
 //!
-//! What is read, as MuJoCo reads it (the MJCF reference, <https://mujoco.readthedocs.io/en/stable/XMLreference.html>):
+//! What is read, as MuJoCo reads it (the MJCF reference,
+//! <https://mujoco.readthedocs.io/en/stable/XMLreference.html>):
 //! * `<worldbody>`'s body tree: each `<body>`'s `pos` and orientation (`quat`, `axisangle`,
 //!   `euler` in `<compiler eulerseq>`, `xyaxes`, `zaxis`; a quaternion normalized), its
 //!   `<inertial>` (`pos`, `mass`, `diaginertia` in the frame of its orientation, or
 //!   `fullinertia` `ixx iyy izz ixy ixz iyz` in the body's frame) and its `<joint>`s (`hinge`
-//!   or `slide`, acting in order, a massless link between two: a first slide so is a rail; `pos`, `axis`, `range` with `limited`/`autolimits`, `ref`,
-//!   `armature`, `damping`, `frictionloss`). A body without a joint is welded to its parent.
+//!   or `slide`, acting in order with a massless link between two, so a first slide is a rail;
+//!   `pos`, `axis`, `range` with `limited`/`autolimits`, `ref`, `armature`, `damping`,
+//!   `frictionloss`). A body without a joint is welded to its parent.
 //! * `<default>` classes, nested, with `class` and `childclass`, for the joint attributes.
 //! * `<compiler angle>` (MuJoCo's default: degrees) for hinge ranges, `ref`, `euler` and
-//!   `axisangle`; `<option gravity>` ([`Mjcf::gravity`]; MuJoCo's default `0 0 −9.81`).
+//!   `axisangle`; `<option gravity>` ([`Mjcf::gravity`]; MuJoCo's default `0 0 −9.81`; the
+//!   simulator does not take it yet and keeps [`crate::GRAVITY`]).
 //! * Geoms, sites, cameras, lights, assets, actuators, sensors, contacts and keyframes do not
 //!   enter the dynamics and are skipped; a mesh the file names need not exist.
 //!
@@ -24,9 +27,9 @@
 //!
 //! Refused, with the file, the element and its line: `<include>`, a body without `<inertial>`
 //! that carries geoms (MuJoCo would take its inertia from them: `inertiafromgeom`), ball and
-//! free joints, a massless link between two moving joints (but a rail's carriage), a joint spring (`stiffness`), `<frame>`, and equality
-//! constraints or tendons with passive forces between joints that move (lock them through the
-//! scenario's `lock`, as a gripper's fingers).
+//! free joints, a massless link between two moving joints (but a rail's carriage), a joint
+//! spring (`stiffness`), `<frame>`, and equality constraints or tendons with passive forces
+//! between joints that move (lock them through the scenario's `lock`, as a gripper's fingers).
 
 mod classes;
 mod element;
