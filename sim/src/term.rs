@@ -19,7 +19,8 @@
 //! `c` the joint's viscous damping, `f` its friction model (`sim::friction::Friction`), and
 //! each registered term contributing one of [`Contribution`]: a friction `f_k` (a magnitude
 //! along the motion, opposing it), a scale `s_k` of the friction (not of the damping), or a
-//! force `F_k` added as it is. The sums and products run in the list's order.
+//! force `F_k` added as it is. Each term is evaluated once per instant; the frictions are
+//! added in the list's order, the scales multiplied, then the forces summed.
 
 use crate::param::ParamError;
 

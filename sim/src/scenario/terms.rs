@@ -58,25 +58,22 @@ impl JointTerms {
     }
 
     /// The joint's passive generalized force at `now` (`sim::term`'s sign convention) with
-    /// viscous damping `damping` and the friction model's force `friction` along the motion.
-    pub(crate) fn passive_force(&self, damping: f64, friction: f64, now: &JointNow) -> f64 {
-        let mut model = friction;
+    /// viscous damping `damping` and the friction model's force `friction` along the motion:
+    /// each term evaluated once, the frictions added in the list's order, then the product of
+    /// the scales applied, then the sum of the forces added.
+    pub fn passive_force(&self, damping: f64, friction: f64, now: &JointNow) -> f64 {
+        let (mut model, mut scale, mut forces) = (friction, None, None);
         for (_, term) in self.iter() {
-            if let Contribution::Friction(f) = term.at(now) {
-                model += f;
+            match term.at(now) {
+                Contribution::Friction(f) => model += f,
+                Contribution::Scale(s) => scale = Some(scale.map_or(s, |p: f64| p * s)),
+                Contribution::Force(f) => forces = Some(forces.map_or(f, |p: f64| p + f)),
             }
         }
-        for (_, term) in self.iter() {
-            if let Contribution::Scale(s) = term.at(now) {
-                model *= s;
-            }
+        if let Some(s) = scale {
+            model *= s;
         }
-        let mut force = -damping * now.qd - model;
-        for (_, term) in self.iter() {
-            if let Contribution::Force(f) = term.at(now) {
-                force += f;
-            }
-        }
-        force
+        let passive = -damping * now.qd - model;
+        forces.map_or(passive, |f| passive + f)
     }
 }
