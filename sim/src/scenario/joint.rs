@@ -45,9 +45,10 @@ pub(super) fn joint_drive(
     let drive = actuation(cx, j, recordings, invalid)?;
     positive("gain", j.gain, "drive gain in N·m/A (N/A)")
         .map_err(|(f, e)| invalid(&field(&f), e))?;
-    let limits = (id > 0)
-        .then(|| chain.links[id as usize - 1].joint.limits)
-        .flatten();
+    // The model's joint (none for the rail): its limits, damping, armature and friction are
+    // the defaults the section may replace.
+    let model = (id > 0).then(|| &chain.links[id as usize - 1].joint);
+    let limits = model.and_then(|m| m.limits);
     if let (Drive::Motion(p), Some(l)) = (&drive, limits) {
         within_limits(p, &l, cx.steps, cx.file.time.step)
             .map_err(|e| invalid(&field("motion"), e.to_string()))?;
@@ -58,12 +59,7 @@ pub(super) fn joint_drive(
             "expected a `motion` for the rail (joint 0): its massless carriage is moved kinematically".into(),
         ));
     }
-    let model_damping = if id > 0 {
-        chain.links[id as usize - 1].joint.damping
-    } else {
-        0.0
-    };
-    let damping = j.damping.unwrap_or(model_damping);
+    let damping = j.damping.unwrap_or(model.map_or(0.0, |m| m.damping));
     non_negative("damping", damping).map_err(|(f, e)| invalid(&field(&f), e))?;
     if id == 0 && damping != 0.0 {
         return Err(invalid(
@@ -72,19 +68,12 @@ pub(super) fn joint_drive(
         ));
     }
     effects(k, id, j, &drive, invalid)?;
-    let model_armature = if id > 0 {
-        chain.links[id as usize - 1].joint.armature
-    } else {
-        0.0
-    };
-    let model_friction = (id > 0)
-        .then(|| chain.links[id as usize - 1].joint.friction.clone())
-        .flatten();
+    let model_armature = model.map_or(0.0, |m| m.armature);
     Ok(JointDrive {
         id,
         drive,
         damping,
-        friction: j.friction.clone().or(model_friction),
+        friction: (j.friction.clone()).or_else(|| model.and_then(|m| m.friction.clone())),
         gain: j.gain,
         transmission: match (j.rotor, j.spring) {
             (None, _) if model_armature > 0.0 => Transmission::Rigid {

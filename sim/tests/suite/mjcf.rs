@@ -192,26 +192,23 @@ fn an_mjcf_model_runs_with_its_armature_and_damping() {
             )
         })
         .collect();
-    let locks = [
-        "left_driver_joint",
-        "left_finger_joint",
-        "left_inner_knuckle_joint",
-        "right_driver_joint",
-        "right_finger_joint",
-        "right_inner_knuckle_joint",
-    ]
-    .map(|j| format!("{j} = 0.0"))
-    .join(", ");
+    let fixture = fixture();
+    let xarm = fixture
+        .arms
+        .iter()
+        .find(|a| a.file.contains("xarm7"))
+        .unwrap();
+    let locks = (xarm.locked.iter())
+        .map(|j| format!("{j} = 0.0"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    assert_eq!(xarm.locked.len(), 6, "the gripper's six joints");
     let text = format!(
-        "name = \"xarm7_mjcf\"\nmodel = \"ufactory_xarm7/xarm7.nomesh.xml\"\nlock = {{ {locks} }}\n\
-         [time]\nend = 0.3\nstep = 1e-3\nsample_period = 0.01\n{joints}"
+        "name = \"xarm7_mjcf\"\nmodel = \"{}\"\nlock = {{ {locks} }}\n\
+         [time]\nend = 0.3\nstep = 1e-3\nsample_period = 0.01\n{joints}",
+        xarm.file
     );
-    let s = sim::scenario::Scenario::from_toml_in(
-        &text,
-        "xarm7_mjcf",
-        &root().join("models/menagerie"),
-    )
-    .unwrap();
+    let s = sim::scenario::Scenario::from_toml_in(&text, "xarm7_mjcf", &root()).unwrap();
     assert!(
         s.drives
             .iter()
