@@ -296,12 +296,9 @@ fn model_of(
     let path = std::path::Path::new(model);
     Ok(if model.ends_with(".toml") {
         (Scenario::from_path(path)?.chain, None)
-    } else if model.ends_with(".urdf") {
-        let (chain, names) = crate::urdf::read_named(path, locks)?;
+    } else if model.ends_with(".urdf") || crate::mjcf::is_mjcf(model) {
+        let (chain, names) = crate::description::read_named(path, locks)?;
         (chain, Some(names))
-    } else if crate::mjcf::is_mjcf(model) {
-        let read = crate::mjcf::read(path, locks)?;
-        (read.chain, Some(read.joints))
     } else {
         let chain = crate::model::reference::by_name(model).ok_or_else(|| {
             crate::Error::Command(format!(

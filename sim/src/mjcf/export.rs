@@ -14,22 +14,38 @@
 //!   moments.
 //! * A rail is a `slide` joint `rail` before the first link's joint, in the first link's body
 //!   (MuJoCo refuses a moving body without mass, such as the carriage).
+//! * With identified drives ([`with_drives`], [`super::actuation`]), each joint's `armature`,
+//!   `damping` and `frictionloss` are its drive's in place of the chain's own (as `sim replay
+//!   --drives` replaces them), a coupled drive's are a fixed tendon's, and a stated transmission
+//!   gives one `<motor>` per drive.
 
 use std::fmt::Write;
 
 use nalgebra::{UnitQuaternion, Vector3};
 
+use super::actuation::{Actuation, JointTerms};
+use super::text::{escape, vector};
 use crate::model::{Base, Chain, JointKind};
 use crate::urdf::export::{exact_step, urdf_friction};
 
 /// The MJCF text of `chain`, its joints named `names` (chain order; `None`: `joint1`, …).
 pub fn to_string(chain: &Chain, names: Option<&[String]>) -> String {
+    with_drives(chain, names, None)
+}
+
+/// [`to_string`], with the joints' terms and the motors of `actuation` where given.
+pub fn with_drives(
+    chain: &Chain,
+    names: Option<&[String]>,
+    actuation: Option<&Actuation>,
+) -> String {
     let mut out = String::new();
     let name = |k: usize| {
         names
             .and_then(|n| n.get(k).cloned())
             .unwrap_or_else(|| format!("joint{}", k + 1))
     };
+    let joints = chain.links.len();
     let _ = writeln!(out, "<mujoco model=\"{}\">", escape(&chain.name));
     out.push_str("  <compiler angle=\"radian\" autolimits=\"true\"/>\n");
     let _ = writeln!(out, "  <option gravity=\"0 0 {:?}\"/>", -crate::GRAVITY);
@@ -52,7 +68,13 @@ pub fn to_string(chain: &Chain, names: Option<&[String]>) -> String {
                 vector(&Vector3::from(*axis))
             );
         }
-        joint(&mut out, &indent, &name(k), link);
+        let own = actuation.map(|a| {
+            (
+                a.joint_terms(k, joints).unwrap_or_default(),
+                a.joint_note(k),
+            )
+        });
+        joint(&mut out, &indent, &name(k), link, own);
         let body = &link.body;
         let q = UnitQuaternion::from_rotation_matrix(&body.rotation());
         let centroid = exact_step(anchor, Vector3::from(body.centroid));
@@ -72,12 +94,23 @@ pub fn to_string(chain: &Chain, names: Option<&[String]>) -> String {
     for k in (0..chain.links.len()).rev() {
         let _ = writeln!(out, "{}</body>", "  ".repeat(k + 2));
     }
-    out.push_str("  </worldbody>\n</mujoco>\n");
+    out.push_str("  </worldbody>\n");
+    if let Some(a) = actuation {
+        a.write(&mut out, &(0..joints).map(name).collect::<Vec<_>>());
+    }
+    out.push_str("</mujoco>\n");
     out
 }
 
-/// One link's `<joint>`, and a comment for a friction model MJCF cannot state.
-fn joint(out: &mut String, indent: &str, name: &str, link: &crate::model::Link) {
+/// One link's `<joint>`, and a comment for a friction model MJCF cannot state; `drive`: the
+/// terms of its own drive in place of the joint's, and what MJCF cannot state of it.
+fn joint(
+    out: &mut String,
+    indent: &str,
+    name: &str,
+    link: &crate::model::Link,
+    drive: Option<(JointTerms, Option<String>)>,
+) {
     let j = &link.joint;
     let kind = match j.kind {
         JointKind::Revolute => "hinge",
@@ -92,16 +125,20 @@ fn joint(out: &mut String, indent: &str, name: &str, link: &crate::model::Link) 
         let _ = write!(attributes, " range=\"{:?} {:?}\"", l.lower, l.upper);
     }
     let frictionloss = urdf_friction(&j.friction);
-    for (what, v) in [
-        ("armature", j.armature),
-        ("damping", j.damping),
-        ("frictionloss", frictionloss),
-    ] {
+    let own = [j.armature, j.damping, frictionloss];
+    let terms = drive.as_ref().map_or(own, |(terms, _)| *terms);
+    for (what, v) in ["armature", "damping", "frictionloss"]
+        .into_iter()
+        .zip(terms)
+    {
         if v != 0.0 {
             let _ = write!(attributes, " {what}=\"{v:?}\"");
         }
     }
-    if j.friction.is_some() && frictionloss == 0.0 {
+    if let Some((_, Some(note))) = &drive {
+        let _ = writeln!(out, "{indent}  <!-- {note} -->");
+    }
+    if drive.is_none() && j.friction.is_some() && frictionloss == 0.0 {
         let _ = writeln!(
             out,
             "{indent}  <!-- friction {:?}: not expressible in MJCF, not written -->",
@@ -109,17 +146,4 @@ fn joint(out: &mut String, indent: &str, name: &str, link: &crate::model::Link) 
         );
     }
     let _ = writeln!(out, "{indent}  <joint {attributes}/>");
-}
-
-/// `x y z`, each the shortest text that reads back to the same number.
-fn vector(v: &Vector3<f64>) -> String {
-    format!("{:?} {:?} {:?}", v.x, v.y, v.z)
-}
-
-/// `text` safe inside an XML attribute.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }

@@ -31,16 +31,19 @@
 //! spring (`stiffness`), `<frame>`, and equality constraints or tendons with passive forces
 //! between joints that move (lock them through the scenario's `lock`, as a gripper's fingers).
 
+pub mod actuation;
 mod classes;
 mod element;
 pub mod export;
 mod orientation;
 mod robot;
+mod text;
 
 use std::path::Path;
 
 use crate::model::Chain;
-pub use export::to_string;
+pub use actuation::Actuation;
+pub use export::{to_string, with_drives};
 
 use crate::urdf::{Locks, UrdfError};
 

@@ -21,13 +21,12 @@
 //! filter has settled on, as the estimators read them), or their last part with `--holdout F`
 //! (the cut at the same time as `validation estimate --holdout F`).
 
-mod drive_train;
 pub mod residual;
 mod scenario;
 
 use std::path::{Path, PathBuf};
 
-pub use drive_train::{DriveTerms, DriveTrain, DriveTrainError};
+pub use crate::drive_train::{DriveTerms, DriveTrain, DriveTrainError};
 pub use scenario::scenario;
 
 use crate::dataset::DatasetError;

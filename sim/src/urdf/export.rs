@@ -81,8 +81,14 @@ fn shape_collision(
     }
 }
 
-/// The URDF text of `chain`.
+/// The URDF text of `chain`, its joints named `O1`, `O2`, … (the datasets' names).
 pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
+    named(chain, None)
+}
+
+/// [`to_string`] with the joints named `names` (chain order; `None`: `O1`, …): a model
+/// identified from a recording keeps the names its columns use.
+pub fn named(chain: &Chain, names: Option<&[String]>) -> Result<String, UrdfError> {
     let vec3 = |v: Vector3<f64>| urdf_rs::Vec3([v.x, v.y, v.z]);
     let link = |name: &str, inertial: urdf_rs::Inertial, collision: Vec<urdf_rs::Collision>| {
         urdf_rs::Link {
@@ -167,7 +173,7 @@ pub fn to_string(chain: &Chain) -> Result<String, UrdfError> {
     let mut previous = Vector3::zeros();
     for (k, l) in chain.links.iter().enumerate() {
         let anchor: Vector3<f64> = l.joint.anchor.into();
-        let name = format!("O{}", k + 1);
+        let name = (names.and_then(|n| n.get(k).cloned())).unwrap_or_else(|| format!("O{}", k + 1));
         joints.push(joint(
             name,
             l.joint.kind,

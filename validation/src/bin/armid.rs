@@ -1,6 +1,7 @@
 //! `armid`: the project's one command — simulation (`run`, `population`, `replay`,
-//! `export-urdf`, `check`; [`sim::cli`]) and estimation (`estimate`, `import`, `study`, alias
-//! `sweep`; [`validation::cli`]) — plus `completions SHELL`, which prints a completion script.
+//! `export-urdf`, `export-mjcf`, `check`; [`sim::cli`]) and estimation (`identify`, `estimate`,
+//! `import`, `study`, alias `sweep`; [`validation::cli`]) — plus `completions SHELL`, which
+//! prints a completion script.
 //!
 //! ```sh
 //! cargo install --path validation        # installs `armid` (and the `sim`, `validation` aliases)

@@ -8,6 +8,7 @@
 //! validation estimators                                   # the registry, one line each
 //! validation study studies/mim_noise.toml --out DIR       # any kind; `sweep` is an alias
 //! validation import RECORDING.csv --urdf ROBOT.urdf [--config C.toml] --out RUN
+//! validation identify LOG.csv --model ROBOT.urdf|ROBOT.xml [--config C.toml] --out DIR
 //! validation report RUN_OR_STUDY_DIR --html OUT.html [--only NAMES]
 //! ```
 
@@ -19,6 +20,7 @@ use crate::estimate::engine::Loaded;
 use crate::estimate::{Options, Role};
 
 pub mod html;
+mod identify;
 mod output;
 
 /// The estimation commands (`validation …`, and the same subcommands of `armid`).
@@ -57,6 +59,12 @@ pub enum Command {
     /// List the estimators of the registry: name, family and what each needs of an experiment,
     /// one line each (`--only` takes these names).
     Estimators,
+    /// From a robot's log to a model in one command: import the log, identify on its first
+    /// part with every estimator that applies, choose the model by its prediction of the
+    /// held-out end (the lowest torque NRMS among physically consistent models; ties to the
+    /// one with fewer parameters), and write DIR/model.urdf, model.xml (MJCF), drives.toml,
+    /// estimates.csv and report.html.
+    Identify(crate::study::identify::Options),
     /// Import a robot's recording (a wide CSV or Parquet table: `t`, `q_<joint>`, `qd_`, `qdd_`,
     /// `tau_`, `i_`, or motor-side `qm_`, `taum_`; see `validation::import`) as a recorded run
     /// directory: checked, resampled onto a uniform grid, filtered and differentiated by the
@@ -135,6 +143,7 @@ pub fn run(command: Command) -> crate::Result<()> {
                 output::registry_table(&crate::estimate::registry(&options))
             );
         }
+        Command::Identify(options) => identify::run(&options)?,
         Command::Import(options) => {
             let out = options.out.clone();
             let m = crate::import::import(&options)?;

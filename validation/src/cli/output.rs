@@ -8,31 +8,10 @@ use crate::estimate::score::Row;
 pub use crate::report::write_atomic;
 use crate::study::stats::Summary;
 
-fn num(v: Option<f64>) -> String {
-    v.filter(|x| x.is_finite())
-        .map(|x| format!("{x:e}"))
-        .unwrap_or_default()
-}
-
-/// `run,method,parameter,truth,estimate,std,abs_error,rel_error,identifiable`.
+/// `run,method,parameter,truth,estimate,std,abs_error,rel_error,identifiable`
+/// ([`crate::estimate::score::csv`]).
 pub(crate) fn write_rows(path: &Path, rows: &[Row]) -> std::io::Result<()> {
-    let mut text =
-        String::from("run,method,parameter,truth,estimate,std,abs_error,rel_error,identifiable\n");
-    for r in rows {
-        text += &format!(
-            "{},{},{},{},{},{},{},{},{}\n",
-            r.run,
-            r.method,
-            r.parameter,
-            num(r.truth),
-            num(r.estimate),
-            num(r.std),
-            num(r.abs_error()),
-            num(r.rel_error()),
-            r.identifiable()
-        );
-    }
-    write_atomic(path, &text)
+    write_atomic(path, &crate::estimate::score::csv(rows))
         .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
 

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use crate::estimate::score::Row;
-use crate::estimate::{Estimator, Experiment, ParamId, Role};
+use crate::estimate::{Estimates, Estimator, Experiment, ParamId, Role};
 
 /// What `estimate` found for one experiment.
 #[derive(Debug, Default)]
@@ -53,7 +53,39 @@ pub struct IdentifiedModel {
     pub drives: Option<sim::replay::DriveTrain>,
 }
 
+/// An identified model's actuator torque: `τ = RNEA(q, q̇, q̈) + drives(q̇, q̈)` (gravity
+/// [`sim::gravity_vector`]; the drive terms as [`sim::replay::DriveTrain::torque`] states them):
+/// the model its files state, which a simulator loading them computes.
+impl crate::estimate::idim::TorqueModel for IdentifiedModel {
+    fn torque(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<f64> {
+        let mut tau = sim::dynamics::rnea(&self.chain, q, qd, qdd, &sim::gravity_vector()).tau;
+        if let Some(d) = &self.drives {
+            for (t, x) in tau.iter_mut().zip(d.torque(qd, qdd)) {
+                *t += x;
+            }
+        }
+        tau
+    }
+}
+
 impl IdentifiedModel {
+    /// The whole model of `estimates` by `method` on `experiment`, where it gives one: its
+    /// bodies, and its drive terms through the experiment's transmission.
+    pub fn of(method: &str, estimates: &Estimates, experiment: &Experiment) -> Option<Self> {
+        let chain = estimates.model.clone()?;
+        let transmission =
+            (experiment.runs().iter()).find_map(|(_, m)| m.stated.transmission.as_ref());
+        Some(IdentifiedModel {
+            method: method.into(),
+            drives: crate::estimate::idim::drives::drive_train(
+                &estimates.values,
+                chain.joint_ids().len(),
+                transmission,
+            ),
+            chain,
+        })
+    }
+
     /// Writes `dir/<id>.<method>.urdf` and, with drive terms, `dir/<id>.<method>.drives.toml`
     /// (what `sim replay --urdf … --drives …` reads), each whole or not at all; returns the
     /// paths.
@@ -160,8 +192,9 @@ impl Loaded {
 
 /// Runs `estimators` on the experiment of `runs` (roles given), scored against the truth of
 /// the excitation run's arm (else the first run's) where it has one; where a run has the
-/// validation role, every estimator that gives a torque model is also scored by prediction on
-/// it ([`prediction_rows`]).
+/// validation role, every estimator that gives a torque model (its own, else its whole
+/// identified model's, [`IdentifiedModel`]) is also scored by prediction on it
+/// ([`prediction_rows`]).
 pub fn run_all(estimators: &[&dyn Estimator], runs: &[(Role, &Loaded)]) -> Outcome {
     let experiment = Experiment::new(
         runs.iter()
@@ -261,9 +294,13 @@ pub(crate) fn score_with(
             Ok(est) => {
                 out.rows
                     .extend(crate::estimate::score::rows(&id, e.name(), &est, truth));
-                if let (Some(model), Some(v)) = (&est.predictor, validation) {
-                    out.rows
-                        .extend(prediction_rows(&id, e.name(), model.as_ref(), v));
+                let model = IdentifiedModel::of(e.name(), &est, experiment);
+                // The estimator's own torque model, else its whole model's.
+                let predictor = (est.predictor.as_deref()).or(model
+                    .as_ref()
+                    .map(|m| m as &dyn crate::estimate::idim::TorqueModel));
+                if let (Some(p), Some(v)) = (predictor, validation) {
+                    out.rows.extend(prediction_rows(&id, e.name(), p, v));
                 }
                 for (k, p) in est.standard.iter().flatten().enumerate() {
                     if let Err(why) = sim::physical::check(p) {
@@ -271,21 +308,7 @@ pub(crate) fn score_with(
                             .push((e.name().into(), k + 1, why.to_string()));
                     }
                 }
-                if let Some(chain) = est.model {
-                    let transmission = experiment
-                        .runs()
-                        .iter()
-                        .find_map(|(_, m)| m.stated.transmission.as_ref());
-                    out.models.push(IdentifiedModel {
-                        method: e.name().into(),
-                        drives: crate::estimate::idim::drives::drive_train(
-                            &est.values,
-                            chain.joint_ids().len(),
-                            transmission,
-                        ),
-                        chain,
-                    });
-                }
+                out.models.extend(model);
             }
         }
     }

@@ -15,6 +15,7 @@
 //! [`engine`] runs them ([`engine::run`]: the one place an estimator is applied) and
 //! [`score`] scores what they give.
 
+pub mod choice;
 pub mod engine;
 pub mod experiment;
 pub mod external;
@@ -169,7 +170,7 @@ pub trait Estimator: Send + Sync {
 pub struct Options {
     /// A directory of NIM models (`cargo xtask nim-train` output: `body<k>.safetensors`).
     pub nim_models: Option<PathBuf>,
-    /// A prior model (URDF, e.g. the CAD model) for the standard-parameter identifiers.
+    /// A prior model (URDF or MJCF, e.g. the CAD model) for the standard-parameter identifiers.
     pub prior: Option<PathBuf>,
 }
 

@@ -123,3 +123,32 @@ pub fn rows(
         })
         .collect()
 }
+
+/// A number as the CSV files write it: the shortest exponent form, empty where absent.
+fn num(v: Option<f64>) -> String {
+    v.filter(|x| x.is_finite())
+        .map(|x| format!("{x:e}"))
+        .unwrap_or_default()
+}
+
+/// `rows` as CSV: `run,method,parameter,truth,estimate,std,abs_error,rel_error,identifiable`
+/// (`estimate --out`, `identify`'s `estimates.csv`).
+pub fn csv(rows: &[Row]) -> String {
+    let mut text =
+        String::from("run,method,parameter,truth,estimate,std,abs_error,rel_error,identifiable\n");
+    for r in rows {
+        text += &format!(
+            "{},{},{},{},{},{},{},{},{}\n",
+            r.run,
+            r.method,
+            r.parameter,
+            num(r.truth),
+            num(r.estimate),
+            num(r.std),
+            num(r.abs_error()),
+            num(r.rel_error()),
+            r.identifiable()
+        );
+    }
+    text
+}

@@ -41,8 +41,9 @@ use crate::signal::{self, Lowpass};
 pub struct Options {
     /// The recording (`.csv` with a header row, or `.parquet`).
     pub recording: PathBuf,
-    /// The robot's URDF (joints named in the columns by their URDF name or 1-based index).
-    #[arg(long)]
+    /// The robot's URDF or MJCF (`.xml`; [`sim::description`]): joints named in the columns
+    /// by the file's name or 1-based index. `--model` is the same option.
+    #[arg(long, visible_alias = "model")]
     pub urdf: PathBuf,
     /// Drive gains, transmission, offsets and locked joints (TOML; [`crate::dataset::recorded::Config`]).
     #[arg(long)]
@@ -82,7 +83,7 @@ pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
         Some(path) => Config::read(path)?,
         None => Config::default(),
     };
-    let (chain, names) = sim::urdf::read_named(&o.urdf, &config.lock)?;
+    let (chain, names) = sim::description::read_named(&o.urdf, &config.lock)?;
     if chain.joint_ids().len() != names.len() {
         return Err(ImportError::Field {
             file: o.urdf.clone(),

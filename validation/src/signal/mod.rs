@@ -18,5 +18,6 @@ pub mod chain;
 pub mod cutoff;
 pub mod derivative;
 pub mod resample;
+pub mod spectrum;
 
 pub use chain::{Chain, Lowpass, Processed};

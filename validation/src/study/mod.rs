@@ -6,6 +6,7 @@ pub mod effect;
 pub mod effect_sweep;
 pub mod estimators;
 pub mod file;
+pub mod identify;
 pub mod industrial;
 pub mod joint_level;
 pub mod level_summary;

@@ -201,12 +201,22 @@ fn traces(
     let model = estimates
         .predictor
         .ok_or_else(|| crate::Error::Data(format!("{} gives no torque model", estimator.name())))?;
+    Ok(trace(estimator.name(), model.as_ref(), validate))
+}
+
+/// `method`'s torque `model` over `validate`, every `stride`-th sample (3000 points at
+/// most per joint).
+pub fn trace(
+    method: &str,
+    model: &dyn crate::estimate::idim::TorqueModel,
+    validate: &Loaded,
+) -> Traces {
     let m = &validate.measurements;
     let stride = m.samples().div_ceil(TRACE_POINTS).max(1);
     let picked: Vec<usize> = (0..m.samples()).step_by(stride).collect();
     let nj = m.joints.len();
     let mut out = Traces {
-        method: estimator.name().into(),
+        method: method.into(),
         t: picked.iter().map(|&k| m.t[k]).collect(),
         measured: vec![Vec::new(); nj],
         predicted: vec![Vec::new(); nj],
@@ -219,5 +229,5 @@ fn traces(
             out.predicted[j].push(tau[j]);
         }
     }
-    Ok(out)
+    out
 }

@@ -6,14 +6,18 @@
 use serde::{Deserialize, Serialize};
 
 use crate::estimate::engine::{self, Loaded, NoEstimate};
+use std::collections::BTreeMap;
+
+use crate::estimate::choice;
+use crate::estimate::idim::TorqueModel;
 use crate::estimate::score::Row;
 use crate::estimate::{Estimator, Experiment, Role};
 
 /// Most animation frames (and trace points) a view keeps: a run is subsampled evenly.
 pub const MAX_FRAMES: usize = 600;
 
-/// Estimators whose torque model predicts the run, in order of preference (else the first that
-/// gives one).
+/// Estimators whose torque model predicts the run where the rule of [`choice`] chooses none, in
+/// order of preference (else the first that gives one).
 const PREDICTORS: [&str; 2] = ["idim_ols", "idim_wls"];
 
 /// One joint's traces.
@@ -57,6 +61,9 @@ pub struct RunView {
     pub joints: Vec<JointTrace>,
     /// The estimator whose model gives `predicted`.
     pub predictor: Option<String>,
+    /// Why that estimator's model was drawn.
+    #[serde(default)]
+    pub predictor_choice: Option<String>,
     /// Per link (empty for a recording without link frames).
     pub links: Vec<LinkTrace>,
     /// Every estimate, scored where the run has a truth.
@@ -127,15 +134,101 @@ pub fn view(run: &Loaded, estimators: &[&dyn Estimator]) -> RunView {
                     &est,
                     &truth,
                 ));
-                if let Some(p) = est.predictor {
-                    models.push((e.name().to_owned(), p));
-                }
+                models.extend(torque_model(e.name(), est, &experiment).map(|p| (e.name(), p)));
             }
         }
     }
-    let chosen = (PREDICTORS.iter())
-        .find_map(|p| models.iter().find(|(n, _)| n == p))
-        .or(models.first());
+    let (drawn, why) = match by_rule(run, estimators) {
+        Some((c, how, model)) => (
+            Some((c.method.clone(), model)),
+            format!(
+                "{how}: {:.2} % torque NRMS predicting the last {:.0} % of the run when \
+                 identified on the rest; drawn is that model, identified on the first {:.0} %",
+                100.0 * c.holdout_nrms,
+                100.0 * HOLDOUT,
+                100.0 * (1.0 - HOLDOUT)
+            ),
+        ),
+        None => {
+            let at = (PREDICTORS.iter())
+                .find_map(|p| models.iter().position(|(n, _)| n == p))
+                .or((!models.is_empty()).then_some(0));
+            (
+                at.map(|k| {
+                    let (n, p) = models.swap_remove(k);
+                    (n.to_string(), p)
+                }),
+                "no torque model predicts the run's last part, so the first of IDIM-OLS, \
+                 IDIM-WLS, else the registry's order, identified on the whole run"
+                    .into(),
+            )
+        }
+    };
+    RunView {
+        estimates,
+        skipped,
+        predictor_choice: drawn.as_ref().map(|_| why),
+        ..predicted(
+            run,
+            drawn
+                .as_ref()
+                .map(|(n, model)| (n.as_str(), model.as_ref())),
+        )
+    }
+}
+
+/// The torque model of `estimates` by `method`: its own, else its whole model's.
+fn torque_model(
+    method: &str,
+    estimates: crate::estimate::Estimates,
+    experiment: &Experiment,
+) -> Option<Box<dyn TorqueModel>> {
+    let whole = engine::IdentifiedModel::of(method, &estimates, experiment);
+    (estimates.predictor).or_else(|| whole.map(|m| Box::new(m) as Box<dyn TorqueModel>))
+}
+
+/// The held-out share of a run by which [`view`] chooses the model it draws.
+pub const HOLDOUT: f64 = 0.3;
+
+/// The model [`crate::estimate::choice`]'s rule chooses for `run` (each estimator identified
+/// on its first `1 −` [`HOLDOUT`] and scored by predicting the rest), how (as `armid identify`
+/// chooses, else, where no estimator gives a consistent whole model, the best prediction of any
+/// torque model), and that model as identified on the first part.
+fn by_rule(
+    run: &Loaded,
+    estimators: &[&dyn Estimator],
+) -> Option<(choice::Choice, String, Box<dyn TorqueModel>)> {
+    let (identify, validate) = run.split(HOLDOUT).ok()?;
+    let m = &identify.measurements;
+    let experiment = Experiment::new(vec![(Role::Single, m), (Role::Excitation, m)]);
+    let outcome = engine::score_with(estimators, &experiment, &BTreeMap::new(), Some(&validate));
+    let candidates = choice::candidates(&outcome);
+    let (c, how) = match choice::choose(&candidates) {
+        Some(c) => (
+            c,
+            format!("chosen as `armid identify` chooses ({})", choice::RULE),
+        ),
+        None => (
+            choice::choose_any_predictor(&candidates)?,
+            "no estimator gave a physically consistent whole model, so the lowest holdout \
+             torque NRMS of any torque model (ties to fewer parameters)"
+                .into(),
+        ),
+    };
+    let estimator = estimators.iter().find(|e| e.name() == c.method)?;
+    let estimates = engine::run(*estimator, &experiment).ok()?;
+    let model = torque_model(&c.method, estimates, &experiment)?;
+    Some((c, how, model))
+}
+
+/// The view of `run` moving, without estimates: its frames, joints and links.
+pub fn motion(run: &Loaded) -> RunView {
+    predicted(run, None)
+}
+
+/// The view of `run` with `chosen`'s torque (name, model) beside the measured, no estimates.
+fn predicted(run: &Loaded, chosen: Option<(&str, &dyn TorqueModel)>) -> RunView {
+    let m = &run.measurements;
     let keep = frames(m.samples());
     let predicted: Option<Vec<Vec<f64>>> = chosen.map(|(_, model)| {
         keep.iter()
@@ -160,9 +253,10 @@ pub fn view(run: &Loaded, estimators: &[&dyn Estimator]) -> RunView {
         run_id: run.id.clone(),
         t: keep.iter().map(|&k| m.t[k]).collect(),
         joints,
-        predictor: chosen.map(|(n, _)| n.clone()),
+        predictor: chosen.map(|(n, _)| n.to_string()),
+        predictor_choice: None,
         links: links(run, &keep),
-        estimates,
-        skipped,
+        estimates: Vec::new(),
+        skipped: Vec::new(),
     }
 }

@@ -9,7 +9,8 @@
 //! cut to [`ARMS`] arms and every study to [`SEEDS`] seeds, and the placeholders the pages
 //! write for the reader's own files ([`Fixtures::placeholder`]) stand for runs and files made
 //! once here.
-//! `cp …` runs as written; `armid …`, `cargo run --release -p validation -- …` and
+//! `cp …`, `sed …` and `paste …` run as written (the last two by `sh -c`); `../shared` is the
+//! shared data beside the workspace (linked beside the pages' working directories); `armid …`, `cargo run --release -p validation -- …` and
 //! `cargo run --release -p sim -- …` run the binaries this test was built with (`armid`, its alias `validation`; `sim`'s
 //! subcommands are `armid`'s, [`sim_alias_is_armid`]); Cargo's own choice of binary for
 //! `cargo run -p validation` is checked in [`every_package_with_two_binaries_names_the_one_cargo_runs`].
@@ -61,6 +62,10 @@ const COVERED_ELSEWHERE: [(&str, &str); 8] = [
          screenshot",
     ),
 ];
+
+/// Standard tools a page uses to shape a user's files (FIGAROH's CSVs into one log): run by
+/// `sh -c` as written, redirections included.
+const SHELL_TOOLS: [&str; 2] = ["sed", "paste"];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -148,6 +153,9 @@ impl Fixtures {
             dir.join("robot.urdf"),
         )
         .unwrap();
+        // `../shared/…` from a page's working directory: the shared data CI has beside the
+        // workspace.
+        std::os::unix::fs::symlink(root().join("../shared"), dir.join("shared")).unwrap();
         Fixtures { dir }
     }
 
@@ -229,6 +237,11 @@ fn program(fixtures: &Fixtures, text: &str) -> Option<(PathBuf, Vec<String>)> {
         (env!("CARGO_BIN_EXE_armid"), rest)
     } else if let Some(rest) = text.strip_prefix("cp ") {
         ("cp", rest)
+    } else if SHELL_TOOLS
+        .iter()
+        .any(|t| text.starts_with(&format!("{t} ")))
+    {
+        return Some((PathBuf::from("sh"), vec!["-c".into(), text.to_string()]));
     } else {
         return None;
     };

@@ -10,13 +10,11 @@ use validation::estimate::{Estimator, Options, registry};
 use validation::report::html;
 use validation::study::run_view::{MAX_FRAMES, view};
 
-/// `paper_rail` cut to 1 s.
+/// `paper_rail` (2 s: its last 30 % are what the page's choice of model predicts).
 fn rail() -> Loaded {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let text = std::fs::read_to_string(root.join("scenarios/paper_rail.toml"))
-        .unwrap()
-        .replace("end = 2.0", "end = 1.0");
-    let scenario = sim::scenario::Scenario::from_toml(&text, "paper_rail (1 s)").unwrap();
+    let text = std::fs::read_to_string(root.join("scenarios/paper_rail.toml")).unwrap();
+    let scenario = sim::scenario::Scenario::from_toml(&text, "paper_rail").unwrap();
     let run = sim::simulate(&scenario, None);
     validation::dataset::from_simulated(&run, Path::new("rail"))
         .unwrap()
@@ -35,7 +33,7 @@ fn a_runs_page_draws_each_cylinder_between_the_simulators_joint_points() {
     let run = rail();
     let all = registry(&Options::default());
     let chosen: Vec<&dyn Estimator> = (all.iter())
-        .filter(|e| ["mim_stacked", "idim_ols"].contains(&e.name()))
+        .filter(|e| ["mim_stacked", "mim_standard", "idim_ols", "ekf"].contains(&e.name()))
         .map(|e| e.as_ref())
         .collect();
     let v = view(&run, &chosen);
@@ -64,13 +62,30 @@ fn a_runs_page_draws_each_cylinder_between_the_simulators_joint_points() {
             );
         }
     }
-    assert_eq!(v.predictor.as_deref(), Some("idim_ols"), "{:?}", v.skipped);
-    let moving = &v.joints[1];
-    let predicted = moving.predicted.as_ref().unwrap();
-    let worst = (moving.tau.iter().zip(predicted))
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max);
-    assert!(worst < 1e-6 * moving.tau.iter().map(|x| x.abs()).fold(0.0, f64::max));
+    // The model drawn is chosen by its prediction of the run's last 30 %: the whole-arm IDIM
+    // leaves the held joints O3–O6 out (its prediction there is off by 45–480 %), MIM's
+    // standard parameters are not all determined by this motion, so no estimator gives a
+    // consistent whole model and the best predictor of every joint is drawn, and said so.
+    assert_eq!(
+        v.predictor.as_deref(),
+        Some("ekf"),
+        "{:?}",
+        v.predictor_choice
+    );
+    let why = v.predictor_choice.as_deref().unwrap();
+    assert!(
+        why.contains("no estimator gave a physically consistent whole model"),
+        "{why}"
+    );
+    for joint in &v.joints {
+        let predicted = joint.predicted.as_ref().unwrap();
+        let err: f64 = (joint.tau.iter().zip(predicted))
+            .map(|(a, b)| (a - b).powi(2))
+            .sum();
+        let total: f64 = joint.tau.iter().map(|a| a * a).sum();
+        let nrms = (err / total).sqrt();
+        assert!(nrms < 0.3, "{}: {nrms}", joint.name);
+    }
     assert!(
         v.estimates
             .iter()

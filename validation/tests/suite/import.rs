@@ -12,14 +12,14 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn tmp(name: &str) -> PathBuf {
+pub(crate) fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("validation-import-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
 }
 
-fn ur10() -> PathBuf {
+pub(crate) fn ur10() -> PathBuf {
     root().join("models/example-robot-data/ur10_robot.urdf")
 }
 
@@ -47,7 +47,7 @@ fn options(recording: &Path, out: &Path) -> Options {
 }
 
 /// The `ur10_fourier` scenario simulated, written under `dir` and read back.
-fn ur10_run(dir: &Path) -> validation::dataset::Run {
+pub(crate) fn ur10_run(dir: &Path) -> validation::dataset::Run {
     let scenario =
         sim::scenario::Scenario::from_path(&root().join("scenarios/ur10_fourier.toml")).unwrap();
     validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir.join("sim")).unwrap()
@@ -143,6 +143,16 @@ pub(crate) fn wide_csv(
     csv
 }
 
+/// `m`'s torque with each drive's Coulomb, viscous and offset terms and a disturbance no model
+/// describes added, written as a user's logger writes it ([`wide_csv`]).
+pub(crate) fn with_drives_csv(m: &validation::dataset::Measurements) -> String {
+    wide_csv(m, |k, j, tau| {
+        let qd = m.joints[j].qd[k];
+        let friction = (3.0 - 0.4 * j as f64) * qd.signum() + 1.5 * qd + 0.3 - 0.1 * j as f64;
+        tau + friction + 2.0 * (0.7 * k as f64 + j as f64).sin()
+    })
+}
+
 /// The model `idim_consistent` identifies on the first 70 % of a recording, replayed by Rapier
 /// (`sim replay`: the links' inverse dynamics at the simulated state plus the drive terms of
 /// `sim::replay::DriveTrain`), gives the same held-out torque NRMS as the estimator's own
@@ -154,11 +164,7 @@ fn the_identified_model_replayed_in_rapier_predicts_what_the_estimator_predicts(
     let dir = tmp("replay");
     let run = ur10_run(&dir);
     let m = &run.measurements;
-    let csv = wide_csv(m, |k, j, tau| {
-        let qd = m.joints[j].qd[k];
-        let friction = (3.0 - 0.4 * j as f64) * qd.signum() + 1.5 * qd + 0.3 - 0.1 * j as f64;
-        tau + friction + 2.0 * (0.7 * k as f64 + j as f64).sin()
-    });
+    let csv = with_drives_csv(m);
     let recording = dir.join("ur10.csv");
     std::fs::write(&recording, csv).unwrap();
     let out = dir.join("recorded");

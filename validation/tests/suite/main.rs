@@ -16,6 +16,7 @@ mod external;
 mod fuzz;
 mod html_report;
 mod identifiability;
+mod identify;
 mod import;
 mod industrial;
 mod motion_families;

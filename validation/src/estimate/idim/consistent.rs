@@ -31,7 +31,9 @@
 //! * [`Constraint::None`] (`idim_prior`): the linear least-squares solution; it may be
 //!   physically inconsistent, which [`sim::physical::check`] reports.
 //! * [`Constraint::Consistent`] (`idim_consistent`): every link a real body (pseudo-inertia
-//!   positive semidefinite, Wensing et al. 2017). Where the unconstrained solution is real, it
+//!   positive semidefinite, Wensing et al. 2017), and every real drive's Coulomb level, viscous
+//!   coefficient and rotor inertia non-negative (a term the solution makes negative is held at
+//!   0 and the rest solved again, [`StandardIdim`]'s `solve`). Where the unconstrained solution is real, it
 //!   is the answer; else the convex problem is solved to its optimum, on the boundary of the
 //!   consistent set, by ADMM with a projection onto that set (`estimate::idim::projected`; no SDP
 //!   solver, whose cones in the pure-Rust `clarabel` need BLAS/LAPACK). Until issue 49 it was
@@ -121,7 +123,7 @@ impl StandardIdim {
             .prior
             .as_ref()
             .ok_or_else(|| self.error("needs a prior model (a URDF file)".into()))?;
-        let prior = sim::urdf::read(path).map_err(|e| self.error(e.to_string()))?;
+        let prior = sim::description::read(path).map_err(|e| self.error(e.to_string()))?;
         in_frames_of(&prior, geometry).map_err(|m| self.error(format!("{}: {m}", path.display())))
     }
 }
@@ -419,11 +421,7 @@ impl StandardIdim {
                 a.ncols()
             )));
         }
-        let system = Compressed::new(&a, &b, &full, &prior, self.prior_std);
-        let x = match self.constraint {
-            Constraint::None => system.linear(),
-            Constraint::Consistent => self.consistent(&system, &prior)?,
-        };
+        let (x, system) = self.solve(&a, &b, &full, &prior)?;
         let np = 10 * prior.len();
         let standard: Vec<StandardParameters> = (0..prior.len())
             .map(|k| StandardParameters(std::array::from_fn(|i| x[10 * k + i])))
@@ -447,6 +445,47 @@ impl StandardIdim {
 }
 
 impl StandardIdim {
+    /// `(π, c)` and the compressed system it was last solved on. For `idim_consistent` the
+    /// drives too are held to what real drives can be (non-negative Coulomb level, viscous
+    /// coefficient and rotor inertia): a term the solution makes negative is fixed at 0 (its
+    /// column left out) and the problem solved again, until none is (an active set that only
+    /// grows: at most one solve per drive term, and one where the data give real drives).
+    fn solve(
+        &self,
+        a: &DMatrix<f64>,
+        b: &DVector<f64>,
+        full: &FullRegressor,
+        prior: &[StandardParameters],
+    ) -> Result<(DVector<f64>, Compressed), EstimateError> {
+        let (np, nb) = (10 * prior.len(), full.base.len());
+        let bounded = nonnegative(full);
+        let mut fixed: Vec<usize> = Vec::new();
+        loop {
+            let kept: Vec<usize> = (0..a.ncols())
+                .filter(|&c| c < nb || !fixed.contains(&(c - nb)))
+                .collect();
+            let a_kept = a.select_columns(&kept);
+            let system = Compressed::new(&a_kept, b, full, prior, self.prior_std);
+            let x_kept = match self.constraint {
+                Constraint::None => system.linear(),
+                Constraint::Consistent => self.consistent(&system, prior)?,
+            };
+            // Back to every column, the fixed terms 0.
+            let mut x = DVector::zeros(np + a.ncols() - nb);
+            x.rows_mut(0, np).copy_from(&x_kept.rows(0, np));
+            for (k, &c) in kept[nb..].iter().enumerate() {
+                x[np + c - nb] = x_kept[np + k];
+            }
+            let negative: Vec<usize> = (bounded.iter().copied())
+                .filter(|f| x[np + f] < 0.0 && !fixed.contains(f))
+                .collect();
+            if self.constraint == Constraint::None || negative.is_empty() {
+                return Ok((x, system));
+            }
+            fixed.extend(negative);
+        }
+    }
+
     fn consistent(
         &self,
         system: &Compressed,
@@ -563,6 +602,25 @@ impl WholeArm for IdimConsistent {
     fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
         self.0.identify(experiment)
     }
+}
+
+/// Indices, among `full`'s friction columns, of the real drives' terms that cannot be negative:
+/// Coulomb level, viscous coefficient, rotor inertia (the paper's friction coefficients and the
+/// reading's offset may be).
+fn nonnegative(full: &FullRegressor) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut col = 0;
+    for f in full.friction.iter().flatten() {
+        if !matches!(f, super::base::FrictionColumns::Paper(_)) {
+            for (i, name) in f.names().iter().enumerate() {
+                if ["coulomb", "viscous", "armature"].contains(name) {
+                    out.push(col + i);
+                }
+            }
+        }
+        col += f.len();
+    }
+    out
 }
 
 #[cfg(test)]

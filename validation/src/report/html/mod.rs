@@ -3,7 +3,9 @@
 //! canvases — no network, no external file. A run's page shows the arm moving through the run in
 //! 3D (its link frames and shapes), its joint trajectories, its torques (measured, predicted by
 //! an identified model, residual) and every estimate with its std beside the truth
-//! ([`crate::study::run_view`]); a sweep's page shows error against noise with the Cramér–Rao
+//! ([`crate::study::run_view`]); `armid identify`'s page the model it chose and why, its
+//! prediction of the held-out stretch, Rapier's replay and the arm moving
+//! ([`crate::study::identify`]); a sweep's page shows error against noise with the Cramér–Rao
 //! bound ([`sweep::panels`]).
 //!
 //! The page marks itself for tests and tools: `<body data-status="ready">` once everything is
@@ -14,6 +16,7 @@ pub mod sweep;
 
 use serde::Serialize;
 
+use crate::study::identify::Identification;
 use crate::study::run_view::RunView;
 use crate::study::sweep::SweepResult;
 
@@ -26,6 +29,9 @@ const SCRIPT: &str = include_str!("page.js");
 enum Content<'a> {
     Run {
         view: &'a RunView,
+    },
+    Identify {
+        found: &'a Identification,
     },
     Sweep {
         study: &'a str,
@@ -63,6 +69,16 @@ fn page(title: &str, content: &Content) -> String {
 /// The page of one run.
 pub fn run_page(view: &RunView) -> String {
     page(&format!("Run {}", view.run_id), &Content::Run { view })
+}
+
+/// The page of `armid identify`'s outcome: the model chosen and why, its fit per joint over
+/// the held-out stretch, Rapier's replay, the arm moving, its links and parameters beside the
+/// file's, and every choice made.
+pub fn identify_page(found: &Identification) -> String {
+    page(
+        &format!("Identified model of {}", found.run_id),
+        &Content::Identify { found },
+    )
 }
 
 /// The page of a noise sweep (`sweep.json`).

@@ -254,7 +254,7 @@
     chart(qc, { title: "q(t)", x: view.t, xLabel: "t (s)", yLabel: "q",
       series: view.joints.map((j) => ({ name: j.name, y: j.q })) });
     section("Joint torques",
-      view.predictor ? `Measured, predicted by ${view.predictor}'s identified model at the measured state, and their residual (N·m; N on a prismatic joint). The whole-arm identifiers leave out the equations of a joint at rest (held by static friction, which no model here describes): a held joint's torque is not fitted.`
+      view.predictor ? `Measured, predicted by ${view.predictor}'s identified model at the measured state (${view.predictor_choice || "the only torque model"}), and their residual (N·m; N on a prismatic joint). The whole-arm identifiers leave out the equations of a joint at rest (held by static friction, which no model here describes): a held joint's torque is not fitted.`
         : "Measured (no estimator that applies identifies a torque model on this run).");
     const row = el("div", { class: "row" }); main.appendChild(row);
     for (const j of view.joints) {
@@ -309,6 +309,59 @@
     }
   }
 
+  function table(head, rows) {
+    const t = el("table");
+    const h = el("tr");
+    head.forEach((c, i) => h.appendChild(el("th", { class: i ? "" : "name" }, c)));
+    t.appendChild(h);
+    for (const r of rows) {
+      const tr = el("tr");
+      r.forEach((c, i) => tr.appendChild(el("td", { class: i ? "" : "name" }, c)));
+      t.appendChild(tr);
+    }
+    return t;
+  }
+  function pct(x) { return x === null || x === undefined ? "–" : `${(100 * x).toFixed(2)} %`; }
+
+  function identify(f) {
+    const c = f.choice;
+    section("The model chosen",
+      `${c.method}: holdout torque NRMS ${pct(c.holdout_nrms)}. Rule: ${f.rule}.` +
+      (c.tied.length > 1 ? ` Tied within 1 %: ${c.tied.join(", ")}.` : "") +
+      ` Written: ${f.files.join(", ")}. The model is the one identified on the first ${(100 * (1 - f.holdout)).toFixed(0)} % of the log, whose prediction of the rest these figures are.`);
+    main.appendChild(table(["estimator", "holdout NRMS", "parameters", "consistent whole model"],
+      c.candidates.map((k) => [k.method + (k.method === c.method ? " (chosen)" : ""), pct(k.holdout_nrms), String(k.parameters), k.consistent_model ? "yes" : "no"])));
+    section("Per joint, over the held-out stretch",
+      `NRMS: sqrt(Σ(τ̂ − τ)² / Σ τ²) of the chosen model against the torque as measured. Above low-pass: the share of the measured torque's RMS above the kinematics' cut-off (${f.signal.filter ? f.signal.filter[1].toFixed(1) + " Hz" : "none"}), which no model fed the filtered kinematics predicts. At rest: samples slower than 0.05 rad/s, where static friction holds the joint anywhere within its level. Replay: Rapier simulating the model (model.urdf + drives.toml) along the recorded motion.`);
+    main.appendChild(table(["joint", "torque RMS", "NRMS", "above low-pass", "at rest", "replay NRMS"],
+      f.joints.map((j) => [j.name, fmt(j.rms), pct(j.nrms), pct(j.above_bandwidth), `${(100 * j.at_rest).toFixed(0)} %`, pct(j.replay_nrms)])));
+    main.appendChild(el("p", { class: "note" }, f.replays.map((r) =>
+      `Replayed in Rapier on ${r.method === "prior" ? "the file as given" : r.method + "'s model"} (${r.files.join(", ")}): ${pct(r.residual.torque_nrms)}, moving joints ${pct(r.residual.torque_nrms_moving)}.`).join(" ")));
+    const tr = f.traces;
+    const row = el("div", { class: "row" }); main.appendChild(row);
+    f.joints.forEach((j, k) => {
+      const cv = canvas(); row.appendChild(cv);
+      chart(cv, { title: j.name, x: tr.t, xLabel: "t (s)", yLabel: "τ", series: [
+        { name: "measured", y: tr.measured[k], color: "#1d2330" },
+        { name: "predicted", y: tr.predicted[k], color: "#d62728", dash: true }] });
+    });
+    section("The arm through the log", "Rapier's replay of the log on the chosen model: link frames from the simulation, drawn as rods between joint points.");
+    if (f.arm.links.length) { const host = el("div"); main.appendChild(host); arm(f.arm, host); }
+    else body.dataset.armPixels = "0";
+    section("Links: the file's and the model's", "Mass (kg), centroid (m, world frame at the zero configuration) and principal moments about it (kg·m²). What the log does not determine is drawn toward the file's values (the prior, weighted as the chosen estimator weighs it).");
+    const v3 = (v) => v.map(fmt).join(", ");
+    main.appendChild(table(["link", "mass (file)", "mass (model)", "centroid (file)", "centroid (model)", "moments (file)", "moments (model)"],
+      f.links.map((l) => [l.name, fmt(l.mass[0]), fmt(l.mass[1]), v3(l.centroid[0]), v3(l.centroid[1]), v3(l.moments[0]), v3(l.moments[1])])));
+    section("Parameters", `The chosen estimator's estimates, its σ where it states one, and IDIM-OLS's estimate and σ (least-squares covariance on the same data) of the same parameter.`);
+    const wrap = el("div", { class: "scroll" }); main.appendChild(wrap);
+    wrap.appendChild(table(["parameter", "estimate", "σ", "IDIM-OLS", "σ (IDIM-OLS)"],
+      f.parameters.map((p) => [p.parameter, fmt(p.estimate), fmt(p.std), p.reference ? fmt(p.reference[0]) : "–", p.reference ? fmt(p.reference[1]) : "–"])));
+    const s = f.signal;
+    section("Every choice made",
+      `Inputs: ${f.inputs.join(", ")}. ${f.samples} samples on a ${s.period.toExponential(3)} s grid${s.resampled ? " (resampled)" : ""}; low-pass: ${s.filter ? `Butterworth order ${s.filter[0]} at ${s.filter[1].toFixed(2)} Hz, zero phase` : "none"}${s.spectrum ? ` (chosen from the angles' spectrum: edges ${s.spectrum.edges.map((e) => e.toFixed(2)).join(", ")} Hz)` : ""}; derivatives: ${s.derivatives}; torques: ${s.torque}. Held out: the last ${(100 * f.holdout).toFixed(0)} % from t = ${f.split_at.toFixed(3)} s. Estimators run: ${f.ran.join(", ")}.`);
+    if (f.skipped.length) main.appendChild(el("p", { class: "note" }, "Not run: " + f.skipped.map(([m, why]) => `${m} (${why})`).join("; ")));
+  }
+
   function sweep(data) {
     body.dataset.armPixels = "0";
     section(`Error against noise (${data.seeds} seeds per level)`,
@@ -330,7 +383,7 @@
 
   try {
     const data = JSON.parse(document.getElementById("data").textContent);
-    if (data.kind === "run") run(data.view); else sweep(data);
+    if (data.kind === "run") run(data.view); else if (data.kind === "identify") identify(data.found); else sweep(data);
     body.dataset.status = "ready";
   } catch (e) {
     errors.push(String((e && e.stack) || e));

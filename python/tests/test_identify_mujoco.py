@@ -1,0 +1,92 @@
+"""`armid identify` on FIGAROH's TX40 recording (the shared data CI has beside the workspace):
+MuJoCo (PyPI `mujoco`) loads the MJCF it writes and reproduces the identified model's torque at
+the held-out states. (That the chosen model's holdout NRMS is `estimate --holdout`'s is
+validation/tests/suite/identify.rs, on a UR10 log.)"""
+
+import json
+import subprocess
+import tomllib
+
+import mujoco
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from conftest import ROOT, binary
+
+TX40 = ROOT.parent / "shared" / "data" / "tx40"
+URDF = ROOT / "models" / "tx40" / "tx40_mdh_modified.urdf"
+CONFIG = ROOT / "models" / "tx40" / "recording.toml"
+
+
+def tx40_log(path):
+    """FIGAROH's two CSVs (motor angles, motor torques; `Joint_k` columns) as one wide table."""
+    angles = (TX40 / "pos_read_data.csv").read_text().splitlines()
+    torques = (TX40 / "curr_data.csv").read_text().splitlines()
+    head = [c.replace("Joint_", "qm_joint_") for c in angles[0].split(",")]
+    head += [c.replace("Joint_", "taum_joint_") for c in torques[0].split(",")]
+    rows = [f"{a},{t}" for a, t in zip(angles[1:], torques[1:])]
+    path.write_text(",".join(head) + "\n" + "\n".join(rows) + "\n")
+
+
+def joint_columns(run_dir):
+    """`{column: samples × joints}` of a run's joints.parquet (rows by sample, then joint)."""
+    table = pq.read_table(run_dir / "joints.parquet").to_pydict()
+    joints = max(table["joint"])
+    return {c: np.array(table[c]).reshape(-1, joints) for c in ("t", "q", "qd", "qdd", "tau")}
+
+
+def drive_terms(drives, qd, qdd):
+    """The armature and viscous terms of drives.toml at joint rates `qd`, accelerations `qdd`
+    (through the coupling R̃: a drive turns at R̃ q̇ and loads the joints with R̃ᵀ its torque)."""
+    n = qd.shape[1]
+    r = np.array(drives.get("coupling", np.eye(n)))
+    ia, fv = np.zeros(n), np.zeros(n)
+    for d in drives["drive"]:
+        ia[d["joint"] - 1] = d["armature"]
+        fv[d["joint"] - 1] = d["viscous"]
+    return ((qdd @ r.T) * ia + (qd @ r.T) * fv) @ r
+
+
+@pytest.fixture(scope="module")
+def identified(tmp_path_factory):
+    """`armid identify`'s output directory on the TX40 log (IDIM-OLS beside the consistent
+    identifier, whose model the rule chooses: OLS gives no whole model; the two run in parallel)."""
+    work = tmp_path_factory.mktemp("tx40")
+    log = work / "tx40.csv"
+    tx40_log(log)
+    out = work / "model"
+    subprocess.run(
+        [binary("armid"), "identify", str(log), "--model", str(URDF), "--config", str(CONFIG),
+         "--rate", "5000", "--only", "idim_ols,idim_consistent", "--out", str(out)],
+        check=True,
+    )
+    return out
+
+
+def test_mujoco_reproduces_the_identified_model_at_the_holdout_states(identified):
+    out = identified
+    found = json.loads((out / "identification.json").read_text())
+    assert found["choice"]["method"] == "idim_consistent"
+
+    model = mujoco.MjModel.from_xml_path(str(out / "model.xml"))
+    # Inverse dynamics without constraints: friction loss is one (dry friction, which the
+    # identified model states with a dead band instead; drives.toml keeps it).
+    model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONSTRAINT
+    data = mujoco.MjData(model)
+    assert model.nv == 6 and model.ntendon == 1 and model.nu == 6
+
+    # Rapier's replay of the log on model.urdf: the links' torque at the recorded states.
+    replay = joint_columns(out / "replay" / "idim_consistent")
+    held = replay["t"][:, 0] >= found["split_at"]
+    drives = tomllib.loads((out / "drives.toml").read_text())
+    expected = replay["tau"][held] + drive_terms(drives, replay["qd"][held], replay["qdd"][held])
+    got = np.empty_like(expected)
+    for k, (q, qd, qdd) in enumerate(zip(replay["q"][held], replay["qd"][held], replay["qdd"][held])):
+        data.qpos[:], data.qvel[:], data.qacc[:] = q, qd, qdd
+        mujoco.mj_inverse(model, data)
+        got[k] = data.qfrc_inverse
+    scale = np.abs(expected).max()
+    assert len(expected) > 10_000
+    print("MuJoCo against the identified model: max |Δτ| / max |τ| =", np.abs(got - expected).max() / scale)
+    assert np.abs(got - expected).max() <= 1e-9 * scale, np.abs(got - expected).max() / scale

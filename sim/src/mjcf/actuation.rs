@@ -1,0 +1,140 @@
+//! The drives of an identified arm in MJCF ([`super::export::with_drives`]): the terms of a
+//! drive-train file ([`crate::drive_train::DriveTrain`]) as MuJoCo states them, and the motors where
+//! the transmission is known.
+//!
+//! Drive `m` turns at `v_m = Σ_j R̃[m, j] q̇_j` ([`crate::drive_train::DriveTrain`]). Where its row
+//! of `R̃` is its own joint only, its rotor inertia, viscous coefficient and Coulomb level are
+//! that joint's `armature`, `damping` and `frictionloss`. Where it also turns with other joints
+//! (a coupled wrist), they are those of a fixed tendon `drive_<joint>` of length
+//! `Σ_j R̃[m, j] q_j`: MuJoCo adds `armature · JᵀJ` to the mass matrix and `damping · J q̇`
+//! through `Jᵀ` (`J` the tendon's row, here `R̃[m, ·]`), the drive's own terms through the
+//! transmission. A motor `motor_<joint>` acts on the joint, or on the tendon, with `gear` the
+//! drive's ratio `R[m, m]`, so that a control is the motor's torque (N·m) and the joints receive
+//! `R[m, j]` times it (`τ = Rᵀ τ_m`).
+//!
+//! What MJCF cannot state is said in a comment and stays in the drive-train file: the reading's
+//! offset (a bias of the measured torque, not a force on the arm), and the dead band below
+//! `min_speed` inside which the identified model has no Coulomb term (MuJoCo's friction loss is
+//! a constraint that holds a joint at rest up to its level).
+
+use std::fmt::Write;
+
+use super::text::escape;
+use crate::drive_train::DriveTrain;
+
+/// The drives of an arm as the exporter writes them.
+#[derive(Clone, Copy, Debug)]
+pub struct Actuation<'a> {
+    /// The identified drive terms (joint units; `R̃` unit-diagonal).
+    pub drives: &'a DriveTrain,
+    /// `R` of `θm = R q` (drives × joints), where the transmission is stated: one motor per drive.
+    pub transmission: Option<&'a [Vec<f64>]>,
+}
+
+/// A joint's terms from its own drive: `(armature, damping, frictionloss)`.
+pub(super) type JointTerms = [f64; 3];
+
+impl Actuation<'_> {
+    /// `R̃[m, j]`.
+    fn coupling(&self, m: usize, j: usize) -> f64 {
+        match &self.drives.coupling {
+            Some(c) => c[m][j],
+            None => f64::from(u8::from(m == j)),
+        }
+    }
+
+    /// Whether drive `m` turns with another joint than its own.
+    fn coupled(&self, m: usize, joints: usize) -> bool {
+        (0..joints).any(|j| j != m && self.coupling(m, j) != 0.0)
+    }
+
+    /// Joint `j`'s own drive's terms, where that drive turns with joint `j` only.
+    pub(super) fn joint_terms(&self, j: usize, joints: usize) -> Option<JointTerms> {
+        let d = self
+            .drives
+            .drive
+            .iter()
+            .find(|d| d.joint as usize == j + 1)?;
+        (!self.coupled(j, joints)).then_some([d.armature, d.viscous, d.coulomb])
+    }
+
+    /// The comment after joint `j`'s element: what of its drive MJCF cannot state.
+    pub(super) fn joint_note(&self, j: usize) -> Option<String> {
+        let d = self
+            .drives
+            .drive
+            .iter()
+            .find(|d| d.joint as usize == j + 1)?;
+        let mut said = Vec::new();
+        if d.offset != 0.0 {
+            said.push(format!(
+                "reading offset {:?} (a bias of the measured torque, not a force)",
+                d.offset
+            ));
+        }
+        if d.coulomb != 0.0 {
+            said.push(format!(
+                "no Coulomb term below {:?} (rad/s or m/s: the identified model's dead band; \
+                 MuJoCo's frictionloss holds a joint at rest)",
+                self.drives.min_speed
+            ));
+        }
+        (!said.is_empty()).then(|| format!("drive of this joint: {}", said.join("; ")))
+    }
+
+    /// `<tendon>` with a fixed tendon per coupled drive, and `<actuator>` with a motor per drive
+    /// where the transmission is stated; `names` the joints' names in chain order.
+    pub(super) fn write(&self, out: &mut String, names: &[String]) {
+        let n = names.len();
+        let coupled: Vec<usize> = (0..n).filter(|&m| self.coupled(m, n)).collect();
+        if !coupled.is_empty() {
+            out.push_str("  <tendon>\n");
+            for &m in &coupled {
+                let terms = self.drives.drive.iter().find(|d| d.joint as usize == m + 1);
+                let mut attributes = format!("name=\"drive_{}\"", escape(&names[m]));
+                if let Some(d) = terms {
+                    for (what, v) in [
+                        ("armature", d.armature),
+                        ("damping", d.viscous),
+                        ("frictionloss", d.coulomb),
+                    ] {
+                        if v != 0.0 {
+                            let _ = write!(attributes, " {what}=\"{v:?}\"");
+                        }
+                    }
+                }
+                let _ = writeln!(out, "    <fixed {attributes}>");
+                for (j, name) in names.iter().enumerate() {
+                    let c = self.coupling(m, j);
+                    if c != 0.0 {
+                        let _ = writeln!(
+                            out,
+                            "      <joint joint=\"{}\" coef=\"{c:?}\"/>",
+                            escape(name)
+                        );
+                    }
+                }
+                out.push_str("    </fixed>\n");
+            }
+            out.push_str("  </tendon>\n");
+        }
+        let Some(r) = self.transmission else {
+            return;
+        };
+        out.push_str("  <actuator>\n");
+        for (m, name) in names.iter().enumerate() {
+            let target = if coupled.contains(&m) {
+                format!("tendon=\"drive_{}\"", escape(name))
+            } else {
+                format!("joint=\"{}\"", escape(name))
+            };
+            let _ = writeln!(
+                out,
+                "    <motor name=\"motor_{}\" {target} gear=\"{:?}\"/>",
+                escape(name),
+                r[m][m]
+            );
+        }
+        out.push_str("  </actuator>\n");
+    }
+}

@@ -1,0 +1,81 @@
+//! `identify`: a log to a model in one command ([`crate::study::identify`]), its report
+//! rendered, and a one-screen summary printed.
+
+use std::path::Path;
+
+use crate::study::identify::{self, Identification, Options, REPORT};
+
+/// Runs `identify` and prints its summary.
+pub(super) fn run(o: &Options) -> crate::Result<()> {
+    let t0 = std::time::Instant::now();
+    let render = |found: &Identification, dir: &Path| {
+        let path = dir.join(REPORT);
+        crate::report::write_atomic(&path, &crate::report::html::identify_page(found))
+            .map_err(crate::Error::io(&path))
+    };
+    let found = identify::identify(o, &render)?;
+    print!("{}", summary(&found, &o.out));
+    println!("in {:.1} s", t0.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// What a person reads on the terminal: what was chosen and why, how well it fits per joint,
+/// and where the files are.
+fn summary(f: &Identification, out: &Path) -> String {
+    let pct = |x: Option<f64>| x.map_or("–".into(), |v| format!("{:.1} %", 100.0 * v));
+    let mut s = format!(
+        "{}: {} samples at {:.0} Hz, low-pass {}; identified on the first {:.0} %, validated on \
+         the last {:.0} % (from t = {:.3} s)\n",
+        f.run_id,
+        f.samples,
+        1.0 / f.signal.period,
+        f.signal
+            .filter
+            .map_or("none".into(), |(o, c)| format!("order {o} at {c:.1} Hz")),
+        100.0 * (1.0 - f.holdout),
+        100.0 * f.holdout,
+        f.split_at
+    );
+    s += "\nholdout torque NRMS (pooled) by estimator:\n";
+    for c in &f.choice.candidates {
+        let mark = if c.method == f.choice.method {
+            "  ← chosen"
+        } else if !c.consistent_model {
+            "  (no consistent whole model)"
+        } else {
+            ""
+        };
+        s += &format!(
+            "  {:<18} {:>8}  {:>3} parameters{mark}\n",
+            c.method,
+            pct(c.holdout_nrms),
+            c.parameters
+        );
+    }
+    s += &format!("rule: {}\n", f.rule);
+    s += &format!(
+        "\n{:<12} {:>10} {:>9} {:>14} {:>8} {:>8}\n",
+        "joint", "torque RMS", "NRMS", "above low-pass", "at rest", "replay"
+    );
+    for j in &f.joints {
+        s += &format!(
+            "{:<12} {:>10.3} {:>9} {:>14} {:>7.0} % {:>8}\n",
+            j.name,
+            j.rms,
+            pct(j.nrms),
+            pct(j.above_bandwidth),
+            100.0 * j.at_rest,
+            pct(j.replay_nrms)
+        );
+    }
+    for r in &f.replays {
+        s += &format!(
+            "replayed in Rapier on {}: {} (moving joints {})\n",
+            r.method,
+            pct(Some(r.residual.torque_nrms)),
+            pct(Some(r.residual.torque_nrms_moving))
+        );
+    }
+    s += &format!("\nwrote {}: {}\n", out.display(), f.files.join(", "));
+    s
+}

@@ -1,0 +1,306 @@
+//! From a robot's log to a model (`armid identify LOG --model ROBOT --out DIR`): the log
+//! imported ([`crate::import`]), cut into an identification part and a held-out end
+//! ([`crate::estimate::engine::Loaded::split`]), every estimator that applies run on it and
+//! scored by prediction on the held-out end, one model chosen by a stated rule
+//! ([`crate::estimate::choice`]), written for the simulators people use, replayed in Rapier,
+//! and every choice made put in the report.
+//!
+//! `DIR` holds, whole or not at all (built in `DIR.partial`, renamed at the end):
+//! * `model.urdf`: the chosen model's links (the file's kinematics, the identified bodies);
+//! * `model.xml`: the same arm in MJCF with the identified drives ([`sim::mjcf::with_drives`]:
+//!   armature, damping, friction loss, a tendon per coupled drive, a motor per drive where the
+//!   transmission is stated);
+//! * `drives.toml`: the drive terms ([`sim::replay::DriveTrain`]), what `sim replay --drives`
+//!   reads and what MJCF cannot state (the reading's offset, the Coulomb term's dead band);
+//! * `estimates.csv`: every estimator's estimates with σ, and its holdout NRMS rows;
+//! * `identification.json`: what the report draws ([`Identification`]);
+//! * `run/` (the imported run) and `replay/` (Rapier's replay of the log on the file as given
+//!   and on the chosen model).
+//!
+//! The model written is the one identified on the first part, whose holdout NRMS the report
+//! states: refitting it on the whole log would give a model no figure describes.
+
+mod estimators;
+mod fit;
+mod model;
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::estimate::choice::{self, Choice};
+use crate::estimate::engine::Loaded;
+use crate::estimate::score::Row;
+use crate::study::recorded::{PRIOR, ReplayCheck, Traces};
+use crate::study::run_view::RunView;
+
+pub use fit::{JointFit, LinkFit, ParameterFit};
+
+/// What to identify, and how (the `identify` command's arguments).
+#[derive(Clone, Debug, clap::Args)]
+pub struct Options {
+    /// The log: a wide CSV or Parquet table, or a ROS 2 bag (`.mcap`), as `import` reads it.
+    pub log: PathBuf,
+    /// The robot's URDF or MJCF (`.xml`): its kinematics, and the prior its bodies start from.
+    #[arg(long)]
+    pub model: PathBuf,
+    /// Drive gains, transmission, offsets and locked joints (TOML, as `import --config`).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Sample rate (Hz) of a log without a `t` column.
+    #[arg(long)]
+    pub rate: Option<f64>,
+    /// Low-pass of the kinematics (as `import --lowpass`).
+    #[arg(long, default_value = "auto")]
+    pub lowpass: crate::signal::Lowpass,
+    /// The JointState topic of a bag (default: its only one).
+    #[arg(long)]
+    pub topic: Option<String>,
+    /// The share of the log's time span held out for validation, at its end.
+    #[arg(long, default_value_t = 0.3)]
+    pub holdout: f64,
+    /// Only these estimators (comma-separated names; default: every one that applies).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Option<Vec<String>>,
+    /// The directory to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Replace an existing output directory.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// What `identify` found (serialized into `identification.json` and the report).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Identification {
+    /// The files given: log, model, configuration.
+    pub inputs: Vec<String>,
+    /// The run's id.
+    pub run_id: String,
+    /// The signal chain as applied at import (grid, low-pass, derivatives).
+    pub signal: crate::signal::Chain,
+    /// Samples after import (past the filter's end transients: the estimators' samples).
+    pub samples: usize,
+    /// The held-out share and the time it starts at (s).
+    pub holdout: f64,
+    /// Start of the held-out stretch (s).
+    pub split_at: f64,
+    /// Estimators run.
+    pub ran: Vec<String>,
+    /// `(estimator, reason)` of those that did not apply or failed.
+    pub skipped: Vec<(String, String)>,
+    /// Every estimate, with σ, and each torque model's prediction rows on the held-out end.
+    pub rows: Vec<Row>,
+    /// The rule, and what it chose.
+    pub rule: String,
+    /// The choice.
+    pub choice: Choice,
+    /// The chosen model per joint.
+    pub joints: Vec<JointFit>,
+    /// The chosen model's links beside the file's.
+    pub links: Vec<LinkFit>,
+    /// The chosen estimator's parameters, with σ.
+    pub parameters: Vec<ParameterFit>,
+    /// The chosen model's torque over the held-out stretch.
+    pub traces: Traces,
+    /// Rapier's replays over the held-out stretch: the file as given, then the chosen model.
+    pub replays: Vec<ReplayCheck>,
+    /// The files written, relative to the output directory.
+    pub files: Vec<String>,
+    /// The arm moving through the log: Rapier's replay on the chosen model.
+    pub arm: RunView,
+}
+
+/// The report's file in the output directory.
+pub const REPORT: &str = "report.html";
+
+/// Runs `identify` (module docs) and `render` (which writes the report, [`REPORT`], into the
+/// directory it is given); returns what it found.
+pub fn identify(
+    o: &Options,
+    render: &dyn Fn(&Identification, &Path) -> crate::Result<()>,
+) -> crate::Result<Identification> {
+    if o.out.exists() && !o.force {
+        return Err(crate::Error::invalid(
+            format!("--out {}", o.out.display()),
+            "a directory that does not exist yet (or --force to replace it)",
+        ));
+    }
+    let work = partial(&o.out);
+    if work.exists() {
+        std::fs::remove_dir_all(&work).map_err(crate::Error::io(&work))?;
+    }
+    std::fs::create_dir_all(&work).map_err(crate::Error::io(&work))?;
+    let found = identify_into(o, &work).and_then(|found| {
+        render(&found, &work)?;
+        Ok(found)
+    });
+    let found = match found {
+        Ok(found) => found,
+        Err(e) => {
+            // Nothing of a failed run is left behind.
+            let _ = std::fs::remove_dir_all(&work);
+            return Err(e);
+        }
+    };
+    if o.out.exists() {
+        std::fs::remove_dir_all(&o.out).map_err(crate::Error::io(&o.out))?;
+    }
+    std::fs::rename(&work, &o.out).map_err(crate::Error::io(&o.out))?;
+    Ok(found)
+}
+
+/// `DIR.partial`, beside `DIR`.
+fn partial(out: &Path) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".partial");
+    out.with_file_name(name)
+}
+
+/// The steps of [`identify`], written into `work`.
+fn identify_into(o: &Options, work: &Path) -> crate::Result<Identification> {
+    let run_dir = work.join("run");
+    let manifest = crate::import::import(&crate::import::Options {
+        recording: o.log.clone(),
+        urdf: o.model.clone(),
+        config: o.config.clone(),
+        rate: o.rate,
+        lowpass: o.lowpass.clone(),
+        topic: o.topic.clone(),
+        run_id: Some(run_id(&o.log)),
+        out: run_dir.clone(),
+        force: true,
+    })?;
+    let loaded = Loaded::read(&run_dir)?;
+    let (identify, validate) = loaded.split(o.holdout)?;
+    let outcome = estimators::run(o.only.as_deref(), &o.model, &identify, &validate)?;
+    let candidates = choice::candidates(&outcome);
+    let choice = choice::choose(&candidates).ok_or_else(|| no_choice(&outcome))?;
+    let chosen = (outcome.models.iter())
+        .find(|m| m.method == choice.method)
+        .expect("the rule chooses among the models");
+    let prior = sim::description::read_named(&o.model, &manifest.config.lock)?.0;
+    let names: Vec<String> = manifest.joints.iter().map(|j| j.name.clone()).collect();
+    let mut files = model::write(work, chosen, &loaded, &names)?;
+    let replays = vec![
+        replay(
+            &run_dir,
+            PRIOR,
+            std::slice::from_ref(&o.model),
+            o.holdout,
+            work,
+        )?,
+        replay(
+            &run_dir,
+            &choice.method,
+            &[work.join("model.urdf"), work.join("drives.toml")],
+            o.holdout,
+            work,
+        )?,
+    ];
+    let arm =
+        crate::study::run_view::motion(&Loaded::read(&work.join("replay").join(&choice.method))?);
+    let path = work.join("estimates.csv");
+    crate::files::write_atomic(&path, &crate::estimate::score::csv(&outcome.rows))
+        .map_err(crate::Error::io(&path))?;
+    files.push("estimates.csv".into());
+    files.push("identification.json".into());
+    files.push(REPORT.into());
+    let mut inputs = vec![o.log.display().to_string(), o.model.display().to_string()];
+    inputs.extend(o.config.as_ref().map(|c| c.display().to_string()));
+    let found = Identification {
+        inputs,
+        run_id: manifest.run_id.clone(),
+        signal: manifest.signal.clone(),
+        samples: loaded.measurements.samples(),
+        holdout: o.holdout,
+        split_at: validate.measurements.t[0],
+        ran: estimators::ran(&outcome),
+        skipped: (outcome.skipped.iter().chain(&outcome.failed).cloned()).collect(),
+        rule: choice::RULE.to_string(),
+        joints: fit::joints(
+            &validate,
+            &manifest.signal,
+            &outcome,
+            &choice.method,
+            &replays[1],
+        ),
+        links: fit::links(&prior, &chosen.chain),
+        parameters: fit::parameters(&outcome.rows, &choice.method),
+        traces: crate::study::recorded::trace(&choice.method, chosen, &validate),
+        rows: outcome.rows,
+        choice,
+        replays,
+        files,
+        arm,
+    };
+    let json = serde_json::to_string(&found).expect("serializes");
+    let path = work.join("identification.json");
+    crate::files::write_atomic(&path, &json).map_err(crate::Error::io(&path))?;
+    Ok(found)
+}
+
+/// Rapier's replay of the run in `run_dir` on `files` over the held-out stretch, into
+/// `work/replay/<method>`.
+fn replay(
+    run_dir: &Path,
+    method: &str,
+    files: &[PathBuf],
+    holdout: f64,
+    work: &Path,
+) -> crate::Result<ReplayCheck> {
+    let mut check = crate::study::recorded::replay(
+        run_dir,
+        method,
+        files,
+        holdout,
+        &work.join("replay").join(method),
+    )?;
+    check.files = (files.iter())
+        .map(|f| f.strip_prefix(work).unwrap_or(f).display().to_string())
+        .collect();
+    Ok(check)
+}
+
+/// The run id of a log: its file name without extension.
+fn run_id(log: &Path) -> String {
+    log.file_stem()
+        .map_or("log".into(), |s| s.to_string_lossy().into_owned())
+}
+
+/// The error when no estimator gave a model the rule can choose.
+fn no_choice(outcome: &crate::estimate::engine::Outcome) -> crate::Error {
+    let mut inconsistent: Vec<String> = (outcome.inconsistent.iter())
+        .map(|(m, link, why)| format!("{m}: link {link}: {why}"))
+        .collect();
+    for m in outcome
+        .models
+        .iter()
+        .filter(|m| !choice::physical_drives(m))
+    {
+        for d in m.drives.iter().flat_map(|d| &d.drive) {
+            for (what, v) in [
+                ("Coulomb level", d.coulomb),
+                ("viscous coefficient", d.viscous),
+                ("rotor inertia", d.armature),
+            ] {
+                if v < 0.0 {
+                    inconsistent.push(format!(
+                        "{}: drive of joint {}: {what} {v:e} < 0",
+                        m.method, d.joint
+                    ));
+                }
+            }
+        }
+    }
+    let skipped: Vec<String> = (outcome.skipped.iter().chain(&outcome.failed))
+        .map(|(m, why)| format!("{m}: {why}"))
+        .collect();
+    crate::Error::Data(format!(
+        "no estimator gave a model whose every body is physically consistent, nothing written \
+         (the rule: {}). Inconsistent: [{}]. Not run or failed: [{}]",
+        choice::RULE,
+        inconsistent.join("; "),
+        skipped.join("; ")
+    ))
+}
