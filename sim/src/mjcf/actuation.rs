@@ -138,3 +138,60 @@ impl Actuation<'_> {
         out.push_str("  </actuator>\n");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::drive_train::DriveTerms;
+
+    fn drive(joint: u8, armature: f64) -> DriveTerms {
+        DriveTerms {
+            joint,
+            coulomb: 1.5,
+            viscous: 0.25,
+            offset: -0.125,
+            armature,
+        }
+    }
+
+    /// `link2`'s two joints, the second drive turning with both (R̃ = [[1, 0], [0.5, 1]]), the
+    /// gears 10 and −20: the first drive's terms on its joint, the second's on a tendon with
+    /// R̃'s row as coefficients, a motor per drive, and what MJCF cannot state in comments.
+    #[test]
+    fn a_coupled_drive_is_a_tendon_and_each_drive_a_motor() {
+        let chain = crate::model::reference::by_name("link2").unwrap();
+        let train = DriveTrain {
+            min_speed: 0.05,
+            coupling: Some(vec![vec![1.0, 0.0], vec![0.5, 1.0]]),
+            drive: vec![drive(1, 0.75), drive(2, 0.5)],
+        };
+        let r = [vec![10.0, 0.0], vec![-10.0, -20.0]];
+        let actuation = Actuation {
+            drives: &train,
+            transmission: Some(&r),
+        };
+        let names = ["a".to_string(), "b".to_string()];
+        let text = super::super::with_drives(&chain, Some(&names), Some(&actuation));
+        assert!(text.contains(
+            "<joint name=\"a\" type=\"hinge\" axis=\"0.0 1.0 0.0\" armature=\"0.75\" damping=\"0.25\" frictionloss=\"1.5\"/>"
+        ), "{text}");
+        assert!(
+            text.contains("<joint name=\"b\" type=\"hinge\" axis=\"0.0 1.0 0.0\"/>"),
+            "{text}"
+        );
+        assert!(text.contains(
+            "<fixed name=\"drive_b\" armature=\"0.5\" damping=\"0.25\" frictionloss=\"1.5\">\n      \
+             <joint joint=\"a\" coef=\"0.5\"/>\n      <joint joint=\"b\" coef=\"1.0\"/>"
+        ), "{text}");
+        assert!(text.contains("<motor name=\"motor_a\" joint=\"a\" gear=\"10.0\"/>"));
+        assert!(text.contains("<motor name=\"motor_b\" tendon=\"drive_b\" gear=\"-20.0\"/>"));
+        assert_eq!(text.matches("reading offset -0.125").count(), 2);
+        // Without a transmission, no motor; the tendon stays.
+        let bare = Actuation {
+            drives: &train,
+            transmission: None,
+        };
+        let text = super::super::with_drives(&chain, Some(&names), Some(&bare));
+        assert!(!text.contains("<actuator>") && text.contains("<tendon>"));
+    }
+}

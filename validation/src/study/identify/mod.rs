@@ -81,7 +81,7 @@ pub struct Identification {
     pub signal: crate::signal::Chain,
     /// Samples after import (past the filter's end transients: the estimators' samples).
     pub samples: usize,
-    /// The held-out share and the time it starts at (s).
+    /// The share of the log's time span held out, at its end.
     pub holdout: f64,
     /// Start of the held-out stretch (s).
     pub split_at: f64,
