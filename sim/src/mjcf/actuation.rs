@@ -32,7 +32,7 @@ pub struct Actuation<'a> {
 }
 
 /// A joint's terms from its own drive: `(armature, damping, frictionloss)`.
-pub(super) type JointTerms = [f64; 3];
+pub type JointTerms = [f64; 3];
 
 impl Actuation<'_> {
     /// `R̃[m, j]`.
@@ -48,8 +48,9 @@ impl Actuation<'_> {
         (0..joints).any(|j| j != m && self.coupling(m, j) != 0.0)
     }
 
-    /// Joint `j`'s own drive's terms, where that drive turns with joint `j` only.
-    pub(super) fn joint_terms(&self, j: usize, joints: usize) -> Option<JointTerms> {
+    /// Joint `j`'s own drive's terms `[armature, viscous, Coulomb]`, where that drive turns
+    /// with joint `j` only (of `joints`).
+    pub fn joint_terms(&self, j: usize, joints: usize) -> Option<JointTerms> {
         let d = self
             .drives
             .drive

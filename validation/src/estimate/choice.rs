@@ -45,14 +45,7 @@ pub struct Choice {
 /// The candidates of an outcome identified on the first part of a record and scored by
 /// prediction on the rest ([`crate::estimate::engine::run_all`] with a validation run).
 pub fn candidates(outcome: &Outcome) -> Vec<Candidate> {
-    let mut methods: Vec<&str> = Vec::new();
-    for r in &outcome.rows {
-        if !methods.contains(&r.method.as_str()) {
-            methods.push(&r.method);
-        }
-    }
-    let mut out: Vec<Candidate> = methods
-        .into_iter()
+    let mut out: Vec<Candidate> = (outcome.methods().into_iter())
         .map(|method| {
             let rows = outcome.rows.iter().filter(|r| r.method == method);
             let nrms = rows

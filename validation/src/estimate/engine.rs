@@ -20,6 +20,19 @@ pub struct Outcome {
     pub inconsistent: Vec<(String, usize, String)>,
 }
 
+impl Outcome {
+    /// The estimators that gave rows, in the order of their first row.
+    pub fn methods(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for r in &self.rows {
+            if !out.contains(&r.method.as_str()) {
+                out.push(&r.method);
+            }
+        }
+        out
+    }
+}
+
 /// Why an estimator gave no estimates of an experiment.
 #[derive(Debug, thiserror::Error)]
 pub enum NoEstimate {

@@ -68,17 +68,6 @@ pub(super) fn run(
     Ok(out)
 }
 
-/// The estimators that gave estimates, in order.
-pub(super) fn ran(outcome: &Outcome) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for r in &outcome.rows {
-        if !out.contains(&r.method) {
-            out.push(r.method.clone());
-        }
-    }
-    out
-}
-
 /// A bar over `n` estimators (hidden where the output is not a terminal).
 fn progress(n: usize) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(n as u64);

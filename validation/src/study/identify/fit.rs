@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::estimate::engine::{Loaded, Outcome};
 use crate::estimate::score::Row;
-use crate::study::recorded::ReplayCheck;
+use crate::study::recorded::{RecordedStudy, ReplayCheck};
 
 /// The estimator whose σ (the least-squares covariance under white equation errors) the
 /// parameters table shows beside the chosen estimator's own.
@@ -77,7 +77,7 @@ pub(super) fn joints(
             JointFit {
                 name: name.clone(),
                 rms: (joint.tau.iter().map(|t| t * t).sum::<f64>() / n).sqrt(),
-                nrms: value(&outcome.rows, chosen, &format!("torque_nrms.{name}")),
+                nrms: RecordedStudy::value(&outcome.rows, chosen, &format!("torque_nrms.{name}")),
                 above_bandwidth: (signal.filter)
                     .map(|(_, f)| crate::signal::spectrum::share_above(&joint.tau, rate, f)),
                 at_rest: rest as f64 / n,
@@ -117,11 +117,4 @@ pub(super) fn parameters(rows: &[Row], chosen: &str) -> Vec<ParameterFit> {
             })
         })
         .collect()
-}
-
-/// `method`'s `parameter` in `rows`.
-pub(super) fn value(rows: &[Row], method: &str, parameter: &str) -> Option<f64> {
-    (rows.iter())
-        .find(|r| r.method == method && r.parameter == parameter)
-        .and_then(|r| r.estimate)
 }

@@ -215,7 +215,7 @@ fn identify_into(o: &Options, work: &Path) -> crate::Result<Identification> {
         samples: loaded.measurements.samples(),
         holdout: o.holdout,
         split_at: validate.measurements.t[0],
-        ran: estimators::ran(&outcome),
+        ran: outcome.methods().into_iter().map(String::from).collect(),
         skipped: (outcome.skipped.iter().chain(&outcome.failed).cloned()).collect(),
         rule: choice::RULE.to_string(),
         joints: fit::joints(

@@ -60,16 +60,14 @@ pub(super) fn write(
 /// friction>`) then carries what it can of the drives, and `sim replay --drives`, which
 /// replaces a file's joint friction by the drive-train file, counts nothing twice.
 fn with_drive_terms(chain: &Chain, drives: &DriveTrain) -> Chain {
+    let actuation = sim::mjcf::Actuation {
+        drives,
+        transmission: None,
+    };
     let mut out = chain.clone();
     let n = chain.links.len();
     for (j, link) in out.links.iter_mut().enumerate() {
-        let own = drives.drive.iter().find(|d| d.joint as usize == j + 1);
-        let coupled =
-            (drives.coupling.as_ref()).is_some_and(|c| (0..n).any(|k| k != j && c[j][k] != 0.0));
-        let (armature, viscous, coulomb) = match own {
-            Some(d) if !coupled => (d.armature, d.viscous, d.coulomb),
-            _ => (0.0, 0.0, 0.0),
-        };
+        let [armature, viscous, coulomb] = actuation.joint_terms(j, n).unwrap_or_default();
         link.joint.armature = armature;
         link.joint.damping = viscous;
         link.joint.friction = (coulomb != 0.0).then_some(sim::friction::Friction::CoulombViscous {
