@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Callable, Iterable, Mapping, Optional, Tuple, Union
+from typing import Callable, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 import pyarrow as pa
 
@@ -250,12 +250,14 @@ def import_recording(
     config: Optional[PathLike] = None,
     rate: Optional[float] = None,
     lowpass: str = "auto",
-    topic: Optional[str] = None,
+    topic: Union[str, Sequence[str], None] = None,
     run_id: Optional[str] = None,
     force: bool = False,
 ) -> dict:
-    """Imports a robot's recording (CSV, Parquet or an MCAP bag) as a recorded run directory,
-    as ``validation import`` does; returns its manifest."""
+    """Imports a robot's recording (CSV, Parquet, or a ROS 2 bag: MCAP, sqlite3 ``.db3`` or the
+    bag's directory) as a recorded run directory, as ``validation import`` does; returns its
+    manifest. ``topic`` names the bag's JointState topic or topics to read (merged by joint
+    name); by default every JointState topic is read."""
     text = _armid.import_recording(
         os.fspath(recording),
         os.fspath(urdf),
@@ -263,7 +265,7 @@ def import_recording(
         None if config is None else os.fspath(config),
         rate,
         lowpass,
-        topic,
+        [topic] if isinstance(topic, str) else None if topic is None else list(topic),
         run_id,
         force,
     )

@@ -56,7 +56,7 @@ def import_recording(
     config: Optional[str] = ...,
     rate: Optional[float] = ...,
     lowpass: str = ...,
-    topic: Optional[str] = ...,
+    topic: Optional[List[str]] = ...,
     run_id: Optional[str] = ...,
     force: bool = ...,
 ) -> str: ...

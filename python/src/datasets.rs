@@ -76,7 +76,7 @@ pub fn import_recording(
     config: Option<PathBuf>,
     rate: Option<f64>,
     lowpass: &str,
-    topic: Option<String>,
+    topic: Option<Vec<String>>,
     run_id: Option<String>,
     force: bool,
 ) -> PyResult<String> {
@@ -87,7 +87,7 @@ pub fn import_recording(
         rate,
         lowpass: (lowpass.parse::<validation::signal::Lowpass>())
             .map_err(|e| refused(e.to_string()))?,
-        topic,
+        topics: topic.unwrap_or_default(),
         run_id,
         out,
         force,

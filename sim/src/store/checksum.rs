@@ -22,15 +22,23 @@ pub const CHECKSUMS_FILE: &str = "SHA256SUMS";
 
 /// The SHA-256 of a file, lowercase hex.
 pub fn digest(path: &Path) -> Result<String, DatasetError> {
-    let mut file = std::fs::File::open(path).map_err(io(path))?;
+    digest_all(&[path])
+}
+
+/// The SHA-256 of the files' bytes one after another, in the order given, lowercase hex (a
+/// ROS 2 bag split over several storage files is one recording).
+pub fn digest_all(paths: &[&Path]) -> Result<String, DatasetError> {
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 1 << 16];
-    loop {
-        let n = file.read(&mut buf).map_err(io(path))?;
-        if n == 0 {
-            break;
+    for path in paths {
+        let mut file = std::fs::File::open(path).map_err(io(path))?;
+        loop {
+            let n = file.read(&mut buf).map_err(io(path))?;
+            if n == 0 {
+                break;
+            }
+            hasher.update(&buf[..n]);
         }
-        hasher.update(&buf[..n]);
     }
     Ok(hex(&hasher.finalize()))
 }

@@ -61,9 +61,10 @@ pub struct Mapping {
     pub currents: Vec<bool>,
 }
 
-/// Maps the columns of `table` onto `joints`. `Err` names an unknown column or joint, a joint
-/// with no coordinate or torque or with two of one, and motor-side columns on some joints only.
-pub fn map(table: &Table, joints: &JointNames) -> Result<Mapping, ImportError> {
+/// Maps the columns of `table` onto `joints`; the columns of the `held` joints (locked, by
+/// name) are not read. `Err` names an unknown column or joint, a joint with no coordinate or
+/// torque or with two of one, and motor-side columns on some joints only.
+pub fn map(table: &Table, joints: &JointNames, held: &[String]) -> Result<Mapping, ImportError> {
     let file = &table.file;
     let n = joints.names.len();
     let mut found: Vec<Vec<(Signal, String)>> = vec![Vec::new(); n];
@@ -71,6 +72,11 @@ pub fn map(table: &Table, joints: &JointNames) -> Result<Mapping, ImportError> {
     for name in &table.names {
         if name == "t" {
             time = Some(name.clone());
+            continue;
+        }
+        let of_held =
+            (name.split_once('_')).is_some_and(|(_, joint)| held.iter().any(|h| h == joint));
+        if of_held {
             continue;
         }
         let (signal, joint) = parse(file, name, joints)?;

@@ -2,7 +2,8 @@
 //! ([`sim::dataset::recorded`]) that the estimators read like a simulated one, without truth.
 //!
 //! **The recording** is a wide table, CSV with a header row or Parquet ([`table`]), or a ROS 2
-//! bag in MCAP whose `sensor_msgs/msg/JointState` messages become that table ([`bag`]), one row
+//! bag (MCAP or sqlite3 `.db3`) whose `sensor_msgs/msg/JointState` messages become that table
+//! ([`bag`]), one row
 //! per sample: `t` (s, strictly increasing, may be irregular; or no time column and `--rate`), and
 //! per joint `q_<j>` (rad or m) and any of `qd_<j>`, `qdd_<j>`, `tau_<j>` (N·m or N), `i_<j>`
 //! (A, with the joint's drive gain in the configuration: `τ = K·i`), or motor-side `qm_<j>`
@@ -39,7 +40,8 @@ use crate::signal::{self, Lowpass};
 /// What to import, and how (also the `validation import` command's arguments).
 #[derive(Clone, Debug, clap::Args)]
 pub struct Options {
-    /// The recording (`.csv` with a header row, or `.parquet`).
+    /// The recording: `.csv` with a header row, `.parquet`, or a ROS 2 bag (`.mcap`, `.db3`,
+    /// or the bag's directory).
     pub recording: PathBuf,
     /// The robot's URDF or MJCF (`.xml`; [`sim::description`]): joints named in the columns
     /// by the file's name or 1-based index. `--model` is the same option.
@@ -55,9 +57,10 @@ pub struct Options {
     /// `auto:ORDER`, or `ORDER:CUTOFF_HZ` (zero-phase Butterworth).
     #[arg(long, default_value = "auto")]
     pub lowpass: Lowpass,
-    /// The JointState topic of an MCAP bag (default: its only one).
-    #[arg(long)]
-    pub topic: Option<String>,
+    /// The JointState topics of a bag to read, merged by joint name (repeat the option, or
+    /// separate them with commas; default: every JointState topic of the bag).
+    #[arg(long = "topic", value_delimiter = ',')]
+    pub topics: Vec<String>,
     /// Run id (default: the output directory's name).
     #[arg(long)]
     pub run_id: Option<String>,
@@ -93,17 +96,25 @@ pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
         });
     }
     let joints = JointNames { names };
-    let table = match (bag::is_bag(&o.recording), &o.topic) {
-        (true, topic) => bag::read(&o.recording, topic.as_deref())?,
-        (false, None) => Table::read(&o.recording)?,
-        (false, Some(_)) => {
+    let held = sim::description::held(&o.urdf, &config.lock)?;
+    let is_bag = bag::is_bag(&o.recording);
+    let (table, topics) = match (is_bag, o.topics.is_empty()) {
+        (true, _) => bag::read(&o.recording, &o.topics)?,
+        (false, true) => (Table::read(&o.recording)?, Vec::new()),
+        (false, false) => {
             return Err(command_line(
                 "--topic",
-                "expected only with an MCAP bag (.mcap)".into(),
+                "expected only with a ROS 2 bag (.mcap, .db3 or its directory)".into(),
             ));
         }
     };
-    let side = joint_side(&table, &joints, &chain, &config, o)?;
+    let recording = if is_bag {
+        let files = bag::storage::files(&o.recording)?;
+        SourceFile::of_all(&o.recording, &files)?
+    } else {
+        SourceFile::of(&o.recording)?
+    };
+    let side = joint_side(&table, (&joints, &held), &chain, &config, o)?;
     let processed = signal::chain::process(&side.t, &side.readings, &o.lowpass)
         .map_err(|problem| command_line("--lowpass", problem.to_string()))?;
     let run_id = o.run_id.clone().unwrap_or_else(|| {
@@ -127,14 +138,14 @@ pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
     let manifest = RecordedManifest {
         kind: RECORDED_KIND.into(),
         run_id,
-        recording: SourceFile::of(&o.recording)?,
+        recording,
         rows: table.rows(),
         samples: processed.t.len(),
         urdf: SourceFile::of(&o.urdf)?,
         config_file: o.config.as_deref().map(SourceFile::of).transpose()?,
         config,
         rate: o.rate,
-        topic: o.topic.clone(),
+        topics,
         model: chain,
         joints: side.sources,
         signal: processed.chain,
@@ -157,13 +168,13 @@ fn command_line(field: &str, problem: String) -> ImportError {
 /// side, checked.
 fn joint_side(
     table: &Table,
-    joints: &JointNames,
+    (joints, held): (&JointNames, &[String]),
     chain: &sim::model::Chain,
     config: &Config,
     o: &Options,
 ) -> Result<JointSide, ImportError> {
     let file = &table.file;
-    let mapping = columns::map(table, joints)?;
+    let mapping = columns::map(table, joints, held)?;
     let t = time(table, mapping.time.as_deref(), o.rate)?;
     let column = |name: &str| -> Result<Vec<f64>, ImportError> {
         let x = table.column(name).expect("mapped").to_vec();

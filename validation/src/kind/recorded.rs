@@ -242,7 +242,7 @@ impl StudyKind for RecordedPlan {
             config: self.config.clone(),
             rate: self.rate,
             lowpass: self.lowpass.clone(),
-            topic: None,
+            topics: Vec::new(),
             run_id: Some(self.run.clone()),
             out: run.clone(),
             force: true,

@@ -8,7 +8,7 @@ use validation::estimate::{Estimator, Experiment, Role};
 use validation::import::{ImportError, Options, import};
 use validation::signal::Lowpass;
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
@@ -32,14 +32,14 @@ pub(crate) const UR10: [&str; 6] = [
     "wrist_3_joint",
 ];
 
-fn options(recording: &Path, out: &Path) -> Options {
+pub(crate) fn options(recording: &Path, out: &Path) -> Options {
     Options {
         recording: recording.to_owned(),
         urdf: ur10(),
         config: None,
         rate: None,
         lowpass: Lowpass::None,
-        topic: None,
+        topics: Vec::new(),
         run_id: None,
         out: out.to_owned(),
         force: true,
@@ -477,20 +477,20 @@ fn a_ros2_bag_of_joint_states_imports_to_the_states_it_holds() {
     }
     // Named topics: another type's, and none with `--topic` on a table.
     let mut o = options(&bag, &dir.join("x"));
-    o.topic = Some("/rosout_like".into());
+    o.topics = vec!["/rosout_like".into()];
     let e = import(&o).unwrap_err().to_string();
     assert!(
         e.contains("no sensor_msgs/msg/JointState messages on topic `/rosout_like`"),
         "{e}"
     );
-    o.topic = Some("/joint_states".into());
+    o.topics = vec!["/joint_states".into()];
     assert!(import(&o).is_ok());
     let csv = dir.join("t.csv");
     std::fs::write(&csv, "t,q_1\n0,0\n").unwrap();
     let mut o = options(&csv, &dir.join("y"));
-    o.topic = Some("/joint_states".into());
+    o.topics = vec!["/joint_states".into()];
     let e = import(&o).unwrap_err().to_string();
-    assert!(e.contains("--topic") && e.contains("MCAP"), "{e}");
+    assert!(e.contains("--topic") && e.contains("ROS 2 bag"), "{e}");
     // A bag cut short is refused, naming the file.
     let bytes = std::fs::read(&bag).unwrap();
     let cut = dir.join("cut.mcap");

@@ -7,6 +7,7 @@ mod files;
 #[path = "../../../sim/tests/common/mutate.rs"]
 mod mutate;
 
+mod bags;
 mod cyl2;
 mod docs;
 mod effects;

@@ -18,6 +18,19 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
+    /// `path` as given, with the digest of `files`' bytes one after another (a ROS 2 bag's
+    /// directory: its storage files in reading order).
+    pub fn of_all(
+        path: &Path,
+        files: &[std::path::PathBuf],
+    ) -> Result<Self, sim::dataset::DatasetError> {
+        let files: Vec<&Path> = files.iter().map(|f| f.as_path()).collect();
+        Ok(SourceFile {
+            path: path.display().to_string(),
+            sha256: sim::dataset::checksum::digest_all(&files)?,
+        })
+    }
+
     /// The file at `path` with its digest.
     pub fn of(path: &Path) -> Result<Self, sim::dataset::DatasetError> {
         Ok(SourceFile {
@@ -81,9 +94,9 @@ pub struct RecordedManifest {
     /// The sample rate given for a recording without a time column (Hz).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rate: Option<f64>,
-    /// The JointState topic read from an MCAP bag, where one was named.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub topic: Option<String>,
+    /// The JointState topics read from a ROS 2 bag (none for a table).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub topics: Vec<String>,
     /// The URDF's chain as read (the maker's parameters: a prior, not a truth).
     pub model: sim::model::Chain,
     /// Per joint, in chain order.

@@ -53,9 +53,10 @@ pub struct Options {
     /// Low-pass of the kinematics (as `import --lowpass`).
     #[arg(long, default_value = "auto")]
     pub lowpass: crate::signal::Lowpass,
-    /// The JointState topic of a bag (default: its only one).
-    #[arg(long)]
-    pub topic: Option<String>,
+    /// The JointState topics of a bag, merged by joint name (repeat the option or separate
+    /// them with commas; default: every JointState topic of the bag).
+    #[arg(long = "topic", value_delimiter = ',')]
+    pub topics: Vec<String>,
     /// The share of the log's time span held out for validation, at its end.
     #[arg(long, default_value_t = 0.3)]
     pub holdout: f64,
@@ -166,7 +167,7 @@ fn identify_into(o: &Options, work: &Path) -> crate::Result<Identification> {
         config: o.config.clone(),
         rate: o.rate,
         lowpass: o.lowpass.clone(),
-        topic: o.topic.clone(),
+        topics: o.topics.clone(),
         run_id: Some(run_id(&o.log)),
         out: run_dir.clone(),
         force: true,
