@@ -200,7 +200,11 @@ impl Chain {
             let world_axis = |a: [f64; 3]| -> [f64; 3] { (r * Vector3::from(a)).into() };
             link.body = Body {
                 mass: p.mass(),
-                inertia: moments,
+                // A body on the consistent set's boundary (the optimum of a constrained
+                // identification: its mass on a line or in a plane) has a zero moment, which the
+                // eigen-decomposition returns as ±1e-19: [`check`] has accepted it, so the
+                // rounding is not a negative moment.
+                inertia: moments.map(|m| m.max(0.0)),
                 centroid: (link.joint.anchor() + r * c).coords.into(),
                 frame: axes.map(world_axis),
                 shape: Shape::Rod {
