@@ -77,6 +77,14 @@ pub enum Command {
         /// repeated (a gripper's fingers).
         #[arg(long, value_parser = lock)]
         lock: Vec<(String, f64)>,
+        /// An identified drive-train file (`estimate --urdf-out`'s or `identify`'s
+        /// `drives.toml`): each drive's rotor inertia, viscous and Coulomb terms become its
+        /// joint's `armature`, `damping` and `frictionloss` (a coupled drive's, a fixed
+        /// tendon's), replacing the model's own, as `replay --drives` does. No motors: they need
+        /// the transmission's ratios, which `identify` takes from the recording's
+        /// configuration.
+        #[arg(long)]
+        drives: Option<PathBuf>,
     },
     /// Play a recorded run's joint trajectory (`validation import` output) on a model and write
     /// the replay's run directory, with its torque residual against the recording per joint in
@@ -107,13 +115,22 @@ pub fn run(command: Command) -> crate::Result<()> {
             let (chain, _) = model_of(&model, &Default::default())?;
             write_model(&out, &chain, &crate::urdf::to_string(&chain)?)?;
         }
-        Command::ExportMjcf { model, out, lock } => {
+        Command::ExportMjcf {
+            model,
+            out,
+            lock,
+            drives,
+        } => {
             let (chain, names) = model_of(&model, &lock.into_iter().collect())?;
-            write_model(
-                &out,
-                &chain,
-                &crate::mjcf::to_string(&chain, names.as_deref()),
-            )?;
+            let drives = (drives.as_deref())
+                .map(|path| crate::drive_train::DriveTrain::read(path, chain.links.len()))
+                .transpose()?;
+            let actuation = drives.as_ref().map(|drives| crate::mjcf::Actuation {
+                drives,
+                transmission: None,
+            });
+            let text = crate::mjcf::with_drives(&chain, names.as_deref(), actuation.as_ref());
+            write_model(&out, &chain, &text)?;
         }
         Command::Replay(options) => {
             let r = crate::replay::replay(&options, None)?;

@@ -23,6 +23,9 @@ pub enum Error {
     /// Verifying a population ([`crate::dataset::verify::VerifyError`]).
     #[error(transparent)]
     Verify(#[from] crate::dataset::verify::VerifyError),
+    /// A drive-train file ([`crate::drive_train::DriveTrainError`]).
+    #[error(transparent)]
+    DriveTrain(#[from] crate::drive_train::DriveTrainError),
     /// A replay ([`crate::replay::ReplayError`]).
     #[error(transparent)]
     Replay(#[from] crate::replay::ReplayError),

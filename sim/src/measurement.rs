@@ -40,6 +40,9 @@ pub struct MeasurementModel<'a> {
     pub seed: u64,
     /// The recording's sample period (s): the rate of the sensor chain's filters.
     pub period: f64,
+    /// Gravity's acceleration in the world frame (m/s²), which an accelerometer does not sense
+    /// ([`crate::model::Chain::gravity`]).
+    pub gravity: [f64; 3],
 }
 
 impl MeasurementModel<'_> {
@@ -270,15 +273,20 @@ fn orientations(rec: &Recording, b: usize) -> Vec<UnitQuaternion<f64>> {
     (0..rec.samples()).map(|k| rec.body(k, b).quat).collect()
 }
 
-fn specific_force(rec: &Recording, clock: &Clock, b: usize, mount: [f64; 3]) -> Vec<Vector3<f64>> {
-    let d = Vector3::from(mount);
+fn specific_force(
+    rec: &Recording,
+    (clock, gravity): (&Clock, [f64; 3]),
+    b: usize,
+    mount: [f64; 3],
+) -> Vec<Vector3<f64>> {
+    let (d, g) = (Vector3::from(mount), Vector3::from(gravity));
     let acc = clock.sample_vectors(&rec.body_series(BodyGroup::Acc, b));
     let w = clock.sample_vectors(&rec.body_series(BodyGroup::Omega, b));
     let wd = clock.sample_vectors(&rec.body_series(BodyGroup::OmegaDot, b));
     (0..rec.samples())
         .map(|k| {
             let r = rec.body(k, b).quat;
-            r.inverse() * (acc[k] - crate::gravity_vector()) + lever(&w[k], &wd[k], &d)
+            r.inverse() * (acc[k] - g) + lever(&w[k], &wd[k], &d)
         })
         .collect()
 }
@@ -300,7 +308,7 @@ fn measure_body_group(
         .map(|b| {
             let clean = match group {
                 // Without an IMU on the body: the specific force at its centroid, clean.
-                BodyGroup::ImuSf => specific_force(rec, clock, b, [0.0; 3]),
+                BodyGroup::ImuSf => specific_force(rec, (clock, model.gravity), b, [0.0; 3]),
                 _ => clock.sample_vectors(&rec.body_series(group, b)),
             };
             let x = read_sensors(rec, model, clock, group, b, clean);
@@ -381,7 +389,7 @@ fn read_sensors(
                 let readings = accelerometer(rec, model, clock, b, *mount, accel);
                 let r = orientations(rec, b);
                 for (k, read) in readings.iter().enumerate() {
-                    x[k] = r[k] * (read - lever(&w[k], &wd[k], &d)) + crate::gravity_vector();
+                    x[k] = r[k] * (read - lever(&w[k], &wd[k], &d)) + Vector3::from(model.gravity);
                 }
             }
             _ => {}
@@ -414,7 +422,7 @@ fn accelerometer(
     accel: &crate::sensor::AxisErrors,
 ) -> Vec<Vector3<f64>> {
     let mut rng = stream(model.seed, "imu/accel", b as u8);
-    specific_force(rec, clock, b, mount)
+    specific_force(rec, (clock, model.gravity), b, mount)
         .into_iter()
         .map(|sf| accel.read(sf, || StandardNormal.sample(&mut rng)))
         .collect()
@@ -566,6 +574,7 @@ mod tests {
                 sensors: &sensors,
                 seed: 4,
                 period: 0.01,
+                gravity: crate::model::STANDARD_GRAVITY,
             },
         );
         let f = group(&m, BodyGroup::F);
@@ -621,6 +630,7 @@ mod tests {
                 sensors: &sensors,
                 seed: 9,
                 period: 0.01,
+                gravity: crate::model::STANDARD_GRAVITY,
             },
         );
         let (gyro, sf, acc) = (
@@ -684,6 +694,7 @@ mod tests {
                 sensors: &encoder,
                 seed: 1,
                 period: 0.01,
+                gravity: crate::model::STANDARD_GRAVITY,
             },
         );
         let q = column(&m.joints, "q_meas");
@@ -710,6 +721,7 @@ mod tests {
                 sensors: &clock,
                 seed: 1,
                 period: 0.01,
+                gravity: crate::model::STANDARD_GRAVITY,
             },
         );
         for (k, v) in column(&m.joints, "q_meas").iter().enumerate() {
@@ -731,6 +743,7 @@ mod tests {
             sensors: &[],
             seed,
             period: 0.01,
+            gravity: crate::model::STANDARD_GRAVITY,
         };
         let (a, b, c) = (
             measure(&rec, &model(5)),

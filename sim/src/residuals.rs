@@ -94,7 +94,7 @@ impl<'a> ResidualSum<'a> {
 
     /// One sample: joint values in dataset order, `applied = tau + tau_friction`.
     pub(crate) fn add(&mut self, q: &[f64], qd: &[f64], qdd: &[f64], applied: &[f64]) {
-        let g = crate::gravity_vector();
+        let g = self.chain.gravity_vector();
         let mut id = std::mem::take(&mut self.id);
         rnea_into(self.chain, q, qd, qdd, &g, &mut id);
         self.add_evaluated(&id.tau, applied);

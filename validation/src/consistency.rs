@@ -20,7 +20,7 @@ use crate::dataset::Run;
 pub fn newton_euler(run: &Run) -> (f64, f64) {
     let m = &run.clean;
     let model = &run.manifest.model;
-    let g = sim::gravity_vector();
+    let g = model.gravity_vector();
     let (mut ef, mut em, mut sf, mut sm) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
     for (b, link) in model.links.iter().enumerate() {
         let body = &m.bodies[b];

@@ -50,7 +50,7 @@ pub fn regressor(
 
 /// The regressor stacked over `states` (`[q, qd, qdd]` each), with gravity.
 pub fn stacked(chain: &Chain, states: &[[Vec<f64>; 3]]) -> DMatrix<f64> {
-    stacked_with(chain, states, &sim::gravity_vector())
+    stacked_with(chain, states, &chain.gravity_vector())
 }
 
 /// The regressor stacked over `states` with the given gravity vector (zero: no gravity).
@@ -197,8 +197,8 @@ mod tests {
         for chain in [reference::arm6(), reference::link2(), reference::cyl2()] {
             let pi = standard_vector(&chain);
             for [q, qd, qdd] in random_states(&chain, 20, 3) {
-                let y = regressor(&chain, &q, &qd, &qdd, &sim::gravity_vector());
-                let tau = sim::dynamics::rnea(&chain, &q, &qd, &qdd, &sim::gravity_vector()).tau;
+                let y = regressor(&chain, &q, &qd, &qdd, &chain.gravity_vector());
+                let tau = sim::dynamics::rnea(&chain, &q, &qd, &qdd, &chain.gravity_vector()).tau;
                 let scale = tau.iter().fold(1.0f64, |a, t| a.max(t.abs()));
                 for (yt, t) in (&y * &pi).iter().zip(&tau) {
                     assert!(

@@ -1,8 +1,8 @@
 //! Any chain written as MJCF, so that MuJoCo simulates the arm the project does and [`super::read`]
 //! reads it back to the same chain (to the rounding of the body frames' quaternions, ~1e-16).
 //!
-//! * `<compiler angle="radian" autolimits="true">` and `<option gravity>` the simulator's
-//!   ([`crate::GRAVITY`] along −z).
+//! * `<compiler angle="radian" autolimits="true">` and `<option gravity>` the chain's
+//!   ([`crate::model::Chain::gravity`]: [`crate::GRAVITY`] along −z unless stated).
 //! * One `<body>` per link, nested along the chain, its frame world-aligned at the zero
 //!   configuration and placed at its joint point (`pos`: the step from the previous joint point,
 //!   exact in floating point as [`crate::urdf::export`] writes it); its `<joint>` at the body's
@@ -48,7 +48,8 @@ pub fn with_drives(
     let joints = chain.links.len();
     let _ = writeln!(out, "<mujoco model=\"{}\">", escape(&chain.name));
     out.push_str("  <compiler angle=\"radian\" autolimits=\"true\"/>\n");
-    let _ = writeln!(out, "  <option gravity=\"0 0 {:?}\"/>", -crate::GRAVITY);
+    let [gx, gy, gz] = chain.gravity;
+    let _ = writeln!(out, "  <option gravity=\"{gx:?} {gy:?} {gz:?}\"/>");
     out.push_str("  <worldbody>\n");
     let mut previous = Vector3::zeros();
     for (k, link) in chain.links.iter().enumerate() {

@@ -13,8 +13,9 @@
 //!   `frictionloss`). A body without a joint is welded to its parent.
 //! * `<default>` classes, nested, with `class` and `childclass`, for the joint attributes.
 //! * `<compiler angle>` (MuJoCo's default: degrees) for hinge ranges, `ref`, `euler` and
-//!   `axisangle`; `<option gravity>` ([`Mjcf::gravity`]; MuJoCo's default `0 0 −9.81`; the
-//!   simulator does not take it yet and keeps [`crate::GRAVITY`]).
+//!   `axisangle`; `<option gravity>` (MuJoCo's default `0 0 −9.81`), the chain's
+//!   [`crate::model::Chain::gravity`]: the simulator, sensors and estimators take it from there
+//!   (a scenario's `gravity` replaces it).
 //! * Geoms, sites, cameras, lights, assets, actuators, sensors, contacts and keyframes do not
 //!   enter the dynamics and are skipped; a mesh the file names need not exist.
 //!
@@ -54,7 +55,7 @@ pub struct Mjcf {
     pub chain: Chain,
     /// The MJCF names of the chain's moving joints, in chain order.
     pub joints: Vec<String>,
-    /// `<option gravity>` (m/s², world frame).
+    /// `<option gravity>` (m/s², world frame), also the chain's.
     pub gravity: [f64; 3],
 }
 
@@ -87,6 +88,7 @@ pub fn from_str(text: &str, file: &str, locks: &Locks) -> Result<Mjcf, UrdfError
     })?;
     let read = robot::Robot::of(&doc, locks).map_err(fail)?;
     let (mut chain, joints) = crate::urdf::import::from_robot(&read.robot, file, locks)?;
+    chain.gravity = read.gravity;
     for (link, name) in chain.links.iter_mut().zip(&joints) {
         link.joint.armature = read.armature.get(name).copied().unwrap_or(0.0);
     }

@@ -166,6 +166,23 @@ pub struct Chain {
     pub base: Base,
     /// Links `1..n` from the base outwards.
     pub links: Vec<Link>,
+    /// Gravity's acceleration in the world frame (m/s²): [`crate::GRAVITY`] along `−z` unless
+    /// the model file states another (MJCF's `<option gravity>`, whose default is MuJoCo's
+    /// `0 0 −9.81`) or the scenario does (`gravity`). The simulator, the sensors' readings, the
+    /// physics checks and every estimator take it from the chain.
+    #[serde(default = "standard_gravity", skip_serializing_if = "is_standard")]
+    pub gravity: [f64; 3],
+}
+
+/// [`crate::GRAVITY`] along `−z` (m/s², world frame): a chain's gravity unless stated.
+pub const STANDARD_GRAVITY: [f64; 3] = [0.0, 0.0, -crate::GRAVITY];
+
+fn standard_gravity() -> [f64; 3] {
+    STANDARD_GRAVITY
+}
+
+fn is_standard(g: &[f64; 3]) -> bool {
+    *g == STANDARD_GRAVITY
 }
 
 /// A chain that cannot be simulated, with the offending field.
@@ -181,6 +198,11 @@ pub struct ModelError {
 }
 
 impl Chain {
+    /// [`Chain::gravity`] as a vector (m/s², world frame).
+    pub fn gravity_vector(&self) -> nalgebra::Vector3<f64> {
+        nalgebra::Vector3::from(self.gravity)
+    }
+
     /// Number of bodies (links) `n`.
     pub fn len(&self) -> usize {
         self.links.len()

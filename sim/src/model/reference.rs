@@ -133,6 +133,7 @@ pub(crate) fn arm6_from(name: &str, cylinders: &[Cylinder; 6]) -> Chain {
         name: name.into(),
         base: Base::Rail { axis: X },
         links,
+        gravity: crate::model::STANDARD_GRAVITY,
     }
 }
 
@@ -206,6 +207,7 @@ pub fn cyl2() -> Chain {
         name: "cyl2".into(),
         base: Base::Fixed,
         links,
+        gravity: crate::model::STANDARD_GRAVITY,
     }
 }
 
@@ -239,6 +241,7 @@ pub fn link2() -> Chain {
         name: "link2".into(),
         base: Base::Fixed,
         links: vec![link("L1", m1, l1, 0.0), link("L2", m2, l2, -l1)],
+        gravity: crate::model::STANDARD_GRAVITY,
     }
 }
 

@@ -31,6 +31,30 @@ pub struct Header {
     pub joints: Vec<NamedJoint>,
     /// The signal chain: grid period and the end samples its filter has not settled on.
     pub signal: Settling,
+    /// The robot description's chain as read at import, as far as a replay needs it.
+    #[serde(default)]
+    pub model: ImportedModel,
+}
+
+/// The imported chain's gravity: a replay simulates the recorded arm under it, whatever model
+/// it plays.
+#[derive(Clone, Debug, Deserialize)]
+pub struct ImportedModel {
+    /// [`crate::model::Chain::gravity`] (m/s², world frame).
+    #[serde(default = "standard_gravity")]
+    pub gravity: [f64; 3],
+}
+
+impl Default for ImportedModel {
+    fn default() -> Self {
+        ImportedModel {
+            gravity: standard_gravity(),
+        }
+    }
+}
+
+fn standard_gravity() -> [f64; 3] {
+    crate::model::STANDARD_GRAVITY
 }
 
 /// A source file as the manifest names it.

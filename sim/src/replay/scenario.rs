@@ -64,6 +64,8 @@ pub fn scenario(
         sensor: Vec::new(),
         population: None,
         lock: header.config.lock.clone(),
+        gravity: (header.model.gravity != crate::model::STANDARD_GRAVITY)
+            .then_some(header.model.gravity),
         payload: None,
     };
     let origin = format!("replay of `{}`", run.display());

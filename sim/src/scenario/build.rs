@@ -212,12 +212,20 @@ fn model_chain(
         })?,
     };
     // A given chain is the arm simulated, payload included.
-    let chain = match (&file.payload, model) {
+    let mut chain = match (&file.payload, model) {
         (Some(payload), ModelSource::Dir(_)) => {
             carrying(chain, payload).map_err(|(f, e)| invalid(&format!("payload.{f}"), e))?
         }
         _ => chain,
     };
+    if let Some(g) = file.gravity {
+        if !g.iter().all(|v| v.is_finite()) {
+            let problem =
+                format!("expected three finite components (m/s², world frame), got {g:?}");
+            return Err(invalid("gravity", problem));
+        }
+        chain.gravity = g;
+    }
     chain
         .validate()
         .map_err(|e| invalid("model", e.to_string()))?;

@@ -46,6 +46,11 @@ pub struct ScenarioFile {
     /// ([`crate::urdf::lock`]). The rest must be a serial chain.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub lock: crate::urdf::Locks,
+    /// Gravity's acceleration in the world frame (m/s²), replacing the model's
+    /// ([`crate::model::Chain::gravity`]: an MJCF file's `<option gravity>`, else
+    /// [`crate::GRAVITY`] along −z).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gravity: Option<[f64; 3]>,
     /// A payload the last link carries (`payload = { mass, centroid, inertia }`, world frame
     /// at the zero configuration; [`crate::payload`]): the simulated arm's last body is the link
     /// and the payload as one. A population draws its arms around the arm carrying it.

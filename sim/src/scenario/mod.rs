@@ -234,6 +234,7 @@ impl Scenario {
             sensors: &self.file.sensor,
             seed: self.file.seed,
             period: self.file.time.sample_period,
+            gravity: self.chain.gravity,
         }
     }
 

@@ -16,7 +16,7 @@ impl<'a> Simulation<'a> {
     pub fn new(scenario: &'a Scenario) -> Self {
         let chain = &scenario.chain;
         let mut world = PhysicsWorld::new();
-        world.gravity = vec_to(&crate::gravity_vector());
+        world.gravity = vec_to(&chain.gravity_vector());
         let ip = &mut world.integration_parameters;
         ip.dt = scenario.dt();
         ip.num_solver_iterations = 1;
@@ -117,7 +117,7 @@ impl<'a> Simulation<'a> {
             return;
         }
         let zero = vec![0.0; q.len()];
-        let load = dynamics::rnea(self.chain(), q, qd, &zero, &crate::gravity_vector()).tau;
+        let load = dynamics::rnea(self.chain(), q, qd, &zero, &self.chain().gravity_vector()).tau;
         for (j, d) in self.scenario.drives.iter().enumerate() {
             if let Some((spring, _)) = d.transmission.elastic() {
                 self.motor_side[j] = spring.preloaded(q[j], qd[j], load[j]);

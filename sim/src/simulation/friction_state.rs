@@ -35,7 +35,7 @@ impl Simulation<'_> {
                 (_, None) => {}
             }
         }
-        let g = crate::gravity_vector();
+        let g = self.chain().gravity_vector();
         dynamics::rnea_into(self.chain(), &b.load_q, qd, qdd, &g, &mut b.rnea);
         for (j, d) in self.scenario.drives.iter().enumerate() {
             if d.terms.need_constraint_load() {

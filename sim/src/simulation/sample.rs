@@ -86,7 +86,7 @@ impl Simulation<'_> {
             &b.qd,
             &b.known,
             &self.armature,
-            &crate::gravity_vector(),
+            &self.chain().gravity_vector(),
             &mut b.readout,
         )
         .map_err(|source| Unreadable {
@@ -261,7 +261,7 @@ impl Simulation<'_> {
         wrench::recover_into(
             &d.steps,
             self.scenario.dt(),
-            &crate::gravity_vector(),
+            &self.chain().gravity_vector(),
             &mut d.wrenches,
         );
     }

@@ -182,7 +182,7 @@ impl Simulation<'_> {
                 }
                 _ => 0.0,
             }));
-            dynamics::rnea_into(self.chain(), q, qd, qdd, &crate::gravity_vector(), id);
+            dynamics::rnea_into(self.chain(), q, qd, qdd, &self.chain().gravity_vector(), id);
         }
         out.clear();
         out.extend(drives.iter().enumerate().map(|(j, d)| match &d.drive {

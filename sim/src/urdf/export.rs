@@ -1,6 +1,7 @@
 //! Any chain written as URDF, so that [`super::import`] reads it back to the same chain (bit for
 //! bit for the reference models; otherwise to the rounding of body frames through `rpy` text,
-//! ~1e-16).
+//! ~1e-16). URDF states no gravity: a chain's ([`crate::model::Chain::gravity`]) is not written,
+//! and reads back as [`crate::GRAVITY`] along −z (the MJCF export keeps it).
 //!
 //! * The root link is `world`; a rail is a prismatic joint `rail` to a link `carriage` without
 //!   inertia (read back as the rail).

@@ -112,6 +112,7 @@ pub(crate) fn from_robot(
         name: robot.name.clone(),
         base,
         links,
+        gravity: crate::model::STANDARD_GRAVITY,
     };
     chain
         .validate()

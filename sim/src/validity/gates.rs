@@ -199,7 +199,7 @@ struct Closure {
 }
 
 fn closure(scenario: &Scenario, rec: &Recording) -> Closure {
-    let g = crate::gravity_vector();
+    let g = scenario.chain.gravity_vector();
     let n = rec.n_bodies;
     let mut scales = vec![(0.0f64, 0.0f64); n];
     let residuals = (0..rec.samples())

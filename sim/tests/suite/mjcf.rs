@@ -180,9 +180,8 @@ fn unsupported_elements_name_the_element_and_line() {
 /// passes its physics gates, and the drive's recorded torque (`i`, gain 1) is MuJoCo's
 /// `mj_inverse` at the recorded states, `RNEA + armature · q̈ + damping · q̇` (the chain's RNEA
 /// is MuJoCo's, the test above), plus the friction loss as the project's smoothed Coulomb
-/// friction; the armature enters as a rigid rotor's inertia. The gravity is the project's
-/// (`sim::GRAVITY`, 9.80665 m/s²), not the file's 9.81: the simulator does not take a model's
-/// gravity yet.
+/// friction; the armature enters as a rigid rotor's inertia. The gravity is the file's: the
+/// xArm7 states none, so MuJoCo's default `0 0 −9.81` (not the project's 9.80665 for URDF).
 #[test]
 fn an_mjcf_model_runs_with_its_armature_and_damping() {
     let joints: String = (1..=7)
@@ -217,7 +216,9 @@ fn an_mjcf_model_runs_with_its_armature_and_damping() {
     let run = sim::simulate(&s, None);
     assert!(run.manifest.invalid.is_none(), "{:?}", run.manifest.invalid);
     let rec = &run.recording;
-    let g = sim::gravity_vector();
+    assert_eq!(s.chain.gravity, [0.0, 0.0, -9.81]);
+    assert_eq!(run.manifest.model.gravity, [0.0, 0.0, -9.81]);
+    let g = s.chain.gravity_vector();
     for k in 0..rec.t.len() {
         let at = |f: &dyn Fn(&sim::recording::JointRecord) -> f64| -> Vec<f64> {
             (0..7).map(|j| f(rec.joint(k, j))).collect()
@@ -343,4 +344,112 @@ fn mjcf_out_reads_back_to_the_same_chain() {
             );
         }
     }
+}
+
+/// `export-mjcf --drives`: an identified drive-train file's terms become the joints'
+/// `armature`, `damping` and `frictionloss` in place of the model's own, and read back so.
+#[test]
+fn export_mjcf_with_drives_writes_their_terms_on_the_joints() {
+    let dir = std::env::temp_dir().join(format!("sim-mjcf-drives-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let drives = dir.join("drives.toml");
+    std::fs::write(
+        &drives,
+        "min_speed = 0.01\n\
+         [[drive]]\njoint = 1\ncoulomb = 0.3\nviscous = 0.2\narmature = 0.01\n\
+         [[drive]]\njoint = 2\nviscous = 0.05\noffset = 0.1\n",
+    )
+    .unwrap();
+    let out = dir.join("link2.xml");
+    sim::cli::run(sim::cli::Command::ExportMjcf {
+        model: "link2".into(),
+        out: out.clone(),
+        lock: Vec::new(),
+        drives: Some(drives.clone()),
+    })
+    .unwrap();
+    let back = sim::mjcf::read(&out, &Locks::new()).unwrap().chain;
+    let terms = |k: usize| {
+        let j = &back.links[k].joint;
+        let coulomb = match j.friction {
+            Some(sim::friction::Friction::CoulombViscous { coulomb, .. }) => coulomb,
+            None => 0.0,
+            ref other => panic!("{other:?}"),
+        };
+        (j.armature, j.damping, coulomb)
+    };
+    assert_eq!(terms(0), (0.01, 0.2, 0.3));
+    assert_eq!(terms(1), (0.0, 0.05, 0.0));
+    // A file for another arm is refused, naming it.
+    std::fs::write(
+        &drives,
+        "min_speed = 0.01\n[[drive]]\njoint = 3\nviscous = 1.0\n",
+    )
+    .unwrap();
+    let e = sim::cli::run(sim::cli::Command::ExportMjcf {
+        model: "link2".into(),
+        out: dir.join("x.xml"),
+        lock: Vec::new(),
+        drives: Some(drives),
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("drives.toml"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A scenario's `gravity` replaces the model's: the Moon's on `link2`, simulated by Rapier, is
+/// the gravity in the recorded torque (drive plus friction torque is the project's inverse
+/// dynamics under it, and not under Earth's); MJCF out writes it and reads it back; a gravity
+/// that is not three finite numbers is refused, naming the field.
+#[test]
+fn a_scenario_states_its_gravity() {
+    let text = "name = \"moon\"\nmodel = \"link2\"\ngravity = [0.0, 0.0, -1.62]\n\
+                [time]\nend = 0.5\nstep = 1e-3\nsample_period = 0.01\n\
+                [[joint]]\nid = 1\nmotion = { type = \"fourier\", base_frequency = 1.0, a = [0.3], b = [0.2] }\n\
+                [[joint]]\nid = 2\nmotion = { type = \"fourier\", base_frequency = 1.0, a = [0.2], b = [0.1] }\n";
+    let s = sim::scenario::Scenario::from_toml_in(text, "moon", &root()).unwrap();
+    assert_eq!(s.chain.gravity, [0.0, 0.0, -1.62]);
+    let run = sim::simulate(&s, None);
+    assert!(run.manifest.invalid.is_none(), "{:?}", run.manifest.invalid);
+    assert_eq!(run.manifest.model.gravity, [0.0, 0.0, -1.62]);
+    let rec = &run.recording;
+    let earth = sim::gravity_vector();
+    let (mut moon_gap, mut earth_gap, mut scale) = (0.0f64, 0.0f64, 0.0f64);
+    for k in 0..rec.t.len() {
+        let at = |f: &dyn Fn(&sim::recording::JointRecord) -> f64| -> Vec<f64> {
+            (0..2).map(|j| f(rec.joint(k, j))).collect()
+        };
+        let (q, qd, qdd) = (at(&|r| r.q), at(&|r| r.qd), at(&|r| r.qdd));
+        // The drive's torque and the joint's friction torque together move the links.
+        let tau = at(&|r| r.tau + r.tau_friction);
+        let moon = sim::dynamics::rnea(&s.chain, &q, &qd, &qdd, &s.chain.gravity_vector()).tau;
+        let on_earth = sim::dynamics::rnea(&s.chain, &q, &qd, &qdd, &earth).tau;
+        for j in 0..2 {
+            moon_gap = moon_gap.max((moon[j] - tau[j]).abs());
+            earth_gap = earth_gap.max((on_earth[j] - tau[j]).abs());
+            scale = scale.max(tau[j].abs());
+        }
+    }
+    assert!(
+        moon_gap < 1e-9 * scale,
+        "{moon_gap} of {scale} (earth {earth_gap})"
+    );
+    assert!(earth_gap > 1e-2 * scale, "{earth_gap} of {scale}");
+    let text = sim::mjcf::to_string(&s.chain, None);
+    assert!(
+        text.contains("<option gravity=\"0.0 0.0 -1.62\"/>"),
+        "{text}"
+    );
+    let back = sim::mjcf::from_str(&text, "moon.xml", &Locks::new()).unwrap();
+    assert_eq!(back.chain.gravity, [0.0, 0.0, -1.62]);
+    let e = sim::scenario::Scenario::from_toml_in(
+        "name = \"x\"\nmodel = \"link2\"\ngravity = [0.0, 0.0, nan]\n[time]\nend = 0.1\nstep = 1e-3\nsample_period = 0.01\n[[joint]]\nid = 1\n[[joint]]\nid = 2\n",
+        "bad",
+        &root(),
+    )
+    .map(|_| ())
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("gravity") && e.contains("finite"), "{e}");
 }

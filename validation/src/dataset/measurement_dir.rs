@@ -205,7 +205,7 @@ fn description(m: &Measurements) -> Description {
     }
     Description {
         run_id: m.run_id.clone(),
-        gravity: sim::gravity_vector().into(),
+        gravity: m.geometry.gravity,
         samples: m.samples(),
         geometry: m.geometry.clone(),
         stated: StatedSensors {

@@ -71,7 +71,8 @@ pub struct IdentifiedModel {
 /// the model its files state, which a simulator loading them computes.
 impl crate::estimate::idim::TorqueModel for IdentifiedModel {
     fn torque(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<f64> {
-        let mut tau = sim::dynamics::rnea(&self.chain, q, qd, qdd, &sim::gravity_vector()).tau;
+        let mut tau =
+            sim::dynamics::rnea(&self.chain, q, qd, qdd, &self.chain.gravity_vector()).tau;
         if let Some(d) = &self.drives {
             for (t, x) in tau.iter_mut().zip(d.torque(qd, qdd)) {
                 *t += x;

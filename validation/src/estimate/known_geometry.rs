@@ -137,7 +137,7 @@ impl KnownGeometry {
     pub fn linearization(&self) -> Vec<(DMatrix<f64>, DMatrix<f64>)> {
         let n = self.bodies();
         let zero = vec![0.0; n];
-        let g = sim::gravity_vector();
+        let g = self.chain.gravity_vector();
         (0..2 * n)
             .map(|p| {
                 let chain = self.unit_chain(p);
@@ -208,7 +208,7 @@ mod tests {
         let model = sim::model::reference::link2();
         let geo = KnownGeometry::from_model(&model).unwrap();
         let (q, qd, qdd) = ([0.3, -1.2], [0.5, 0.9], [-0.4, 1.3]);
-        let g = sim::gravity_vector();
+        let g = model.gravity_vector();
         let y = geo.inertial_regressor(&q, &qd, &qdd, &g);
         let theta = nalgebra::DVector::from_column_slice(&[5.0, 1.5, 5.0, 5.0]);
         let tau = sim::dynamics::rnea(&model, &q, &qd, &qdd, &g).tau;

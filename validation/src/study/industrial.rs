@@ -357,7 +357,7 @@ struct UrdfModel {
 
 impl TorqueModel for UrdfModel {
     fn torque(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<f64> {
-        let tau = sim::dynamics::rnea(&self.chain, q, qd, qdd, &sim::gravity_vector()).tau;
+        let tau = sim::dynamics::rnea(&self.chain, q, qd, qdd, &self.chain.gravity_vector()).tau;
         (0..tau.len())
             .map(|j| tau[j] + self.coulomb[j] * qd[j].signum() + self.viscous[j] * qd[j])
             .collect()

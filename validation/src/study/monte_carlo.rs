@@ -83,6 +83,7 @@ pub fn remeasure(
         sensors: &stated.sensors,
         seed,
         period,
+        gravity: m.geometry.gravity,
     };
     for j in &mut m.joints {
         let mut columns: Vec<JointColumn> = Vec::new();
@@ -122,6 +123,7 @@ pub fn remeasure_simulated(clean: &sim::Run, stated: &Stated, seed: u64) -> crat
         sensors: &stated.sensors,
         seed,
         period: clean.manifest.sample_period,
+        gravity: clean.manifest.model.gravity,
     };
     let m = measure(&clean.recording, &model);
     let mut recording = clean.recording.clone();

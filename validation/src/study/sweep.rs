@@ -67,11 +67,11 @@ fn rms(series: &[Vector3<f64>]) -> f64 {
 }
 
 /// The specific force at the centroid, body frame (what a centroid accelerometer reads).
-fn specific_force(rec: &Recording, b: usize) -> Vec<Vector3<f64>> {
+fn specific_force(rec: &Recording, b: usize, g: Vector3<f64>) -> Vec<Vector3<f64>> {
     (0..rec.samples())
         .map(|k| {
             let r = rec.body(k, b);
-            r.quat.inverse() * (r.acc - sim::gravity_vector())
+            r.quat.inverse() * (r.acc - g)
         })
         .collect()
 }
@@ -80,7 +80,8 @@ fn specific_force(rec: &Recording, b: usize) -> Vec<Vector3<f64>> {
 /// (encoders: one entry for every joint, resolution `level`; joint torques: a Gaussian law per
 /// joint, `σ = level · RMS` of its torque; joint angles: a Gaussian law of `σ = level` on every
 /// joint's `q`).
-pub fn measurement(family: SensorFamily, level: f64, rec: &Recording) -> Stated {
+pub fn measurement(family: SensorFamily, level: f64, run: &sim::Run) -> Stated {
+    let (rec, g) = (&run.recording, run.manifest.model.gravity_vector());
     let per_body = |f: &dyn Fn(usize) -> Sensor| (1..=rec.n_bodies).map(f).collect();
     let sigma = |s: &[Vector3<f64>]| AxisErrors::white([level * rms(s); 3]);
     let sensors = match family {
@@ -103,7 +104,7 @@ pub fn measurement(family: SensorFamily, level: f64, rec: &Recording) -> Stated 
             bodies: Some(vec![b as u8]),
             mount: [0.0; 3],
             gyro: sigma(&rec.body_series(BodyGroup::Omega, b)),
-            accel: sigma(&specific_force(rec, b)),
+            accel: sigma(&specific_force(rec, b, g)),
         }),
     };
     let relative = |column: sim::recording::JointColumn| {
@@ -207,9 +208,9 @@ pub(crate) fn scenario_block(
         .iter()
         .flat_map(|sweep| {
             let estimators = available.named(&sweep.estimators);
-            let recording = &clean.recording;
+            let clean = &clean;
             sweep.levels.iter().map(move |&level| {
-                let stated = measurement(sweep.sensor, level, recording);
+                let stated = measurement(sweep.sensor, level, clean);
                 (sweep, level, estimators.clone(), stated)
             })
         })

@@ -261,7 +261,7 @@ fn the_engine_refuses_body_sensors_on_a_run_held_as_columns() {
     let model = validation::study::sweep::measurement(
         validation::study::file::SensorFamily::ForceTorque,
         1e-2,
-        &clean.recording,
+        &clean,
     );
     let err = remeasure(&run.clean, Some((&model, 0)))
         .unwrap_err()
@@ -284,12 +284,13 @@ fn the_current_family_noises_the_current_at_its_rms() {
         .unwrap()
         .edited(|f| f.time.end = 1.0)
         .unwrap();
-    let rec = sim::simulate(&s, None).recording;
+    let clean = sim::simulate(&s, None);
+    let rec = &clean.recording;
     for (family, column) in [
         (SensorFamily::MotorCurrent, JointColumn::Current),
         (SensorFamily::JointTorque, JointColumn::Tau),
     ] {
-        let stated = validation::study::sweep::measurement(family, 0.01, &rec);
+        let stated = validation::study::sweep::measurement(family, 0.01, &clean);
         assert_eq!(stated.noise.len(), rec.joint_ids.len());
         for (k, law) in stated.noise.iter().enumerate() {
             let x = rec.joint_series(column, k);
@@ -320,8 +321,7 @@ fn the_current_bound_reads_k_i_and_costs_the_unknown_friction() {
     let clean = sim::simulate(&s, None);
     let run = validation::dataset::from_simulated(&clean, std::path::Path::new(".")).unwrap();
     let mut data = run.clean.clone();
-    data.stated =
-        validation::study::sweep::measurement(SensorFamily::MotorCurrent, 0.01, &clean.recording);
+    data.stated = validation::study::sweep::measurement(SensorFamily::MotorCurrent, 0.01, &clean);
     let sigmas = stated_current_sigmas(&data).expect("every joint's current noise stated");
     for j in &mut data.joints {
         j.gain = -2.0;

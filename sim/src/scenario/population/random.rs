@@ -227,6 +227,7 @@ impl RandomArms {
             name: name.into(),
             base: Base::Fixed,
             links,
+            gravity: crate::model::STANDARD_GRAVITY,
         };
         self.carry_tool(&mut chain, point, rng);
         chain

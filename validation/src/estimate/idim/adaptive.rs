@@ -167,7 +167,7 @@ mod tests {
                     s.iter().map(|m| m.qd).collect(),
                     s.iter().map(|m| m.qdd).collect(),
                 );
-                let w = base.regressor(&regressor(&chain, &q, &qd, &qdd, &sim::gravity_vector()));
+                let w = base.regressor(&regressor(&chain, &q, &qd, &qdd, &chain.gravity_vector()));
                 let tau = &w * &beta;
                 (w, tau)
             })

@@ -253,7 +253,7 @@ impl FullRegressor {
             q,
             qd,
             qdd,
-            &sim::gravity_vector(),
+            &self.geometry.gravity_vector(),
         ));
         let mut w = DMatrix::zeros(q.len(), self.len());
         w.columns_mut(0, self.base.len()).copy_from(&yb);

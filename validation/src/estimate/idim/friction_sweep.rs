@@ -84,7 +84,7 @@ pub(crate) fn gravity_regressor(
     q: &[f64],
 ) -> DMatrix<f64> {
     let z = vec![0.0; q.len()];
-    base.regressor(&regressor(geometry, q, &z, &z, &sim::gravity_vector()))
+    base.regressor(&regressor(geometry, q, &z, &z, &geometry.gravity_vector()))
 }
 
 impl Gravity {

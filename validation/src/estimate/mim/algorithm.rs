@@ -114,7 +114,7 @@ pub fn body_equations(
     if !(w.iter().chain(wd.iter()).all(|v| v.is_finite())) {
         return None;
     }
-    let a = body.acc[k] + Vector3::new(0.0, 0.0, sim::GRAVITY);
+    let a = body.acc[k] - data.geometry.gravity_vector();
     let (force, moment) = centroidal_wrench(data, b, k);
     let mut y = nalgebra::SMatrix::<f64, 6, 6>::zeros();
     for axis in 0..3 {

@@ -41,7 +41,7 @@ pub fn equations(data: &Measurements, k: usize) -> Vec<(SMatrix<f64, 6, 10>, SVe
             .collect()
     };
     let motion = kinematics(&data.geometry, &joint("q"), &joint("qd"), &joint("qdd"));
-    let g = sim::gravity_vector();
+    let g = data.geometry.gravity_vector();
     (0..motion.len())
         .map(|b| {
             let mut y = SMatrix::<f64, 6, 10>::zeros();

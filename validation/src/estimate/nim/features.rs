@@ -299,7 +299,7 @@ pub fn rows(data: &Measurements, b: usize, inputs: Inputs, samples: &[usize]) ->
 fn centroidal(data: &Measurements, b: usize, k: usize) -> [Vector3<f64>; 5] {
     let s = &data.bodies[b - 1];
     let (force, moment) = crate::estimate::mim::algorithm::centroidal_wrench(data, b - 1, k);
-    let specific_force = s.acc[k] + Vector3::new(0.0, 0.0, sim::GRAVITY);
+    let specific_force = s.acc[k] - data.geometry.gravity_vector();
     [force, moment, specific_force, s.omega[k], s.omega_dot[k]]
 }
 

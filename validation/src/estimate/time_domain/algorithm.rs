@@ -134,7 +134,7 @@ impl InverseDynamicsLs {
             let h = 1e-6;
             let mut jac = DMatrix::zeros(z.len(), n);
             let mut r = DVector::zeros(z.len());
-            let g = sim::gravity_vector();
+            let g = chain.gravity_vector();
             for (row, [q, qd, qdd]) in states.iter().enumerate() {
                 let qb: Vec<f64> = q.iter().zip(&bias).map(|(a, b)| a - b).collect();
                 let tau0 = sim::dynamics::rnea(&chain, &qb, qd, qdd, &g).tau;
@@ -177,7 +177,7 @@ impl InverseDynamicsLs {
     /// Least squares for θ with the angles shifted by `-bias`.
     fn solve(&self, states: &[[Vec<f64>; 3]], bias: &[f64], z: &DVector<f64>) -> Vec<Option<f64>> {
         let n = self.geometry.bodies();
-        let g = sim::gravity_vector();
+        let g = self.geometry.chain().gravity_vector();
         let mut y = DMatrix::zeros(z.len(), 3 * n);
         for (r, [q, qd, qdd]) in states.iter().enumerate() {
             let qb: Vec<f64> = q.iter().zip(bias).map(|(a, b)| a - b).collect();

@@ -18,8 +18,7 @@ pub fn with_ft_sensors(
 ) -> crate::Result<Scenario> {
     let clean = sim::simulate(reference, None);
     let sensors =
-        crate::study::sweep::measurement(SensorFamily::ForceTorque, level, &clean.recording)
-            .sensors;
+        crate::study::sweep::measurement(SensorFamily::ForceTorque, level, &clean).sensors;
     Ok(scenario.edited(|f| f.sensor.extend(sensors))?)
 }
 

@@ -56,7 +56,7 @@ impl<'a> Arm<'a> {
     /// The rigid-body inverse dynamics (with gravity where asked).
     pub(crate) fn rigid(&self, q: &[f64], qd: &[f64], qdd: &[f64], gravity: bool) -> DVector<f64> {
         let g = if gravity {
-            sim::gravity_vector()
+            self.regressor.geometry().gravity_vector()
         } else {
             Vector3::zeros()
         };
