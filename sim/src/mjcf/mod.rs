@@ -26,7 +26,11 @@
 //! smoothing). A joint's `ref` is the coordinate at which the body sits as the file places it:
 //! the chain's coordinate is MuJoCo's `qpos`.
 //!
-//! Refused, with the file, the element and its line: `<include>`, a body without `<inertial>`
+//! * `<include file>` ([`mod@include`]): the included file's elements in its place, as MuJoCo
+//!   reads a Menagerie `scene.xml` (by [`read`], which knows the file's directory).
+//!
+//! Refused, with the file, the element and its line: `<include>` in text read without its file
+//! ([`from_str`]), a body without `<inertial>`
 //! that carries geoms (MuJoCo would take its inertia from them: `inertiafromgeom`), ball and
 //! free joints, a massless link between two moving joints (but a rail's carriage), a joint
 //! spring (`stiffness`), `<frame>`, and equality constraints or tendons with passive forces
@@ -36,6 +40,7 @@ pub mod actuation;
 mod classes;
 mod element;
 pub mod export;
+pub mod include;
 mod orientation;
 mod robot;
 mod text;
@@ -59,13 +64,16 @@ pub struct Mjcf {
     pub gravity: [f64; 3],
 }
 
-/// Reads the MJCF file at `path` with the joints of `locks` held at their positions.
+/// Reads the MJCF file at `path` with the joints of `locks` held at their positions, its
+/// `<include>`s resolved against its directory.
 pub fn read(path: &Path, locks: &Locks) -> Result<Mjcf, UrdfError> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|source| UrdfError::Io {
         file: file.clone(),
         source,
     })?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let text = include::expand(&text, path, dir)?;
     from_str(&text, &file, locks)
 }
 

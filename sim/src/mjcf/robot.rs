@@ -63,8 +63,8 @@ impl Robot {
                 "include" => {
                     return Err((
                         element(node),
-                        "<include> is not supported yet (expected one file: paste the \
-                         included file's elements in its place)"
+                        "<include> needs the file's directory (expected the file read by \
+                         path, `sim::mjcf::read`, which resolves it)"
                             .into(),
                     ));
                 }

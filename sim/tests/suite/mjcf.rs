@@ -453,3 +453,52 @@ fn a_scenario_states_its_gravity() {
     .to_string();
     assert!(e.contains("gravity") && e.contains("finite"), "{e}");
 }
+
+/// `<include>` as MuJoCo Menagerie's `scene.xml` uses it: a scene that includes the UR5e's file
+/// (relative to the scene's directory), then adds its own light, floor and assets, reads to the
+/// same chain as the arm's file; an include of itself and a missing file are refused by name.
+#[test]
+fn a_scene_that_includes_its_arm_reads_as_the_arm() {
+    let dir = std::env::temp_dir().join(format!("sim-mjcf-include-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("arm")).unwrap();
+    let arm = root().join("models/menagerie/universal_robots_ur5e/ur5e.nomesh.xml");
+    std::fs::copy(&arm, dir.join("arm/ur5e.xml")).unwrap();
+    let scene = dir.join("scene.xml");
+    std::fs::write(
+        &scene,
+        "<mujoco model=\"ur5e scene\">\n  <include file=\"arm/ur5e.xml\"/>\n\
+         <statistic center=\"0.3 0 0.4\" extent=\"0.8\"/>\n\
+         <asset><texture type=\"skybox\" builtin=\"gradient\" rgb1=\"0.3 0.5 0.7\" rgb2=\"0 0 0\" width=\"512\" height=\"3072\"/></asset>\n\
+         <worldbody>\n    <light pos=\"0 0 1.5\" dir=\"0 0 -1\" directional=\"true\"/>\n\
+         <geom name=\"floor\" size=\"0 0 0.05\" type=\"plane\"/>\n  </worldbody>\n</mujoco>\n",
+    )
+    .unwrap();
+    let direct = sim::mjcf::read(&arm, &Locks::new()).unwrap();
+    let included = sim::mjcf::read(&scene, &Locks::new()).unwrap();
+    assert_eq!(included.chain.links, direct.chain.links);
+    assert_eq!(included.joints, direct.joints);
+    assert_eq!(included.gravity, direct.gravity);
+    // A cycle, and a file that is not there.
+    std::fs::write(
+        dir.join("loop.xml"),
+        "<mujoco><include file=\"loop.xml\"/></mujoco>",
+    )
+    .unwrap();
+    let e = sim::mjcf::read(&dir.join("loop.xml"), &Locks::new())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("includes itself") && e.contains("<include> (line 1)"),
+        "{e}"
+    );
+    std::fs::write(
+        dir.join("gone.xml"),
+        "<mujoco><include file=\"nope.xml\"/></mujoco>",
+    )
+    .unwrap();
+    let e = sim::mjcf::read(&dir.join("gone.xml"), &Locks::new())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("nope.xml"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
