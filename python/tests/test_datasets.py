@@ -88,6 +88,34 @@ def test_a_recording_imports_and_your_estimates_are_scored_by_the_projects_score
         armid.score(run, {"B1.x": 1.0})
 
 
+def test_a_ros2_bag_imports_from_either_storage_with_one_topic_or_several(workdir):
+    """The Panda bag of the Rust tests (`validation/tests/fixtures/ros2/`, written by `rosbags`):
+    the sqlite3 and MCAP directories import to the same manifest rows, a topic is named as a
+    string or a list, and a bag without joint states is refused with its topics listed."""
+    bags = ROOT / "validation" / "tests" / "fixtures" / "ros2"
+    urdf = ROOT / "models" / "example-robot-data" / "panda.urdf"
+    config = workdir / "panda.toml"
+    config.write_text("[lock]\npanda_finger_joint1 = 0.02\n")
+    both = [
+        armid.import_recording(bags / name, urdf, workdir / name, config=config, lowpass="none")
+        for name in ["panda_db3", "panda_mcap"]
+    ]
+    assert [m["rows"] for m in both] == [240, 240]
+    assert both[0]["topics"] == ["/franka/joint_states", "/franka_gripper/joint_states"]
+    arm = armid.import_recording(
+        bags / "panda_humble.db3", urdf, workdir / "arm", config=config, lowpass="none",
+        topic="/franka/joint_states",
+    )
+    assert (arm["rows"], arm["topics"]) == (250, ["/franka/joint_states"])
+    listed = armid.import_recording(
+        bags / "panda_db3", urdf, workdir / "listed", config=config, lowpass="none",
+        topic=["/franka/joint_states", "/franka_gripper/joint_states"],
+    )
+    assert listed["rows"] == 240
+    with pytest.raises(armid.ArmidError, match=r"/ft_sensor/wrench` \(geometry_msgs/msg/WrenchStamped"):
+        armid.import_recording(bags / "no_joint_states.db3", urdf, workdir / "none", config=config)
+
+
 def test_the_training_example_runs_and_scores_held_out_arms(workdir):
     import subprocess
     import sys

@@ -3,7 +3,9 @@
 //! A column is `t`, or `<signal>_<joint>` with `<signal>` one of [`Signal`]'s names and
 //! `<joint>` a URDF joint name or a 1-based index along the chain. Every joint needs a
 //! coordinate (`q_` or, through a transmission, `qm_`) and a torque (`tau_`, `i_` with a gain, or
-//! `taum_` through a transmission); motor-side columns are all or none.
+//! `taum_` through a transmission); motor-side columns are all or none. Columns of joints the
+//! configuration holds (`[lock]`, and the mimics of a held joint) are not read: a bag's gripper
+//! topic may come with the arm's.
 
 use std::path::Path;
 
