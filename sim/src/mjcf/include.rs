@@ -56,7 +56,8 @@ fn expand_in(
         let expanded = expand_in(&included, &path, dir, open)?;
         open.pop();
         let inner = children(&expanded, &path)?;
-        let text = format!("<!-- from {name} -->{inner}<!-- end of {name} -->");
+        let said = name.replace("--", "- -"); // `--` may not appear in an XML comment
+        let text = format!("<!-- from {said} -->{inner}<!-- end of {said} -->");
         splices.push((node.range(), text));
     }
     let mut out = text.to_owned();

@@ -3,10 +3,9 @@
 //!
 //! **The recording** is a wide table, CSV with a header row or Parquet ([`table`]), or a ROS 2
 //! bag (MCAP or sqlite3 `.db3`) whose `sensor_msgs/msg/JointState` messages become that table
-//! ([`bag`]), one row
-//! per sample: `t` (s, strictly increasing, may be irregular; or no time column and `--rate`), and
-//! per joint `q_<j>` (rad or m) and any of `qd_<j>`, `qdd_<j>`, `tau_<j>` (N·m or N), `i_<j>`
-//! (A, with the joint's drive gain in the configuration: `τ = K·i`), or motor-side `qm_<j>`
+//! ([`bag`]), one row per sample: `t` (s, strictly increasing, may be irregular; or no time
+//! column and `--rate`), and per joint `q_<j>` (rad or m) and any of `qd_<j>`, `qdd_<j>`,
+//! `tau_<j>` (N·m or N), `i_<j>` (A, with the joint's drive gain in the configuration: `τ = K·i`), or motor-side `qm_<j>`
 //! (rad) and `taum_<j>` (N·m) through the configuration's transmission (`q = R⁻¹ θm`,
 //! `τ = Rᵀ τm`); `<j>` is the URDF joint name or its 1-based index ([`columns`], [`crate::dataset::recorded::Config`]).
 //! Offsets are added to `q` after the transmission.
