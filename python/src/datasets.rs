@@ -83,11 +83,13 @@ pub fn import_recording(
     let options = validation::import::Options {
         recording,
         urdf,
-        config,
-        rate,
-        lowpass: (lowpass.parse::<validation::signal::Lowpass>())
-            .map_err(|e| refused(e.to_string()))?,
-        topics: topic.unwrap_or_default(),
+        reading: validation::import::Reading {
+            config,
+            rate,
+            lowpass: (lowpass.parse::<validation::signal::Lowpass>())
+                .map_err(|e| refused(e.to_string()))?,
+            topics: topic.unwrap_or_default(),
+        },
         run_id,
         out,
         force,

@@ -60,8 +60,6 @@ pub struct Mjcf {
     pub chain: Chain,
     /// The MJCF names of the chain's moving joints, in chain order.
     pub joints: Vec<String>,
-    /// `<option gravity>` (m/s², world frame), also the chain's.
-    pub gravity: [f64; 3],
 }
 
 /// Reads the MJCF file at `path` with the joints of `locks` held at their positions, its
@@ -100,11 +98,7 @@ pub fn from_str(text: &str, file: &str, locks: &Locks) -> Result<Mjcf, UrdfError
     for (link, name) in chain.links.iter_mut().zip(&joints) {
         link.joint.armature = read.armature.get(name).copied().unwrap_or(0.0);
     }
-    Ok(Mjcf {
-        chain,
-        joints,
-        gravity: read.gravity,
-    })
+    Ok(Mjcf { chain, joints })
 }
 
 /// Whether `path` names an MJCF file (`.xml`) rather than a URDF.

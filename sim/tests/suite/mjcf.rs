@@ -68,13 +68,13 @@ fn menagerie_arms_agree_with_mujoco_inverse_dynamics() {
         let read = sim::mjcf::read(&root().join(&arm.file), &locks)
             .unwrap_or_else(|e| panic!("{}: {e}", arm.file));
         assert_eq!(read.joints, arm.joints, "{}", arm.file);
-        assert_eq!(read.gravity, arm.gravity, "{}", arm.file);
+        assert_eq!(read.chain.gravity, arm.gravity, "{}", arm.file);
         let chain = &read.chain;
         let armature: Vec<f64> = chain.links.iter().map(|l| l.joint.armature).collect();
         let damping: Vec<f64> = chain.links.iter().map(|l| l.joint.damping).collect();
         assert_eq!(armature, arm.armature, "{}", arm.file);
         assert_eq!(damping, arm.damping, "{}", arm.file);
-        let g = Vector3::from(read.gravity);
+        let g = Vector3::from(read.chain.gravity);
         let mut worst = 0.0f64;
         let mut peak = 0.0f64;
         for s in &arm.states {
@@ -477,7 +477,7 @@ fn a_scene_that_includes_its_arm_reads_as_the_arm() {
     let included = sim::mjcf::read(&scene, &Locks::new()).unwrap();
     assert_eq!(included.chain.links, direct.chain.links);
     assert_eq!(included.joints, direct.joints);
-    assert_eq!(included.gravity, direct.gravity);
+    assert_eq!(included.chain.gravity, direct.chain.gravity);
     // A cycle, and a file that is not there.
     std::fs::write(
         dir.join("loop.xml"),

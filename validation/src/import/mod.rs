@@ -46,6 +46,24 @@ pub struct Options {
     /// by the file's name or 1-based index. `--model` is the same option.
     #[arg(long, visible_alias = "model")]
     pub urdf: PathBuf,
+    /// How the recording is read.
+    #[command(flatten)]
+    pub reading: Reading,
+    /// Run id (default: the output directory's name).
+    #[arg(long)]
+    pub run_id: Option<String>,
+    /// The run directory to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Replace an existing output directory.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// How a recording is read: its configuration, rate, low-pass and bag topics (`import`'s and
+/// `identify`'s options alike).
+#[derive(Clone, Debug, clap::Args)]
+pub struct Reading {
     /// Drive gains, transmission, offsets and locked joints (TOML; [`crate::dataset::recorded::Config`]).
     #[arg(long)]
     pub config: Option<PathBuf>,
@@ -60,15 +78,6 @@ pub struct Options {
     /// separate them with commas; default: every JointState topic of the bag).
     #[arg(long = "topic", value_delimiter = ',')]
     pub topics: Vec<String>,
-    /// Run id (default: the output directory's name).
-    #[arg(long)]
-    pub run_id: Option<String>,
-    /// The run directory to write.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Replace an existing output directory.
-    #[arg(long)]
-    pub force: bool,
 }
 
 /// The joint-side series of a recording, before the signal chain.
@@ -81,7 +90,8 @@ struct JointSide {
 
 /// Imports a recording (module docs); returns the written run's manifest.
 pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
-    let config = match &o.config {
+    let r = &o.reading;
+    let config = match &r.config {
         Some(path) => Config::read(path)?,
         None => Config::default(),
     };
@@ -97,8 +107,8 @@ pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
     let joints = JointNames { names };
     let held = sim::description::held(&o.urdf, &config.lock)?;
     let is_bag = bag::is_bag(&o.recording);
-    let (table, topics) = match (is_bag, o.topics.is_empty()) {
-        (true, _) => bag::read(&o.recording, &o.topics)?,
+    let (table, topics) = match (is_bag, r.topics.is_empty()) {
+        (true, _) => bag::read(&o.recording, &r.topics)?,
         (false, true) => (Table::read(&o.recording)?, Vec::new()),
         (false, false) => {
             return Err(command_line(
@@ -114,7 +124,7 @@ pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
         SourceFile::of(&o.recording)?
     };
     let side = joint_side(&table, (&joints, &held), &chain, &config, o)?;
-    let processed = signal::chain::process(&side.t, &side.readings, &o.lowpass)
+    let processed = signal::chain::process(&side.t, &side.readings, &r.lowpass)
         .map_err(|problem| command_line("--lowpass", problem.to_string()))?;
     let run_id = o.run_id.clone().unwrap_or_else(|| {
         (o.out.file_name()).map_or("recorded".into(), |n| n.to_string_lossy().into_owned())
@@ -141,9 +151,9 @@ pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
         rows: table.rows(),
         samples: processed.t.len(),
         urdf: SourceFile::of(&o.urdf)?,
-        config_file: o.config.as_deref().map(SourceFile::of).transpose()?,
+        config_file: r.config.as_deref().map(SourceFile::of).transpose()?,
         config,
-        rate: o.rate,
+        rate: r.rate,
         topics,
         model: chain,
         joints: side.sources,
@@ -174,14 +184,13 @@ fn joint_side(
 ) -> Result<JointSide, ImportError> {
     let file = &table.file;
     let mapping = columns::map(table, joints, held)?;
-    let t = time(table, mapping.time.as_deref(), o.rate)?;
+    let t = time(table, mapping.time.as_deref(), o.reading.rate)?;
     let column = |name: &str| -> Result<Vec<f64>, ImportError> {
         let x = table.column(name).expect("mapped").to_vec();
         checks::no_gaps(file, name, &x)?;
         Ok(x)
     };
-    let cfg = o
-        .config
+    let cfg = (o.reading.config)
         .clone()
         .unwrap_or_else(|| PathBuf::from("(no --config)"));
     let n = joints.names.len();

@@ -239,10 +239,12 @@ impl StudyKind for RecordedPlan {
         let manifest = crate::import::import(&crate::import::Options {
             recording: self.importable(ctx)?,
             urdf: self.urdf.clone(),
-            config: self.config.clone(),
-            rate: self.rate,
-            lowpass: self.lowpass.clone(),
-            topics: Vec::new(),
+            reading: crate::import::Reading {
+                config: self.config.clone(),
+                rate: self.rate,
+                lowpass: self.lowpass.clone(),
+                topics: Vec::new(),
+            },
             run_id: Some(self.run.clone()),
             out: run.clone(),
             force: true,

@@ -85,7 +85,7 @@ fn a_db3_bag_of_arm_and_gripper_imports_with_the_gripper_held() {
     std::fs::write(&config, "[lock]\npanda_finger_joint1 = 0.02\n").unwrap();
     let mut o = options(&bags().join("panda_db3"), &dir.join("run"));
     o.urdf = root().join("models/example-robot-data/panda.urdf");
-    o.config = Some(config);
+    o.reading.config = Some(config);
     let manifest = validation::import::import(&o).unwrap();
     assert_eq!(manifest.rows, 240);
     assert_eq!(manifest.topics, [ARM, GRIPPER]);
@@ -97,7 +97,7 @@ fn a_db3_bag_of_arm_and_gripper_imports_with_the_gripper_held() {
     assert!((q4[0] - (HOME[3] + 0.2 * (std::f64::consts::PI * 0.004 + 3.0).sin())).abs() < 1e-12);
     // Without the lock the fingers are joints the chain lacks: their columns are named.
     let mut o = o.clone();
-    o.config = None;
+    o.reading.config = None;
     o.out = dir.join("unlocked");
     let e = validation::import::import(&o).unwrap_err().to_string();
     assert!(e.contains("panda_finger_joint1"), "{e}");

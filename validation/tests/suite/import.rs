@@ -36,10 +36,12 @@ pub(crate) fn options(recording: &Path, out: &Path) -> Options {
     Options {
         recording: recording.to_owned(),
         urdf: ur10(),
-        config: None,
-        rate: None,
-        lowpass: Lowpass::None,
-        topics: Vec::new(),
+        reading: validation::import::Reading {
+            config: None,
+            rate: None,
+            lowpass: Lowpass::None,
+            topics: Vec::new(),
+        },
         run_id: None,
         out: out.to_owned(),
         force: true,
@@ -310,7 +312,7 @@ fn every_bad_recording_is_refused_naming_the_file_column_and_row() {
         &["column `t`", "--rate"],
     );
     contains(
-        &refused("both", &good, |o| o.rate = Some(100.0)),
+        &refused("both", &good, |o| o.reading.rate = Some(100.0)),
         &["--rate", "give one"],
     );
     // A gap, a non-number, degrees.
@@ -413,7 +415,7 @@ fn motor_side_readings_come_back_through_the_stated_transmission() {
     let out = dir.join("run");
     let mut o = options(&recording, &out);
     o.urdf = root().join("models/tx40/tx40_mdh_modified.urdf");
-    o.config = Some(root().join("models/tx40/recording.toml"));
+    o.reading.config = Some(root().join("models/tx40/recording.toml"));
     import(&o).unwrap();
     let check = || {
         let run = validation::dataset::recorded::read_recorded(&out).unwrap();
@@ -439,7 +441,7 @@ fn motor_side_readings_come_back_through_the_stated_transmission() {
     let config = dir.join("gains.toml");
     let gains: String = (1..=6).map(|j| format!("{j} = {j}.0\n")).collect();
     std::fs::write(&config, format!("[gain]\n{gains}")).unwrap();
-    o.config = Some(config);
+    o.reading.config = Some(config);
     import(&o).unwrap();
     check();
     std::fs::remove_dir_all(&dir).unwrap();
@@ -477,18 +479,18 @@ fn a_ros2_bag_of_joint_states_imports_to_the_states_it_holds() {
     }
     // Named topics: another type's, and none with `--topic` on a table.
     let mut o = options(&bag, &dir.join("x"));
-    o.topics = vec!["/rosout_like".into()];
+    o.reading.topics = vec!["/rosout_like".into()];
     let e = import(&o).unwrap_err().to_string();
     assert!(
         e.contains("no sensor_msgs/msg/JointState messages on topic `/rosout_like`"),
         "{e}"
     );
-    o.topics = vec!["/joint_states".into()];
+    o.reading.topics = vec!["/joint_states".into()];
     assert!(import(&o).is_ok());
     let csv = dir.join("t.csv");
     std::fs::write(&csv, "t,q_1\n0,0\n").unwrap();
     let mut o = options(&csv, &dir.join("y"));
-    o.topics = vec!["/joint_states".into()];
+    o.reading.topics = vec!["/joint_states".into()];
     let e = import(&o).unwrap_err().to_string();
     assert!(e.contains("--topic") && e.contains("ROS 2 bag"), "{e}");
     // A bag cut short is refused, naming the file.

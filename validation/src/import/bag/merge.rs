@@ -63,7 +63,17 @@ pub fn table(path: &Path, topics: &[TopicSamples]) -> Result<Table, ImportError>
         }
     }
     let spans = |x: i64| (series.iter()).all(|s| s.ns[0] <= x && x <= *s.ns.last().expect("a row"));
-    let rows: Vec<i64> = base.ns.iter().copied().filter(|&x| spans(x)).collect();
+    let kept: Vec<bool> = base.ns.iter().map(|&x| spans(x)).collect();
+    let keep = |c: &[f64]| -> Vec<f64> {
+        (kept.iter().zip(c))
+            .filter(|(k, _)| **k)
+            .map(|(_, v)| *v)
+            .collect()
+    };
+    let rows: Vec<i64> = (kept.iter().zip(&base.ns))
+        .filter(|(k, _)| **k)
+        .map(|(_, x)| *x)
+        .collect();
     let Some(&t0) = rows.first() else {
         let names: Vec<&str> = series.iter().map(|s| s.topic).collect();
         return Err(ImportError::Format {
@@ -73,17 +83,10 @@ pub fn table(path: &Path, topics: &[TopicSamples]) -> Result<Table, ImportError>
     };
     let mut names = vec!["t".to_string()];
     let mut columns = vec![rows.iter().map(|&x| (x - t0) as f64 * 1e-9).collect()];
-    let kept: Vec<bool> = base.ns.iter().map(|&x| spans(x)).collect();
     for (k, s) in series.iter().enumerate() {
         names.extend(s.names.iter().cloned());
         if k == fastest {
-            let keep = |c: &Vec<f64>| -> Vec<f64> {
-                (kept.iter().zip(c))
-                    .filter(|(k, _)| **k)
-                    .map(|(_, v)| *v)
-                    .collect()
-            };
-            columns.extend(s.columns.iter().map(keep));
+            columns.extend(s.columns.iter().map(|c| keep(c)));
         } else {
             columns.extend(s.columns.iter().map(|c| interpolate(&s.ns, c, &rows)));
         }

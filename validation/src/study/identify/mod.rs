@@ -39,24 +39,15 @@ pub use fit::{JointFit, LinkFit, ParameterFit};
 /// What to identify, and how (the `identify` command's arguments).
 #[derive(Clone, Debug, clap::Args)]
 pub struct Options {
-    /// The log: a wide CSV or Parquet table, or a ROS 2 bag (`.mcap`), as `import` reads it.
+    /// The log: a wide CSV or Parquet table, or a ROS 2 bag (`.mcap`, `.db3` or its directory),
+    /// as `import` reads it.
     pub log: PathBuf,
     /// The robot's URDF or MJCF (`.xml`): its kinematics, and the prior its bodies start from.
     #[arg(long)]
     pub model: PathBuf,
-    /// Drive gains, transmission, offsets and locked joints (TOML, as `import --config`).
-    #[arg(long)]
-    pub config: Option<PathBuf>,
-    /// Sample rate (Hz) of a log without a `t` column.
-    #[arg(long)]
-    pub rate: Option<f64>,
-    /// Low-pass of the kinematics (as `import --lowpass`).
-    #[arg(long, default_value = "auto")]
-    pub lowpass: crate::signal::Lowpass,
-    /// The JointState topics of a bag, merged by joint name (repeat the option or separate
-    /// them with commas; default: every JointState topic of the bag).
-    #[arg(long = "topic", value_delimiter = ',')]
-    pub topics: Vec<String>,
+    /// How the log is read, as `import` reads it.
+    #[command(flatten)]
+    pub reading: crate::import::Reading,
     /// The share of the log's time span held out for validation, at its end.
     #[arg(long, default_value_t = 0.3)]
     pub holdout: f64,
@@ -164,10 +155,7 @@ fn identify_into(o: &Options, work: &Path) -> crate::Result<Identification> {
     let manifest = crate::import::import(&crate::import::Options {
         recording: o.log.clone(),
         urdf: o.model.clone(),
-        config: o.config.clone(),
-        rate: o.rate,
-        lowpass: o.lowpass.clone(),
-        topics: o.topics.clone(),
+        reading: o.reading.clone(),
         run_id: Some(run_id(&o.log)),
         out: run_dir.clone(),
         force: true,
@@ -208,7 +196,7 @@ fn identify_into(o: &Options, work: &Path) -> crate::Result<Identification> {
     files.push("identification.json".into());
     files.push(REPORT.into());
     let mut inputs = vec![o.log.display().to_string(), o.model.display().to_string()];
-    inputs.extend(o.config.as_ref().map(|c| c.display().to_string()));
+    inputs.extend(o.reading.config.as_ref().map(|c| c.display().to_string()));
     let found = Identification {
         inputs,
         run_id: manifest.run_id.clone(),
