@@ -11,13 +11,21 @@
 //!   or `slide`, acting in order with a massless link between two, so a first slide is a rail;
 //!   `pos`, `axis`, `range` with `limited`/`autolimits`, `ref`, `armature`, `damping`,
 //!   `frictionloss`). A body without a joint is welded to its parent.
-//! * `<default>` classes, nested, with `class` and `childclass`, for the joint attributes.
+//! * `<default>` classes, nested, with `class` and `childclass`, for joint and geom attributes.
 //! * `<compiler angle>` (MuJoCo's default: degrees) for hinge ranges, `ref`, `euler` and
 //!   `axisangle`; `<option gravity>` (MuJoCo's default `0 0 −9.81`), the chain's
 //!   [`crate::model::Chain::gravity`]: the simulator, sensors and estimators take it from there
 //!   (a scenario's `gravity` replaces it).
-//! * Geoms, sites, cameras, lights, assets, actuators, sensors, contacts and keyframes do not
-//!   enter the dynamics and are skipped; a mesh the file names need not exist.
+//! * Sites, cameras, lights, assets, actuators, sensors, contacts and keyframes do not enter the
+//!   dynamics and are skipped, and so are geoms but where a body takes its inertia from them
+//!   (below); a mesh the file names need not exist.
+//! * `<include file>` ([`mod@include`]): the included file's elements in its place, as MuJoCo
+//!   reads a Menagerie `scene.xml` (by [`read`], which knows the file's directory).
+//! * `<compiler inertiafromgeom>` (`auto`, MuJoCo's default: a body without `<inertial>`;
+//!   `true`: every body) and `inertiagrouprange`: the body's mass and inertia are its geoms',
+//!   solids of uniform density (`density`, default 1000 kg/m³, or their `mass`) with MuJoCo's
+//!   volumes and moments of spheres, capsules, cylinders, ellipsoids and boxes, placed by `pos`
+//!   and orientation or `fromto` (the module `geom_inertia` holds the formulas).
 //!
 //! A joint's `armature` becomes the joint's [`crate::model::Joint::armature`] (the simulation
 //! adds it to the joint's inertia, as a rotor's reflected inertia), `damping` its viscous
@@ -26,20 +34,20 @@
 //! smoothing). A joint's `ref` is the coordinate at which the body sits as the file places it:
 //! the chain's coordinate is MuJoCo's `qpos`.
 //!
-//! * `<include file>` ([`mod@include`]): the included file's elements in its place, as MuJoCo
-//!   reads a Menagerie `scene.xml` (by [`read`], which knows the file's directory).
-//!
 //! Refused, with the file, the element and its line: `<include>` in text read without its file
-//! ([`from_str`]), a body without `<inertial>`
-//! that carries geoms (MuJoCo would take its inertia from them: `inertiafromgeom`), ball and
+//! ([`from_str`]), a geom whose mass MuJoCo would take from a mesh (or a height field, SDF or
+//! plane) or from its shell (`shellinertia`), `<compiler>` settings that change the bodies'
+//! masses after reading (`boundmass`, `boundinertia`, `settotalmass`, `balanceinertia`), ball and
 //! free joints, a massless link between two moving joints (but a rail's carriage), a joint
 //! spring (`stiffness`), `<frame>`, and equality constraints or tendons with passive forces
 //! between joints that move (lock them through the scenario's `lock`, as a gripper's fingers).
 
 pub mod actuation;
 mod classes;
+mod compiler;
 mod element;
 pub mod export;
+mod geom_inertia;
 pub mod include;
 mod orientation;
 mod robot;

@@ -1,68 +1,12 @@
-//! Numbers, angles and frame orientations as MJCF writes them (`<compiler angle eulerseq>`).
+//! Numbers, angles and frame orientations as MJCF writes them (in `<compiler angle eulerseq>`).
 
 use nalgebra::{Matrix3, Rotation3, Unit, UnitQuaternion, Vector3};
 use roxmltree::Node;
 
+use super::compiler::Compiler;
 use super::element::{Problem, element};
 
-/// How the file writes angles.
-#[derive(Clone, Debug)]
-pub(super) struct Compiler {
-    /// Radians per unit of the file's angles (`angle="degree"`, MuJoCo's default: π/180).
-    pub angle: f64,
-    /// `eulerseq`: three of `xyzXYZ` (lowercase: about the moving axes).
-    pub eulerseq: Vec<char>,
-    /// `autolimits` (default true): a joint with a `range` is limited unless `limited="false"`.
-    pub autolimits: bool,
-}
-
 impl Compiler {
-    /// The file's `<compiler>` settings (MuJoCo's defaults where absent).
-    pub fn of(root: Node) -> Result<Self, Problem> {
-        let mut c = Compiler {
-            angle: std::f64::consts::PI / 180.0,
-            eulerseq: vec!['x', 'y', 'z'],
-            autolimits: true,
-        };
-        for node in root.children().filter(|n| n.has_tag_name("compiler")) {
-            match node.attribute("angle") {
-                Some("radian") => c.angle = 1.0,
-                Some("degree") => c.angle = std::f64::consts::PI / 180.0,
-                Some(other) => {
-                    return Err((
-                        element(node),
-                        format!("angle=\"{other}\" (expected \"radian\" or \"degree\")"),
-                    ));
-                }
-                None => {}
-            }
-            if let Some(seq) = node.attribute("eulerseq") {
-                let chars: Vec<char> = seq.chars().collect();
-                if chars.len() != 3 || !chars.iter().all(|c| "xyzXYZ".contains(*c)) {
-                    return Err((
-                        element(node),
-                        format!("eulerseq=\"{seq}\" (expected three of x, y, z, X, Y, Z)"),
-                    ));
-                }
-                c.eulerseq = chars;
-            }
-            if let Some(v) = node.attribute("autolimits") {
-                c.autolimits = flag(node, "autolimits", v)?;
-            }
-            if let Some(v) = node.attribute("inertiafromgeom")
-                && v == "true"
-            {
-                return Err((
-                    element(node),
-                    "inertiafromgeom=\"true\": inertia from geoms is not supported (expected an \
-                     <inertial> in every moving body)"
-                        .into(),
-                ));
-            }
-        }
-        Ok(c)
-    }
-
     /// The orientation a node states (identity where it states none).
     pub fn orientation(&self, node: Node) -> Result<UnitQuaternion<f64>, Problem> {
         let given: Vec<&str> = ["quat", "axisangle", "euler", "xyaxes", "zaxis"]

@@ -8,8 +8,10 @@ use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use roxmltree::{Document, Node};
 
 use super::classes::{Classes, MAIN};
+use super::compiler::{Compiler, FromGeoms};
 use super::element::{Problem, element};
-use super::orientation::{Compiler, flag, numbers, parse};
+use super::geom_inertia::{self, Solid};
+use super::orientation::{flag, numbers, parse};
 use crate::urdf::{Locks, UNBOUNDED};
 
 /// The file as a URDF robot, and what URDF cannot hold.
@@ -36,8 +38,8 @@ const SKIPPED: [&str; 11] = [
     "default",
 ];
 
-/// The elements of a body that do not enter the dynamics (a geom's mass only without an
-/// `<inertial>`, which is refused).
+/// The elements of a body that do not enter the dynamics (but for a geom's mass where the body
+/// takes its inertia from its geoms, [`geom_inertia`]).
 const BODY_SKIPPED: [&str; 4] = ["geom", "site", "camera", "light"];
 
 impl Robot {
@@ -186,7 +188,7 @@ impl<'a, 'i> Walk<'a, 'i> {
         let mut placed = Translation3::from(-parent_shift)
             * Isometry3::from_parts(pos.into(), self.compiler.orientation(node)?);
         let shift = joints.last().map_or(Vector3::zeros(), |j| j.pos);
-        let inertial = self.inertial(node, shift)?;
+        let inertial = self.inertial(node, class, shift)?;
         self.robot.links.push(link(&name, inertial));
         if joints.is_empty() {
             let weld = fixed(&name, parent_link, placed, self.count);
@@ -223,24 +225,22 @@ impl<'a, 'i> Walk<'a, 'i> {
         self.children(node, &name, shift, class)
     }
 
-    /// The body's `<inertial>`, in its link's frame (the body's moved by `shift`).
+    /// The body's inertial (its `<inertial>`, or its geoms' solid as `<compiler
+    /// inertiafromgeom>` says), in its link's frame (the body's moved by `shift`).
     fn inertial(
         &self,
         body: Node<'a, 'i>,
+        class: &'a str,
         shift: Vector3<f64>,
     ) -> Result<Option<urdf_rs::Inertial>, Problem> {
-        let Some(node) = body.children().find(|n| n.has_tag_name("inertial")) else {
-            if let Some(geom) = body.children().find(|n| n.has_tag_name("geom")) {
-                return Err((
-                    element(body),
-                    format!(
-                        "no <inertial>, and MuJoCo would take its inertia from its geoms \
-                         ({}); inertia from geoms is not supported (expected an <inertial>)",
-                        element(geom)
-                    ),
-                ));
+        let explicit = body.children().find(|n| n.has_tag_name("inertial"));
+        let node = match (self.compiler.inertia_from_geoms, explicit) {
+            (FromGeoms::Always, _) | (FromGeoms::Auto, None) => {
+                let solid = geom_inertia::of_body(body, class, &self.classes, &self.compiler)?;
+                return Ok(solid.map(|s| from_geoms(&s, shift)));
             }
-            return Ok(None);
+            (_, Some(node)) => node,
+            (FromGeoms::Never, None) => return Ok(None),
         };
         let pos = Vector3::from(numbers::<3>(node, "pos")?);
         let [mass] = numbers::<1>(node, "mass")?;
@@ -512,6 +512,27 @@ impl Joint {
             mimic: None,
             safety_controller: None,
         }
+    }
+}
+
+/// The URDF inertial of `solid` (body frame) in the link frame (the body's moved by `shift`).
+fn from_geoms(solid: &Solid, shift: Vector3<f64>) -> urdf_rs::Inertial {
+    let i = &solid.inertia;
+    urdf_rs::Inertial {
+        origin: pose(&Isometry3::translation(
+            solid.centroid.x - shift.x,
+            solid.centroid.y - shift.y,
+            solid.centroid.z - shift.z,
+        )),
+        mass: urdf_rs::Mass { value: solid.mass },
+        inertia: urdf_rs::Inertia {
+            ixx: i[(0, 0)],
+            iyy: i[(1, 1)],
+            izz: i[(2, 2)],
+            ixy: i[(0, 1)],
+            ixz: i[(0, 2)],
+            iyz: i[(1, 2)],
+        },
     }
 }
 

@@ -14,6 +14,7 @@ mod elastic;
 mod faults;
 mod friction_load;
 mod fuzz;
+mod inertia_from_geoms;
 mod layers;
 mod lugre;
 mod mjcf;

@@ -162,8 +162,8 @@ fn unsupported_elements_name_the_element_and_line() {
         (body("<frame/>"), "<frame> (line 5)"),
         ("<mujoco><include file=\"arm.xml\"/></mujoco>".into(), "<include> (line 1)"),
         (
-            "<mujoco><worldbody><body name=\"g\"><joint/><geom size=\"0.1\"/></body></worldbody></mujoco>".into(),
-            "inertia from geoms",
+            "<mujoco><worldbody><body name=\"g\"><joint/><geom type=\"mesh\" mesh=\"m\"/></body></worldbody></mujoco>".into(),
+            "from mesh \"m\"",
         ),
         (body("<joint class=\"nope\"/>"), "class \"nope\""),
         ("<robot name=\"r\"/>".into(), "<mujoco>"),
