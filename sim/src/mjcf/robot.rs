@@ -93,6 +93,7 @@ impl Robot {
             armature: HashMap::new(),
             joint_of: HashMap::new(),
             locked: locks.keys().cloned().collect(),
+            grounded: HashSet::from(["world".to_string()]),
             count: 0,
         };
         for world in root.children().filter(|n| n.has_tag_name("worldbody")) {
@@ -123,6 +124,9 @@ struct Walk<'a, 'i> {
     joint_of: HashMap<String, Vec<String>>,
     /// The joints the scenario holds.
     locked: HashSet<String>,
+    /// The world and the bodies welded to it (directly, or through bodies welded or held):
+    /// parts of the fixed base, whose masses do not enter the dynamics.
+    grounded: HashSet<String>,
     /// Bodies and joints named so far (unnamed ones are numbered).
     count: usize,
 }
@@ -188,7 +192,12 @@ impl<'a, 'i> Walk<'a, 'i> {
         let mut placed = Translation3::from(-parent_shift)
             * Isometry3::from_parts(pos.into(), self.compiler.orientation(node)?);
         let shift = joints.last().map_or(Vector3::zeros(), |j| j.pos);
-        let inertial = self.inertial(node, class, shift)?;
+        let grounded = self.grounded.contains(parent_link)
+            && joints.iter().all(|j| self.locked.contains(&j.name));
+        if grounded {
+            self.grounded.insert(name.clone());
+        }
+        let inertial = self.inertial(node, class, shift, grounded)?;
         self.robot.links.push(link(&name, inertial));
         if joints.is_empty() {
             let weld = fixed(&name, parent_link, placed, self.count);
@@ -226,15 +235,20 @@ impl<'a, 'i> Walk<'a, 'i> {
     }
 
     /// The body's inertial (its `<inertial>`, or its geoms' solid as `<compiler
-    /// inertiafromgeom>` says), in its link's frame (the body's moved by `shift`).
+    /// inertiafromgeom>` says), in its link's frame (the body's moved by `shift`). A body of the
+    /// fixed base (`grounded`) takes none from its geoms: its mass does not move, and MuJoCo
+    /// may take it from meshes (Menagerie's SO-ARM100 base).
     fn inertial(
         &self,
         body: Node<'a, 'i>,
         class: &'a str,
         shift: Vector3<f64>,
+        grounded: bool,
     ) -> Result<Option<urdf_rs::Inertial>, Problem> {
         let explicit = body.children().find(|n| n.has_tag_name("inertial"));
-        let node = match (self.compiler.inertia_from_geoms, explicit) {
+        let mode = self.compiler.inertia_from_geoms;
+        let node = match (mode, explicit) {
+            (FromGeoms::Always, _) | (_, None) if grounded => return Ok(None),
             (FromGeoms::Always, _) | (FromGeoms::Auto, None) => {
                 let solid = geom_inertia::of_body(body, class, &self.classes, &self.compiler)?;
                 return Ok(solid.map(|s| from_geoms(&s, shift)));

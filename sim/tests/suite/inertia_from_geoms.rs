@@ -134,8 +134,8 @@ fn an_arm_of_geoms_moves_as_mujoco_moves_it() {
 }
 
 /// A geom that adds no mass is skipped whatever its type (a mesh out of the inertia groups,
-/// whose file need not exist; `mass="0"`); `inertiafromgeom="false"` leaves a body without
-/// `<inertial>` massless; what is not computed here is refused, naming the geom and its line.
+/// whose file need not exist; `mass="0"`), and so are the geoms of the fixed base;
+/// `inertiafromgeom="false"` leaves a body without `<inertial>` massless; what is not computed here is refused, naming the geom and its line.
 #[test]
 fn geoms_whose_inertia_is_not_computed_here_are_named() {
     let arm = |compiler: &str, geoms: &str| {
@@ -157,6 +157,19 @@ fn geoms_whose_inertia_is_not_computed_here_are_named() {
         let mass = read(&text).unwrap_or_else(|e| panic!("{skipped}: {e}"));
         assert_eq!(mass.chain.links[0].body.mass, sphere, "{skipped}");
     }
+    // A body of the fixed base weighs nothing that moves: MuJoCo may take its mass from a mesh
+    // (Menagerie's SO-ARM100 base), which need not be read; a moving body's mesh is refused.
+    let on = |joint: &str| {
+        format!(
+            "<mujoco><worldbody><body name=\"base\">{joint}<geom type=\"mesh\" mesh=\"base\"/>\
+             <body name=\"a\"><joint name=\"j\"/><geom size=\"0.1\"/></body></body></worldbody></mujoco>"
+        )
+    };
+    let grounded = read(&on("")).unwrap();
+    assert_eq!(grounded.joints, ["j"]);
+    assert_eq!(grounded.chain.links[0].body.mass, sphere);
+    let moving = read(&on("<joint/>")).unwrap_err().to_string();
+    assert!(moving.contains("from mesh \"base\""), "{moving}");
     let massless = read(&arm("<compiler inertiafromgeom=\"false\"/>", "")).unwrap_err();
     assert!(massless.to_string().contains("without mass"), "{massless}");
     for (compiler, geom, expected) in [

@@ -62,7 +62,7 @@ fn fixture() -> Fixture {
 #[test]
 fn menagerie_arms_agree_with_mujoco_inverse_dynamics() {
     let fixture = fixture();
-    assert_eq!(fixture.arms.len(), 4);
+    assert_eq!(fixture.arms.len(), 7);
     for arm in &fixture.arms {
         let locks: Locks = arm.locked.iter().map(|j| (j.clone(), 0.0)).collect();
         let read = sim::mjcf::read(&root().join(&arm.file), &locks)
