@@ -66,7 +66,9 @@ pub enum Command {
         out: PathBuf,
     },
     /// Write a model as MuJoCo MJCF (`sim::mjcf::export`): a reference model's name, a URDF or
-    /// MJCF file, or a scenario file (its model, with the scenario's locks and damping).
+    /// MJCF file, or a scenario file (its model, with the scenario's locks and damping). An MJCF
+    /// file's own drives (a coupled drive's fixed tendon, a motor per drive, as `identify`'s
+    /// `model.xml` states them) are written back, unless `--drives` replaces them.
     ExportMjcf {
         /// `arm6`, `link2`, `cyl2`, a `.urdf` or `.xml` file or a `.toml` scenario.
         model: String,
@@ -121,14 +123,27 @@ pub fn run(command: Command) -> crate::Result<()> {
             lock,
             drives,
         } => {
-            let (chain, names) = model_of(&model, &lock.into_iter().collect())?;
+            let locks = lock.into_iter().collect();
+            // An MJCF model's own drives (tendons, motors) are written back unless a drives
+            // file replaces them.
+            let source = (crate::mjcf::is_mjcf(&model) && drives.is_none())
+                .then(|| crate::mjcf::read(std::path::Path::new(&model), &locks))
+                .transpose()?;
+            let (chain, names) = match &source {
+                Some(m) => (m.chain.clone(), Some(m.joints.clone())),
+                None => model_of(&model, &locks)?,
+            };
             let drives = (drives.as_deref())
                 .map(|path| crate::drive_train::DriveTrain::read(path, chain.links.len()))
                 .transpose()?;
-            let actuation = drives.as_ref().map(|drives| crate::mjcf::Actuation {
-                drives,
-                transmission: None,
-            });
+            let actuation = match (&drives, &source) {
+                (Some(drives), _) => Some(crate::mjcf::Actuation {
+                    drives,
+                    transmission: None,
+                }),
+                (None, Some(m)) => m.actuation(),
+                (None, None) => None,
+            };
             let text = crate::mjcf::with_drives(&chain, names.as_deref(), actuation.as_ref());
             write_model(&out, &chain, &text)?;
         }

@@ -8,7 +8,8 @@ use crate::model::Chain;
 use crate::urdf::{Locks, UrdfError};
 
 /// The chain of the file at `path` with the joints of `locks` held, and the file's names of the
-/// chain's moving joints in chain order.
+/// chain's moving joints in chain order. An MJCF file's drive tendons and motors
+/// ([`crate::mjcf::Mjcf::drives`]) are not part of the chain: read them with [`crate::mjcf::read`].
 pub fn read_named(path: &Path, locks: &Locks) -> Result<(Chain, Vec<String>), UrdfError> {
     if crate::mjcf::is_mjcf(&path.display().to_string()) {
         let read = crate::mjcf::read(path, locks)?;

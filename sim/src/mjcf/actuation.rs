@@ -73,7 +73,7 @@ impl Actuation<'_> {
                 d.offset
             ));
         }
-        if d.coulomb != 0.0 {
+        if d.coulomb != 0.0 && self.drives.min_speed > 0.0 {
             said.push(format!(
                 "no Coulomb term below {:?} (rad/s or m/s: the identified model's dead band; \
                  MuJoCo's frictionloss holds a joint at rest)",

@@ -3,7 +3,6 @@
 use roxmltree::Node;
 
 use super::element::{Problem, element};
-use super::orientation::flag;
 
 /// How the file writes angles.
 #[derive(Clone, Debug)]
@@ -122,5 +121,17 @@ impl Compiler {
             }
         }
         Ok(c)
+    }
+}
+
+/// A boolean attribute.
+pub(super) fn flag(node: Node, name: &str, value: &str) -> Result<bool, Problem> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        other => Err((
+            element(node),
+            format!("{name}=\"{other}\" (expected \"true\" or \"false\")"),
+        )),
     }
 }

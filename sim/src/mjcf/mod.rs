@@ -39,12 +39,16 @@
 //! plane) or from its shell (`shellinertia`), `<compiler>` settings that change the bodies'
 //! masses after reading (`boundmass`, `boundinertia`, `settotalmass`, `balanceinertia`), ball and
 //! free joints, a massless link between two moving joints (but a rail's carriage), a joint
-//! spring (`stiffness`), `<frame>`, and equality constraints or tendons with passive forces
-//! between joints that move (lock them through the scenario's `lock`, as a gripper's fingers).
+//! spring (`stiffness`), `<frame>`, equality constraints between joints that move (lock them
+//! through the scenario's `lock`, as a gripper's fingers), and tendon springs and spatial
+//! tendons with passive terms. A fixed tendon with passive terms is a coupled drive (the module
+//! `drives`): [`Mjcf::drives`] holds it, the export writes it back, and a scenario, which
+//! cannot simulate it, refuses it.
 
 pub mod actuation;
 mod classes;
 mod compiler;
+mod drives;
 mod element;
 pub mod export;
 mod geom_inertia;
@@ -55,6 +59,7 @@ mod text;
 
 use std::path::Path;
 
+use crate::drive_train::DriveTrain;
 use crate::model::Chain;
 pub use actuation::Actuation;
 pub use export::{to_string, with_drives};
@@ -68,6 +73,23 @@ pub struct Mjcf {
     pub chain: Chain,
     /// The MJCF names of the chain's moving joints, in chain order.
     pub joints: Vec<String>,
+    /// The drives the file states (module `drives`): its fixed tendons with passive terms
+    /// (coupled drives, as [`export::with_drives`] writes them) and, with them, every joint's
+    /// own terms; `None` where the file has neither drive tendons nor a motor per drive.
+    pub drives: Option<DriveTrain>,
+    /// `R` of `θm = R q` (drives × joints) from a `<motor>` on each drive, its `gear` times
+    /// the drive's row of `R̃`.
+    pub transmission: Option<Vec<Vec<f64>>>,
+}
+
+impl Mjcf {
+    /// The file's drives as the exporter writes them back ([`export::with_drives`]).
+    pub fn actuation(&self) -> Option<Actuation<'_>> {
+        self.drives.as_ref().map(|drives| Actuation {
+            drives,
+            transmission: self.transmission.as_deref(),
+        })
+    }
 }
 
 /// Reads the MJCF file at `path` with the joints of `locks` held at their positions, its
@@ -106,7 +128,14 @@ pub fn from_str(text: &str, file: &str, locks: &Locks) -> Result<Mjcf, UrdfError
     for (link, name) in chain.links.iter_mut().zip(&joints) {
         link.joint.armature = read.armature.get(name).copied().unwrap_or(0.0);
     }
-    Ok(Mjcf { chain, joints })
+    let locked = locks.keys().map(String::as_str).collect();
+    let (drives, transmission) = drives::read(&doc, &joints, &chain, &locked).map_err(fail)?;
+    Ok(Mjcf {
+        chain,
+        joints,
+        drives,
+        transmission,
+    })
 }
 
 /// Whether `path` names an MJCF file (`.xml`) rather than a URDF.

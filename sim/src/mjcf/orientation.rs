@@ -104,15 +104,3 @@ pub(super) fn parse<const N: usize>(text: &str) -> Option<[f64; N]> {
     let array: [f64; N] = values.try_into().ok()?;
     array.iter().all(|v| v.is_finite()).then_some(array)
 }
-
-/// A boolean attribute.
-pub(super) fn flag(node: Node, name: &str, value: &str) -> Result<bool, Problem> {
-    match value {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        other => Err((
-            element(node),
-            format!("{name}=\"{other}\" (expected \"true\" or \"false\")"),
-        )),
-    }
-}

@@ -8,10 +8,10 @@ use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use roxmltree::{Document, Node};
 
 use super::classes::{Classes, MAIN};
-use super::compiler::{Compiler, FromGeoms};
+use super::compiler::{Compiler, FromGeoms, flag};
 use super::element::{Problem, element};
 use super::geom_inertia::{self, Solid};
-use super::orientation::{flag, numbers, parse};
+use super::orientation::{numbers, parse};
 use crate::urdf::{Locks, UNBOUNDED};
 
 /// The file as a URDF robot, and what URDF cannot hold.
@@ -102,9 +102,6 @@ impl Robot {
         let locked: HashSet<&str> = walk.locked.iter().map(String::as_str).collect();
         for node in root.children().filter(|n| n.has_tag_name("equality")) {
             walk.closed_by_locks(node, &locked)?;
-        }
-        for node in root.children().filter(|n| n.has_tag_name("tendon")) {
-            walk.passive_tendons_locked(node, &locked)?;
         }
         Ok(Robot {
             robot: walk.robot,
@@ -423,34 +420,6 @@ impl<'a, 'i> Walk<'a, 'i> {
                     format!(
                         "an equality constraint on joint \"{free}\", which moves: closed loops are \
                          not supported (expected its joints held: a scenario's `lock`, `export-mjcf --lock NAME=0`)"
-                    ),
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// Checks that every tendon with a passive force (stiffness, damping, friction loss) spans
-    /// only locked joints; a tendon that only transmits an actuator's force is skipped.
-    fn passive_tendons_locked(&self, tendon: Node, locked: &HashSet<&str>) -> Result<(), Problem> {
-        for t in tendon.children().filter(Node::is_element) {
-            let passive = ["stiffness", "damping", "frictionloss"].iter().any(|a| {
-                self.classes
-                    .attribute(t, MAIN, a)
-                    .and_then(parse::<1>)
-                    .is_some_and(|[v]| v != 0.0)
-            });
-            let free = t
-                .children()
-                .filter(|n| n.has_tag_name("joint"))
-                .filter_map(|n| n.attribute("joint"))
-                .find(|j| !locked.contains(*j));
-            if let (true, Some(free)) = (passive, free) {
-                return Err((
-                    element(t),
-                    format!(
-                        "a tendon with a passive force on joint \"{free}\", which moves, is not \
-                         supported (expected its joints held: a scenario's `lock`, `export-mjcf --lock NAME=0`)"
                     ),
                 ));
             }

@@ -185,9 +185,23 @@ fn model_chain(
                 .map_err(|e| invalid("model", format!("expected a serial-chain URDF: {e}")))?
         }
         ModelSource::Dir(dir) if crate::mjcf::is_mjcf(&file.model) => {
-            crate::mjcf::read(&dir.join(&file.model), &file.lock)
-                .map_err(|e| invalid("model", format!("expected a serial-chain MJCF: {e}")))?
-                .chain
+            let read = crate::mjcf::read(&dir.join(&file.model), &file.lock)
+                .map_err(|e| invalid("model", format!("expected a serial-chain MJCF: {e}")))?;
+            if let Some(coupling) = read.drives.and_then(|d| d.coupling) {
+                let coupled = (coupling.iter().enumerate())
+                    .filter(|(m, row)| (row.iter().enumerate()).any(|(j, c)| j != *m && *c != 0.0))
+                    .map(|(m, _)| read.joints[m].as_str())
+                    .collect::<Vec<_>>();
+                return Err(invalid(
+                    "model",
+                    format!(
+                        "the drives of joints {coupled:?} are tendons coupling several joints, \
+                         which a simulation cannot apply (expected a model without them; `sim \
+                         replay --drives` adds a coupled drive train to a recorded motion)"
+                    ),
+                ));
+            }
+            read.chain
         }
         ModelSource::Dir(_) if !file.lock.is_empty() => {
             return Err(invalid(

@@ -398,6 +398,148 @@ fn export_mjcf_with_drives_writes_their_terms_on_the_joints() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// MJCF → project → MJCF keeps every number of an identified arm's drives: the UR5e with a
+/// coupled wrist (the last drive turns with joints 5 and 6, as the TX40's does) and a motor per
+/// drive, written as `identify` writes `model.xml`, reads back to the same drive train and
+/// transmission and writes the same joints, tendon and motors again (`sim export-mjcf`, no
+/// drives file); a scenario refuses the coupled drive, and tendons that are not drives are
+/// refused by name.
+#[test]
+fn a_coupled_drive_and_its_motors_round_trip_through_mjcf() {
+    use sim::drive_train::{DriveTerms, DriveTrain};
+    let file = root().join("models/menagerie/universal_robots_ur5e/ur5e.nomesh.xml");
+    let ur5e = sim::mjcf::read(&file, &Locks::new()).unwrap();
+    let mut coupling: Vec<Vec<f64>> = (0..6)
+        .map(|m| (0..6).map(|j| if m == j { 1.0 } else { 0.0 }).collect())
+        .collect();
+    coupling[5][4] = -0.4375;
+    let terms = |joint: u8| DriveTerms {
+        joint,
+        coulomb: 0.125 * f64::from(joint),
+        viscous: 0.5 + f64::from(joint),
+        offset: 0.0,
+        armature: 0.01 * f64::from(joint),
+    };
+    let train = DriveTrain {
+        min_speed: 0.0,
+        coupling: Some(coupling.clone()),
+        drive: (1..=6).map(terms).collect(),
+    };
+    let gears = [101.0, 101.0, 101.0, 80.0, 80.0, -50.0];
+    let r: Vec<Vec<f64>> = (0..6)
+        .map(|m| coupling[m].iter().map(|c| gears[m] * c).collect())
+        .collect();
+    let actuation = sim::mjcf::Actuation {
+        drives: &train,
+        transmission: Some(&r),
+    };
+    let written = sim::mjcf::with_drives(&ur5e.chain, Some(&ur5e.joints), Some(&actuation));
+    assert!(
+        written.contains("<fixed name=\"drive_wrist_3_joint\""),
+        "{written}"
+    );
+    let back = sim::mjcf::from_str(&written, "model.xml", &Locks::new()).unwrap();
+    assert_eq!(back.drives.as_ref(), Some(&train));
+    assert_eq!(back.transmission.as_ref(), Some(&r));
+    let again = sim::mjcf::with_drives(&back.chain, Some(&back.joints), back.actuation().as_ref());
+    let drive_lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| {
+                ["<joint", "<fixed", "<motor", "</"]
+                    .iter()
+                    .any(|t| l.trim_start().starts_with(t))
+            })
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(drive_lines(&again), drive_lines(&written));
+    // The command line writes an MJCF model's own drives back.
+    let dir = std::env::temp_dir().join(format!("sim-mjcf-coupled-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("model.xml"), &written).unwrap();
+    sim::cli::run(sim::cli::Command::ExportMjcf {
+        model: dir.join("model.xml").display().to_string(),
+        out: dir.join("back.xml"),
+        lock: Vec::new(),
+        drives: None,
+    })
+    .unwrap();
+    let exported = std::fs::read_to_string(dir.join("back.xml")).unwrap();
+    assert_eq!(drive_lines(&exported), drive_lines(&written));
+    // A simulation cannot apply the coupled drive.
+    let mut scenario =
+        "name = \"coupled\"\nmodel = \"model.xml\"\n[time]\nend = 0.1\nstep = 1e-3\n\
+                        sample_period = 0.01\n"
+            .to_string();
+    for id in 1..=6 {
+        scenario += &format!("[[joint]]\nid = {id}\nmotion = {{ type = \"hold\" }}\n");
+    }
+    std::fs::write(dir.join("s.toml"), scenario).unwrap();
+    let e = sim::scenario::Scenario::from_path(&dir.join("s.toml"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("wrist_3_joint") && e.contains("coupling several joints"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Tendons that are not drives.
+    let arm = |tendon: &str| {
+        format!(
+            "<mujoco><worldbody><body name=\"a\"><joint name=\"j1\"/><geom size=\"0.1\"/>\
+             <body name=\"b\" pos=\"0 0 0.3\"><joint name=\"j2\" damping=\"0.1\"/><geom size=\"0.1\"/>\
+             </body></body></worldbody><tendon>{tendon}</tendon></mujoco>"
+        )
+    };
+    for (tendon, expected) in [
+        (
+            "<fixed stiffness=\"3\"><joint joint=\"j1\"/></fixed>",
+            "stiffness=3",
+        ),
+        (
+            "<fixed damping=\"1\"><joint joint=\"j1\" coef=\"2\"/></fixed>",
+            "found 0 such joints",
+        ),
+        (
+            "<fixed damping=\"1\"><joint joint=\"j1\"/><joint joint=\"j2\"/></fixed>",
+            "found 2 such joints",
+        ),
+        (
+            "<fixed damping=\"1\"><joint joint=\"j2\"/><joint joint=\"j1\" coef=\"0.5\"/></fixed>",
+            "joint \"j2\" has its own",
+        ),
+        (
+            "<fixed damping=\"1\"><joint joint=\"j3\"/></fixed>",
+            "joint \"j3\" is not a joint",
+        ),
+        (
+            "<spatial damping=\"1\"><site site=\"s\"/></spatial>",
+            "spatial tendon",
+        ),
+        (
+            "<fixed name=\"x\" damping=\"1\"><joint joint=\"j1\"/></fixed><fixed armature=\"1\"><joint joint=\"j1\"/></fixed>",
+            "a second drive of joint \"j1\" (tendon \"x\"",
+        ),
+    ] {
+        let e = sim::mjcf::from_str(&arm(tendon), "t.xml", &Locks::new())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("t.xml") && e.contains(expected),
+            "{expected}: {e}"
+        );
+    }
+    // A tendon over held joints only is not a drive, and without tendons or motors there is none.
+    let held: Locks = [("j1".to_string(), 0.0)].into();
+    let read = sim::mjcf::from_str(
+        &arm("<fixed damping=\"1\"><joint joint=\"j1\"/></fixed>"),
+        "t.xml",
+        &held,
+    )
+    .unwrap();
+    assert!(read.drives.is_none() && ur5e.drives.is_none());
+}
+
 /// A scenario's `gravity` replaces the model's: the Moon's on `link2`, simulated by Rapier, is
 /// the gravity in the recorded torque (drive plus friction torque is the project's inverse
 /// dynamics under it, and not under Earth's); MJCF out writes it and reads it back; a gravity
