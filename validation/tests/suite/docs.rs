@@ -27,13 +27,19 @@ const ARMS: usize = 3;
 const SEEDS: usize = 2;
 
 /// Documented commands this test does not run, by prefix, and where each is run instead.
-const COVERED_ELSEWHERE: [(&str, &str); 8] = [
+const COVERED_ELSEWHERE: [(&str, &str); 9] = [
     (
         "cargo xtask reproduce",
         "long (5 min by default, an hour with --full): run by hand and by the reproduction; \
          each part's computation is tested in this suite and in xtask's",
     ),
     ("cargo test", "CI runs it (.ci/run)"),
+    (
+        "armid identify tx40.csv --model models/tx40/tx40_mdh_modified.urdf --config \
+         models/tx40/recording.toml --rate 5000 --only idim_ols,idim_wls,idim_consistent",
+        "python/tests/test_identify_mujoco.py runs this command on the same log (built from the \
+         same two files) and loads its model.xml in MuJoCo; 10 s here",
+    ),
     (
         "python3 -m venv",
         "CI runs it (.ci/run: the Python package and its tests)",
