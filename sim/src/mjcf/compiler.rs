@@ -4,7 +4,8 @@ use roxmltree::Node;
 
 use super::element::{Problem, element};
 
-/// How the file writes angles.
+/// The `<compiler>` settings the reader uses: how the file writes angles, where bodies' inertias
+/// come from.
 #[derive(Clone, Debug)]
 pub(super) struct Compiler {
     /// Radians per unit of the file's angles (`angle="degree"`, MuJoCo's default: π/180).

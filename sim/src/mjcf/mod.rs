@@ -16,9 +16,9 @@
 //!   `axisangle`; `<option gravity>` (MuJoCo's default `0 0 −9.81`), the chain's
 //!   [`crate::model::Chain::gravity`]: the simulator, sensors and estimators take it from there
 //!   (a scenario's `gravity` replaces it).
-//! * Sites, cameras, lights, assets, actuators, sensors, contacts and keyframes do not enter the
-//!   dynamics and are skipped, and so are geoms but where a body takes its inertia from them
-//!   (below); a mesh the file names need not exist.
+//! * Sites, cameras, lights, assets, sensors, contacts and keyframes do not enter the dynamics
+//!   and are skipped, and so are geoms but where a body takes its inertia from them (below) and
+//!   actuators but `<motor>`s on drives (below); a mesh the file names need not exist.
 //! * `<include file>` ([`mod@include`]): the included file's elements in its place, as MuJoCo
 //!   reads a Menagerie `scene.xml` (by [`read`], which knows the file's directory).
 //! * `<compiler inertiafromgeom>` (`auto`, MuJoCo's default: a body without `<inertial>`;
@@ -41,9 +41,10 @@
 //! free joints, a massless link between two moving joints (but a rail's carriage), a joint
 //! spring (`stiffness`), `<frame>`, equality constraints between joints that move (lock them
 //! through the scenario's `lock`, as a gripper's fingers), and tendon springs and spatial
-//! tendons with passive terms. A fixed tendon with passive terms is a coupled drive (the module
-//! `drives`): [`Mjcf::drives`] holds it, the export writes it back, and a scenario, which
-//! cannot simulate it, refuses it.
+//! tendons with passive terms. A fixed tendon with passive terms is a coupled drive, and a
+//! `<motor>` on each drive the transmission (the module `drives`): [`Mjcf::drives`] and
+//! [`Mjcf::transmission`] hold them, the export writes them back, and a scenario, which cannot
+//! simulate a coupled drive, refuses it.
 
 pub mod actuation;
 mod classes;
