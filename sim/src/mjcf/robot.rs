@@ -12,6 +12,7 @@ use super::compiler::{Compiler, FromGeoms, flag};
 use super::element::{Problem, element};
 use super::geom_inertia::{self, Solid};
 use super::orientation::{numbers, parse};
+use crate::urdf::format::rpy;
 use crate::urdf::{Locks, UNBOUNDED};
 
 /// The file as a URDF robot, and what URDF cannot hold.
@@ -557,25 +558,5 @@ fn pose(p: &Isometry3<f64>) -> urdf_rs::Pose {
     urdf_rs::Pose {
         xyz: urdf_rs::Vec3(p.translation.vector.into()),
         rpy: urdf_rs::Vec3(rpy(&p.rotation.to_rotation_matrix())),
-    }
-}
-
-/// URDF's roll, pitch, yaw of `r = Rz(yaw) Ry(pitch) Rx(roll)`, to rounding everywhere: pitch by
-/// `atan2` (an `asin` loses half the digits near ±90°, where MJCF files often turn a frame), and
-/// at ±90° (cos pitch below 1e-9) yaw 0 and the roll that makes the same rotation.
-fn rpy(r: &nalgebra::Rotation3<f64>) -> [f64; 3] {
-    let m = r.matrix();
-    let cos_pitch = m[(0, 0)].hypot(m[(1, 0)]);
-    let pitch = (-m[(2, 0)]).atan2(cos_pitch);
-    if cos_pitch > 1e-9 {
-        [
-            m[(2, 1)].atan2(m[(2, 2)]),
-            pitch,
-            m[(1, 0)].atan2(m[(0, 0)]),
-        ]
-    } else if pitch > 0.0 {
-        [m[(0, 1)].atan2(m[(1, 1)]), pitch, 0.0]
-    } else {
-        [(-m[(0, 1)]).atan2(m[(1, 1)]), pitch, 0.0]
     }
 }

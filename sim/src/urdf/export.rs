@@ -68,7 +68,7 @@ fn shape_collision(
 ) -> urdf_rs::Collision {
     // URDF cylinders lie along their local z; Ry(π/2) turns z onto the body's e1.
     let along_e1 = frame * Rotation3::from_euler_angles(0.0, std::f64::consts::FRAC_PI_2, 0.0);
-    let (roll, pitch, yaw) = along_e1.euler_angles();
+    let [roll, pitch, yaw] = super::format::rpy(&along_e1);
     urdf_rs::Collision {
         name: None,
         origin: urdf_rs::Pose {
@@ -188,7 +188,7 @@ pub fn named(chain: &Chain, names: Option<&[String]>) -> Result<String, UrdfErro
         let b = &l.body;
         let frame =
             Rotation3::from_matrix_unchecked(Matrix3::from_columns(&b.frame.map(Vector3::from)));
-        let (roll, pitch, yaw) = frame.euler_angles();
+        let [roll, pitch, yaw] = super::format::rpy(&frame);
         let centroid: Vector3<f64> = b.centroid.into();
         links.push(link(
             &l.name,
