@@ -14,9 +14,10 @@
 //! The joint's passive generalized force (N·m on a revolute joint, N on a prismatic one, along
 //! the joint axis on the child, the convention of `tau_friction` in [`crate`]) is
 //!
-//! `τ_passive = −c q̇ − (f + Σ f_k) · Π s_k + Σ F_k`,
+//! `τ_passive = −c q̇ − k (q − q₀) − (f + Σ f_k) · Π s_k + Σ F_k`,
 //!
-//! `c` the joint's viscous damping, `f` its friction model (`sim::friction::Friction`), and
+//! `c` the joint's viscous damping, `k` and `q₀` the model's joint spring (MJCF's `stiffness`
+//! and `springref`; `sim::simulation` adds it beside the terms), `f` its friction model (`sim::friction::Friction`), and
 //! each registered term contributing one of [`Contribution`]: a friction `f_k` (a magnitude
 //! along the motion, opposing it), a scale `s_k` of the friction (not of the damping), or a
 //! force `F_k` added as it is. Each term is evaluated once per instant; the frictions are

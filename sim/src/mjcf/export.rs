@@ -8,8 +8,9 @@
 //!   exact in floating point as [`crate::urdf::export`] writes it); its `<joint>` at the body's
 //!   origin along the world axis, `range` where the joint has limits, `armature`, `damping`, and
 //!   `frictionloss` the Coulomb level of a friction model MJCF can state (Coulomb only, with the
-//!   URDF import's smoothing; MuJoCo's friction loss is dry friction without smoothing). A
-//!   friction model MJCF cannot state is named in a comment and not written.
+//!   URDF import's smoothing; MuJoCo's friction loss is dry friction without smoothing),
+//!   `stiffness` and `springref` its spring. A friction model MJCF cannot state is named in a
+//!   comment and not written.
 //! * Its `<inertial>` at the centroid, `quat` of its principal frame, `diaginertia` its principal
 //!   moments.
 //! * A rail is a `slide` joint `rail` before the first link's joint, in the first link's body
@@ -128,9 +129,11 @@ fn joint(
     let frictionloss = urdf_friction(&j.friction);
     let own = [j.armature, j.damping, frictionloss];
     let terms = drive.as_ref().map_or(own, |(terms, _)| *terms);
+    let spring = [("stiffness", j.stiffness), ("springref", j.spring_rest)];
     for (what, v) in ["armature", "damping", "frictionloss"]
         .into_iter()
         .zip(terms)
+        .chain(spring)
     {
         if v != 0.0 {
             let _ = write!(attributes, " {what}=\"{v:?}\"");

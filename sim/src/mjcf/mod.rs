@@ -10,7 +10,8 @@
 //!   `fullinertia` `ixx iyy izz ixy ixz iyz` in the body's frame) and its `<joint>`s (`hinge`
 //!   or `slide`, acting in order with a massless link between two, so a first slide is a rail;
 //!   `pos`, `axis`, `range` with `limited`/`autolimits`, `ref`, `armature`, `damping`,
-//!   `frictionloss`). A body without a joint is welded to its parent.
+//!   `frictionloss`, `stiffness` and `springref`). A body without a joint is welded to its
+//!   parent.
 //! * `<default>` classes, nested, with `class` and `childclass`, for joint and geom attributes.
 //! * `<compiler angle>` (MuJoCo's default: degrees) for hinge ranges, `ref`, `euler` and
 //!   `axisangle`; `<option gravity>` (MuJoCo's default `0 0 −9.81`), the chain's
@@ -31,15 +32,15 @@
 //! adds it to the joint's inertia, as a rotor's reflected inertia), `damping` its viscous
 //! damping, `frictionloss` its Coulomb friction `F tanh(q̇/ε)` with `ε` =
 //! [`crate::urdf::URDF_FRICTION_SMOOTHING`] (MuJoCo's is a constraint, dry friction without
-//! smoothing). A joint's `ref` is the coordinate at which the body sits as the file places it:
-//! the chain's coordinate is MuJoCo's `qpos`.
+//! smoothing), `stiffness` and `springref` its spring ([`crate::model::Joint::stiffness`]: the
+//! joint feels `−k (q − springref)`, as in MuJoCo). A joint's `ref` is the coordinate at which
+//! the body sits as the file places it: the chain's coordinate is MuJoCo's `qpos`.
 //!
 //! Refused, with the file, the element and its line: `<include>` in text read without its file
 //! ([`from_str`]), a geom whose mass MuJoCo would take from a mesh (or a height field, SDF or
 //! plane) or from its shell (`shellinertia`), `<compiler>` settings that change the bodies'
 //! masses after reading (`boundmass`, `boundinertia`, `settotalmass`, `balanceinertia`), ball and
-//! free joints, a massless link between two moving joints (but a rail's carriage), a joint
-//! spring (`stiffness`), `<frame>`, equality constraints between joints that move (lock them
+//! free joints, a massless link between two moving joints (but a rail's carriage), `<frame>`, equality constraints between joints that move (lock them
 //! through the scenario's `lock`, as a gripper's fingers), and tendon springs and spatial
 //! tendons with passive terms. A fixed tendon with passive terms is a coupled drive, and a
 //! `<motor>` on each drive the transmission (the module `drives`): [`Mjcf::drives`] and
@@ -128,6 +129,8 @@ pub fn from_str(text: &str, file: &str, locks: &Locks) -> Result<Mjcf, UrdfError
     chain.gravity = read.gravity;
     for (link, name) in chain.links.iter_mut().zip(&joints) {
         link.joint.armature = read.armature.get(name).copied().unwrap_or(0.0);
+        (link.joint.stiffness, link.joint.spring_rest) =
+            read.springs.get(name).copied().unwrap_or((0.0, 0.0));
     }
     let locked = locks.keys().map(String::as_str).collect();
     let (drives, transmission) = drives::read(&doc, &joints, &chain, &locked).map_err(fail)?;

@@ -20,6 +20,8 @@ pub(super) struct Robot {
     pub robot: urdf_rs::Robot,
     /// Each named moving joint's `armature` (kg·m², or kg on a slide).
     pub armature: HashMap<String, f64>,
+    /// Each joint's spring, where it has one: `stiffness` and `springref` (rad or m).
+    pub springs: HashMap<String, (f64, f64)>,
     /// `<option gravity>` (m/s²).
     pub gravity: [f64; 3],
 }
@@ -92,6 +94,7 @@ impl Robot {
                 materials: Vec::new(),
             },
             armature: HashMap::new(),
+            springs: HashMap::new(),
             joint_of: HashMap::new(),
             locked: locks.keys().cloned().collect(),
             grounded: HashSet::from(["world".to_string()]),
@@ -107,6 +110,7 @@ impl Robot {
         Ok(Robot {
             robot: walk.robot,
             armature: walk.armature,
+            springs: walk.springs,
             gravity,
         })
     }
@@ -118,6 +122,7 @@ struct Walk<'a, 'i> {
     classes: Classes<'a, 'i>,
     robot: urdf_rs::Robot,
     armature: HashMap<String, f64>,
+    springs: HashMap<String, (f64, f64)>,
     /// Each body's joints, by body name (for equality constraints).
     joint_of: HashMap<String, Vec<String>>,
     /// The joints the scenario holds.
@@ -205,15 +210,9 @@ impl<'a, 'i> Walk<'a, 'i> {
         // joint's point (the URDF import reads a first slide so as a rail's carriage).
         let (mut parent, mut at) = (parent_link.to_string(), Vector3::zeros());
         for (k, j) in joints.iter().enumerate() {
-            if j.stiffness != 0.0 && !self.locked.contains(&j.name) {
-                return Err((
-                    j.line.clone(),
-                    format!(
-                        "stiffness={}: a joint spring is not supported (expected 0, or the \
-                         joint held: a scenario's `lock`, `export-mjcf --lock NAME=0`)",
-                        j.stiffness
-                    ),
-                ));
+            if j.stiffness != 0.0 {
+                self.springs
+                    .insert(j.name.clone(), (j.stiffness, j.spring_rest));
             }
             let child = if k + 1 == joints.len() {
                 name.clone()
@@ -373,12 +372,13 @@ impl<'a, 'i> Walk<'a, 'i> {
             damping: number("damping", 0.0)?,
             frictionloss: number("frictionloss", 0.0)?,
             stiffness,
-            line: element(node),
+            spring_rest: number("springref", 0.0)? * unit,
         };
         for (what, v) in [
             ("armature", joint.armature),
             ("damping", joint.damping),
             ("frictionloss", joint.frictionloss),
+            ("stiffness", joint.stiffness),
         ] {
             if v < 0.0 {
                 return Err((
@@ -443,8 +443,8 @@ struct Joint {
     damping: f64,
     frictionloss: f64,
     stiffness: f64,
-    /// How errors name it.
-    line: String,
+    /// `springref` (rad or m).
+    spring_rest: f64,
 }
 
 impl Joint {

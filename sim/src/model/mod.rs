@@ -70,6 +70,13 @@ pub struct Joint {
     /// states one.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub armature: f64,
+    /// A joint spring's stiffness `k ≥ 0` (N·m/rad or N/m; MJCF's `stiffness`): the joint feels
+    /// `tau_friction = −k (q − q₀)` beside its damping; default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stiffness: f64,
+    /// The spring's rest coordinate `q₀` (rad or m; MJCF's `springref`); default 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub spring_rest: f64,
     /// The joint's range and drive limits, where the model states them (a URDF `<limit>` of a
     /// `revolute` or `prismatic` joint). Recorded for design (excitation trajectories keep
     /// inside them); the simulation does not enforce them.

@@ -154,6 +154,8 @@ fn cylinder_link(
             damping: 0.0,
             friction: None,
             armature: 0.0,
+            stiffness: 0.0,
+            spring_rest: 0.0,
             limits: None,
         },
         body: Body {
@@ -227,6 +229,8 @@ pub fn link2() -> Chain {
             damping: 0.0,
             friction: None,
             armature: 0.0,
+            stiffness: 0.0,
+            spring_rest: 0.0,
             limits: None,
         },
         body: Body {

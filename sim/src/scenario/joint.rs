@@ -73,6 +73,7 @@ pub(super) fn joint_drive(
         id,
         drive,
         damping,
+        spring: model.map_or((0.0, 0.0), |m| (m.stiffness, m.spring_rest)),
         friction: (j.friction.clone()).or_else(|| model.and_then(|m| m.friction.clone())),
         gain: j.gain,
         transmission: match (j.rotor, j.spring) {

@@ -93,6 +93,9 @@ pub struct JointDrive {
     pub drive: Drive,
     /// Viscous damping coefficient.
     pub damping: f64,
+    /// The model's joint spring `(k, q₀)` ([`crate::model::Joint::stiffness`],
+    /// [`crate::model::Joint::spring_rest`]): the joint feels `−k (q − q₀)`.
+    pub spring: (f64, f64),
     /// Friction model.
     pub friction: Option<crate::friction::Friction>,
     /// Drive gain `K` (`tau = K · i`).

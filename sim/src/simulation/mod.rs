@@ -294,8 +294,9 @@ impl Simulation<'_> {
 }
 
 /// The generalized passive force on a joint (`tau_friction`) at time `t`: viscous damping, the
-/// joint's friction model at its state `z` and its registered terms (`sim::term`; `load` the
-/// constraint load, N), in `sim::term`'s sign convention.
+/// model's joint spring `−k (q − q₀)`, the joint's friction model at its state `z` and its
+/// registered terms (`sim::term`; `load` the constraint load, N), in `sim::term`'s sign
+/// convention.
 fn joint_friction(drive: &JointDrive, t: f64, q: f64, qd: f64, z: f64, load: f64) -> f64 {
     let friction = drive
         .friction
@@ -307,5 +308,6 @@ fn joint_friction(drive: &JointDrive, t: f64, q: f64, qd: f64, z: f64, load: f64
         qd,
         constraint_load: load,
     };
-    drive.terms.passive_force(drive.damping, friction, &now)
+    let (k, rest) = drive.spring;
+    drive.terms.passive_force(drive.damping, friction, &now) - k * (q - rest)
 }

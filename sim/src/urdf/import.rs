@@ -379,6 +379,8 @@ impl Walk {
                         damping: f.damping,
                         friction: f.friction.clone(),
                         armature: 0.0,
+                        stiffness: 0.0,
+                        spring_rest: 0.0,
                         limits: f.limits,
                     },
                     body: Body {

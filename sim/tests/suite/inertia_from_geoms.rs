@@ -23,6 +23,8 @@ struct Model {
     joints: Vec<String>,
     armature: Vec<f64>,
     damping: Vec<f64>,
+    stiffness: Vec<f64>,
+    springref: Vec<f64>,
     bodies: Vec<Body>,
     states: Vec<State>,
 }
@@ -104,8 +106,8 @@ fn bodies_weigh_what_mujoco_compiles_from_their_geoms() {
     }
 }
 
-/// On the arm whose bodies MuJoCo stores exactly, `RNEA + armature · q̈ + damping · q̇` equals
-/// `mj_inverse` at every stored state to 1e-9 of the largest force.
+/// On the arm whose bodies MuJoCo stores exactly, `RNEA + armature · q̈ + damping · q̇ +
+/// k (q − springref)` equals `mj_inverse` at every stored state to 1e-9 of the largest force.
 #[test]
 fn an_arm_of_geoms_moves_as_mujoco_moves_it() {
     let fixture = fixture();
@@ -113,15 +115,20 @@ fn an_arm_of_geoms_moves_as_mujoco_moves_it() {
     assert_eq!(model.states.len(), 20);
     let read = sim::mjcf::read(&root().join(&model.file), &Locks::new()).unwrap();
     let chain = &read.chain;
-    let armature: Vec<f64> = chain.links.iter().map(|l| l.joint.armature).collect();
-    let damping: Vec<f64> = chain.links.iter().map(|l| l.joint.damping).collect();
+    let of = |f: &dyn Fn(&sim::model::Joint) -> f64| -> Vec<f64> {
+        chain.links.iter().map(|l| f(&l.joint)).collect()
+    };
+    let (armature, damping) = (of(&|j| j.armature), of(&|j| j.damping));
+    let (stiffness, rest) = (of(&|j| j.stiffness), of(&|j| j.spring_rest));
     assert_eq!((&armature, &damping), (&model.armature, &model.damping));
+    assert_eq!((&stiffness, &rest), (&model.stiffness, &model.springref));
     let g = Vector3::from(chain.gravity);
     let (mut worst, mut peak) = (0.0f64, 0.0f64);
     for s in &model.states {
         let id = sim::dynamics::rnea(chain, &s.q, &s.qd, &s.qdd, &g);
         for j in 0..s.q.len() {
-            let ours = id.tau[j] + armature[j] * s.qdd[j] + damping[j] * s.qd[j];
+            let spring = stiffness[j] * (s.q[j] - rest[j]);
+            let ours = id.tau[j] + armature[j] * s.qdd[j] + damping[j] * s.qd[j] + spring;
             worst = worst.max((ours - s.tau[j]).abs());
             peak = peak.max(s.tau[j].abs());
         }
@@ -131,6 +138,46 @@ fn an_arm_of_geoms_moves_as_mujoco_moves_it() {
         model.file
     );
     assert!(worst <= 1e-9 * peak, "{worst} of {peak}");
+}
+
+/// The arm of geoms simulated by Rapier on a Fourier motion: the drive's recorded torque (`i`,
+/// gain 1) is the `mj_inverse` of the test above at every recorded state, springs included.
+#[test]
+fn the_arm_of_geoms_runs_with_its_springs() {
+    let model = &fixture().geoms[0];
+    let joints: String = (1..=4)
+        .map(|id| {
+            format!(
+                "[[joint]]\nid = {id}\nmotion = {{ type = \"fourier\", base_frequency = 1.0, a = [0.3], b = [0.2] }}\n"
+            )
+        })
+        .collect();
+    let text = format!(
+        "name = \"geoms\"\nmodel = \"{}\"\n[time]\nend = 0.3\nstep = 1e-3\nsample_period = 0.01\n{joints}",
+        model.file
+    );
+    let s = sim::scenario::Scenario::from_toml_in(&text, "geoms", &root()).unwrap();
+    let run = sim::simulate(&s, None);
+    assert!(run.manifest.invalid.is_none(), "{:?}", run.manifest.invalid);
+    let (rec, g) = (&run.recording, s.chain.gravity_vector());
+    let mut worst = 0.0f64;
+    for k in 0..rec.t.len() {
+        let at = |f: &dyn Fn(&sim::recording::JointRecord) -> f64| -> Vec<f64> {
+            (0..4).map(|j| f(rec.joint(k, j))).collect()
+        };
+        let (q, qd, qdd) = (at(&|r| r.q), at(&|r| r.qd), at(&|r| r.qdd));
+        let id = sim::dynamics::rnea(&s.chain, &q, &qd, &qdd, &g);
+        for j in 0..4 {
+            let joint = &s.chain.links[j].joint;
+            let mujoco = id.tau[j]
+                + joint.armature * qdd[j]
+                + joint.damping * qd[j]
+                + joint.stiffness * (q[j] - joint.spring_rest);
+            let i = rec.joint(k, j).current;
+            worst = worst.max((i - mujoco).abs() / (1.0 + mujoco.abs()));
+        }
+    }
+    assert!(worst <= 1e-9, "{worst}");
 }
 
 /// A geom that adds no mass is skipped whatever its type (a mesh out of the inertia groups,

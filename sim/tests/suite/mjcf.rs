@@ -158,7 +158,7 @@ fn unsupported_elements_name_the_element_and_line() {
         (body("<freejoint/>"), "<freejoint> (line 5)"),
         (body("<joint type=\"ball\"/>"), "type=\"ball\""),
         (body("<joint/><joint/>"), "link \"a.joint2\": a moving link without mass"),
-        (body("<joint stiffness=\"2\"/>"), "stiffness=2"),
+        (body("<joint stiffness=\"-2\"/>"), "stiffness=-2"),
         (body("<frame/>"), "<frame> (line 5)"),
         ("<mujoco><include file=\"arm.xml\"/></mujoco>".into(), "<include> (line 1)"),
         (
@@ -306,6 +306,10 @@ fn mjcf_out_reads_back_to_the_same_chain() {
                 .chain,
         ));
     }
+    let springs = "sim/tests/fixtures/mjcf/geoms_aligned.xml";
+    let read = sim::mjcf::read(&root().join(springs), &Locks::new()).unwrap();
+    assert!(read.chain.links.iter().all(|l| l.joint.stiffness > 0.0));
+    chains.push((springs.to_string(), read.chain));
     for (name, chain) in &chains {
         let text = sim::mjcf::to_string(chain, None);
         let back = sim::mjcf::from_str(&text, name, &Locks::new())
@@ -328,6 +332,11 @@ fn mjcf_out_reads_back_to_the_same_chain() {
             assert_eq!(
                 (ja.armature, ja.damping, ja.limits),
                 (jb.armature, jb.damping, jb.limits),
+                "{name}"
+            );
+            assert_eq!(
+                (ja.stiffness, ja.spring_rest),
+                (jb.stiffness, jb.spring_rest),
                 "{name}"
             );
             assert_eq!(ja.friction, jb.friction, "{name}");

@@ -211,6 +211,8 @@ impl RandomArms {
                     damping: 0.0,
                     friction: None,
                     armature: 0.0,
+                    stiffness: 0.0,
+                    spring_rest: 0.0,
                     limits: Some(JointLimits {
                         lower: -half,
                         upper: half,
