@@ -308,6 +308,10 @@ fn joint_friction(drive: &JointDrive, t: f64, q: f64, qd: f64, z: f64, load: f64
         qd,
         constraint_load: load,
     };
-    let (k, rest) = drive.spring;
-    drive.terms.passive_force(drive.damping, friction, &now) - k * (q - rest)
+    let passive = drive.terms.passive_force(drive.damping, friction, &now);
+    // Without a spring the force is the terms' to the bit (a −0.0 stays −0.0).
+    match drive.spring {
+        (0.0, _) => passive,
+        (k, rest) => passive - k * (q - rest),
+    }
 }
