@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use roxmltree::Node;
 
 use super::element::{Problem, element};
+use super::orientation::parse;
 
 /// The default classes of a file.
 pub(super) struct Classes<'a, 'i> {
@@ -44,6 +45,42 @@ impl<'a, 'i> Classes<'a, 'i> {
             at = *parent;
         }
         None
+    }
+
+    /// Attribute `name` of `node` in class `class` as `N` finite numbers (`None`: neither the
+    /// node nor its class states it); `Err` names the attribute and its text.
+    pub fn numbers<const N: usize>(
+        &self,
+        node: Node<'a, 'i>,
+        class: &'a str,
+        name: &str,
+    ) -> Result<Option<[f64; N]>, Problem> {
+        let Some(text) = self.attribute(node, class, name) else {
+            return Ok(None);
+        };
+        let expected = match N {
+            1 => "a finite number".to_string(),
+            n => format!("{n} finite numbers"),
+        };
+        parse::<N>(text).map(Some).ok_or_else(|| {
+            (
+                element(node),
+                format!("{name}=\"{text}\": expected {expected}"),
+            )
+        })
+    }
+
+    /// [`Classes::numbers`] of one number, `default` where it is not stated.
+    pub fn number(
+        &self,
+        node: Node<'a, 'i>,
+        class: &'a str,
+        name: &str,
+        default: f64,
+    ) -> Result<f64, Problem> {
+        Ok(self
+            .numbers::<1>(node, class, name)?
+            .map_or(default, |[v]| v))
     }
 
     /// Checks that `node`'s `class`, where it states one, is defined.

@@ -130,17 +130,7 @@ fn coupled(
     joints: &[String],
     locked: &HashSet<&str>,
 ) -> Result<Option<Tendon>, Problem> {
-    let number = |name: &str| -> Result<f64, Problem> {
-        match classes.attribute(t, MAIN, name) {
-            None => Ok(0.0),
-            Some(text) => parse::<1>(text).map(|[v]| v).ok_or_else(|| {
-                (
-                    element(t),
-                    format!("{name}=\"{text}\": expected a finite number"),
-                )
-            }),
-        }
-    };
+    let number = |name: &str| classes.number(t, MAIN, name, 0.0);
     let [armature, damping, frictionloss, stiffness] =
         ["armature", "damping", "frictionloss", "stiffness"].map(number);
     let (armature, damping, frictionloss, stiffness) =

@@ -34,7 +34,6 @@ use roxmltree::Node;
 use super::classes::Classes;
 use super::compiler::Compiler;
 use super::element::{Problem, element};
-use super::orientation::parse;
 
 /// A rigid solid: its mass, centroid and central inertia tensor, in one frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -152,15 +151,11 @@ impl<'a, 'i> Geom<'a, 'i> {
             size: numbers("size")?.unwrap_or_default(),
             mass: one("mass")?,
             density: one("density")?.unwrap_or(1000.0),
-            position: match get("pos") {
-                None => Vector3::zeros(),
-                Some(text) => parse::<3>(text).map(Vector3::from).ok_or_else(|| {
-                    (
-                        element(node),
-                        format!("pos=\"{text}\": expected 3 finite numbers"),
-                    )
-                })?,
-            },
+            position: Vector3::from(
+                classes
+                    .numbers::<3>(node, class, "pos")?
+                    .unwrap_or([0.0; 3]),
+            ),
             rotation: compiler.orientation(node)?,
             counted: (low..=high).contains(&group),
         };

@@ -304,27 +304,10 @@ impl<'a, 'i> Walk<'a, 'i> {
     fn joint(&mut self, node: Node<'a, 'i>, class: &'a str) -> Result<Joint, Problem> {
         self.classes.check(node)?;
         let get = |name: &str| self.classes.attribute(node, class, name);
-        let number = |name: &str, default: f64| -> Result<f64, Problem> {
-            match get(name) {
-                None => Ok(default),
-                Some(text) => parse::<1>(text).map(|[v]| v).ok_or_else(|| {
-                    (
-                        element(node),
-                        format!("{name}=\"{text}\": expected a finite number"),
-                    )
-                }),
-            }
-        };
+        let number = |name: &str, default: f64| self.classes.number(node, class, name, default);
         let vector = |name: &str, default: [f64; 3]| -> Result<Vector3<f64>, Problem> {
-            match get(name) {
-                None => Ok(default.into()),
-                Some(text) => parse::<3>(text).map(Vector3::from).ok_or_else(|| {
-                    (
-                        element(node),
-                        format!("{name}=\"{text}\": expected 3 finite numbers"),
-                    )
-                }),
-            }
+            let v = self.classes.numbers::<3>(node, class, name)?;
+            Ok(Vector3::from(v.unwrap_or(default)))
         };
         let slide = match get("type").unwrap_or("hinge") {
             "hinge" => false,

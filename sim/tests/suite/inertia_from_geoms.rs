@@ -5,11 +5,11 @@
 //! from the two models of `sim/tests/fixtures/mjcf/`); and the geoms whose inertia is not
 //! computed here are refused by name.
 
-use std::path::{Path, PathBuf};
-
 use nalgebra::{Matrix3, Vector3};
 use serde::Deserialize;
 use sim::urdf::Locks;
+
+use super::mjcf::{State, mujoco_fixture, recorded_state, root};
 
 #[derive(Deserialize)]
 struct Fixture {
@@ -38,21 +38,8 @@ struct Body {
     inertia: [[f64; 3]; 3],
 }
 
-#[derive(Deserialize)]
-struct State {
-    q: Vec<f64>,
-    qd: Vec<f64>,
-    qdd: Vec<f64>,
-    tau: Vec<f64>,
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 fn fixture() -> Fixture {
-    let text = std::fs::read_to_string(root().join("sim/tests/fixtures/mujoco.json")).unwrap();
-    serde_json::from_str(&text).unwrap()
+    mujoco_fixture()
 }
 
 /// How far MuJoCo's stored tensor of a body may be from the one its geoms make, relative to the
@@ -162,10 +149,7 @@ fn the_arm_of_geoms_runs_with_its_springs() {
     let (rec, g) = (&run.recording, s.chain.gravity_vector());
     let mut worst = 0.0f64;
     for k in 0..rec.t.len() {
-        let at = |f: &dyn Fn(&sim::recording::JointRecord) -> f64| -> Vec<f64> {
-            (0..4).map(|j| f(rec.joint(k, j))).collect()
-        };
-        let (q, qd, qdd) = (at(&|r| r.q), at(&|r| r.qd), at(&|r| r.qdd));
+        let [q, qd, qdd] = recorded_state(rec, k, 4);
         let id = sim::dynamics::rnea(&s.chain, &q, &qd, &qdd, &g);
         for j in 0..4 {
             let joint = &s.chain.links[j].joint;

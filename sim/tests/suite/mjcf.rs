@@ -37,24 +37,43 @@ struct Arm {
     states: Vec<State>,
 }
 
+/// A state and MuJoCo's `mj_inverse` forces at it.
 #[derive(Deserialize)]
-struct State {
-    q: Vec<f64>,
-    qd: Vec<f64>,
-    qdd: Vec<f64>,
-    tau: Vec<f64>,
+pub(crate) struct State {
+    pub(crate) q: Vec<f64>,
+    pub(crate) qd: Vec<f64>,
+    pub(crate) qdd: Vec<f64>,
+    pub(crate) tau: Vec<f64>,
     /// MuJoCo's forces on the file `sim export-mjcf` wrote of the arm (arms only).
     #[serde(default)]
     exported_tau: Vec<f64>,
 }
 
-fn root() -> PathBuf {
+/// The workspace's root.
+pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn fixture() -> Fixture {
+/// `sim/tests/fixtures/mujoco.json`, read as `T` (each test module its own keys of it).
+pub(crate) fn mujoco_fixture<T: serde::de::DeserializeOwned>() -> T {
     let text = std::fs::read_to_string(root().join("sim/tests/fixtures/mujoco.json")).unwrap();
     serde_json::from_str(&text).unwrap()
+}
+
+fn fixture() -> Fixture {
+    mujoco_fixture()
+}
+
+/// The first `joints` joints' `q`, `q̇`, `q̈` at sample `k` of a recording.
+pub(crate) fn recorded_state(
+    rec: &sim::recording::Recording,
+    k: usize,
+    joints: usize,
+) -> [Vec<f64>; 3] {
+    let at = |f: &dyn Fn(&sim::recording::JointRecord) -> f64| -> Vec<f64> {
+        (0..joints).map(|j| f(rec.joint(k, j))).collect()
+    };
+    [at(&|r| r.q), at(&|r| r.qd), at(&|r| r.qdd)]
 }
 
 /// `RNEA(q, q̇, q̈) + armature · q̈ + damping · q̇` on the chain read from the file equals
@@ -220,10 +239,7 @@ fn an_mjcf_model_runs_with_its_armature_and_damping() {
     assert_eq!(run.manifest.model.gravity, [0.0, 0.0, -9.81]);
     let g = s.chain.gravity_vector();
     for k in 0..rec.t.len() {
-        let at = |f: &dyn Fn(&sim::recording::JointRecord) -> f64| -> Vec<f64> {
-            (0..7).map(|j| f(rec.joint(k, j))).collect()
-        };
-        let (q, qd, qdd) = (at(&|r| r.q), at(&|r| r.qd), at(&|r| r.qdd));
+        let [q, qd, qdd] = recorded_state(rec, k, 7);
         let id = sim::dynamics::rnea(&s.chain, &q, &qd, &qdd, &g);
         for j in 0..7 {
             let link = &s.chain.links[j].joint;
@@ -630,26 +646,20 @@ fn a_scene_that_includes_its_arm_reads_as_the_arm() {
     assert_eq!(included.joints, direct.joints);
     assert_eq!(included.chain.gravity, direct.chain.gravity);
     // A cycle, and a file that is not there.
-    std::fs::write(
-        dir.join("loop.xml"),
-        "<mujoco><include file=\"loop.xml\"/></mujoco>",
-    )
-    .unwrap();
-    let e = sim::mjcf::read(&dir.join("loop.xml"), &Locks::new())
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("includes itself") && e.contains("<include> (line 1)"),
-        "{e}"
-    );
-    std::fs::write(
-        dir.join("gone.xml"),
-        "<mujoco><include file=\"nope.xml\"/></mujoco>",
-    )
-    .unwrap();
-    let e = sim::mjcf::read(&dir.join("gone.xml"), &Locks::new())
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("nope.xml"), "{e}");
+    for (file, included, expected) in [
+        (
+            "loop.xml",
+            "loop.xml",
+            &["includes itself", "<include> (line 1)"][..],
+        ),
+        ("gone.xml", "nope.xml", &["nope.xml"][..]),
+    ] {
+        let text = format!("<mujoco><include file=\"{included}\"/></mujoco>");
+        std::fs::write(dir.join(file), text).unwrap();
+        let e = sim::mjcf::read(&dir.join(file), &Locks::new())
+            .unwrap_err()
+            .to_string();
+        assert!(expected.iter().all(|x| e.contains(x)), "{e}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
