@@ -116,6 +116,12 @@ pub fn run(command: Command) -> crate::Result<()> {
         Command::ExportUrdf { model, out } => {
             let (chain, _) = model_of(&model, &Default::default())?;
             write_model(&out, &chain, &crate::urdf::to_string(&chain)?)?;
+            for line in crate::urdf::export::unstated(&chain, None) {
+                eprintln!(
+                    "note: URDF cannot state {line}: not in {} (sim export-mjcf writes it)",
+                    out.display()
+                );
+            }
         }
         Command::ExportMjcf {
             model,

@@ -38,6 +38,46 @@ pub(crate) fn urdf_friction(friction: &Option<crate::friction::Friction>) -> f64
     }
 }
 
+/// What URDF cannot state of `chain`, and [`named`] therefore leaves out, one line per item
+/// naming its joint (`names` as for [`named`]): a joint's armature (URDF has none), its spring
+/// (stiffness and rest position) and a friction model other than Coulomb's (URDF's
+/// `<dynamics friction>`), and a gravity other than [`crate::GRAVITY`] along −z (URDF states
+/// none). Empty where the URDF is the whole chain; `sim export-urdf` prints them, and MJCF
+/// (`crate::mjcf::export`) states all of them.
+pub fn unstated(chain: &Chain, names: Option<&[String]>) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (k, l) in chain.links.iter().enumerate() {
+        let name = (names.and_then(|n| n.get(k).cloned())).unwrap_or_else(|| format!("O{}", k + 1));
+        let j = &l.joint;
+        let (inertia, stiffness, position) = match j.kind {
+            JointKind::Revolute => ("kg·m²", "N·m/rad", "rad"),
+            JointKind::Prismatic => ("kg", "N/m", "m"),
+        };
+        if j.armature != 0.0 {
+            lines.push(format!("joint {name}: armature {} {inertia}", j.armature));
+        }
+        if j.stiffness != 0.0 {
+            lines.push(format!(
+                "joint {name}: spring of stiffness {} {stiffness} at rest position {} {position}",
+                j.stiffness, j.spring_rest
+            ));
+        }
+        let coulomb_only = |f: &crate::friction::Friction| {
+            matches!(*f, crate::friction::Friction::CoulombViscous { viscous, smoothing, .. }
+                if viscous == 0.0 && smoothing == URDF_FRICTION_SMOOTHING)
+        };
+        if let Some(f) = &j.friction
+            && !coulomb_only(f)
+        {
+            lines.push(format!("joint {name}: friction model {f:?}"));
+        }
+    }
+    if chain.gravity != crate::model::STANDARD_GRAVITY {
+        lines.push(format!("gravity {:?} m/s²", chain.gravity));
+    }
+    lines
+}
+
 /// The offset (m) that, added to `from` in floating point, lands exactly on `to`: `to − from`,
 /// moved by an ulp where the subtraction rounded, so that the import's sums reproduce the
 /// model's points bit for bit.

@@ -171,3 +171,40 @@ fn the_ur5_file_has_the_published_kinematics_and_masses() {
         Some(std::f64::consts::PI)
     );
 }
+
+/// What URDF cannot state is said, not dropped silently: `sim export-urdf` of an MJCF arm whose
+/// joints have armature and springs, under MuJoCo's gravity, names each of them on stderr
+/// (`sim::urdf::export::unstated`), and says nothing for a model the URDF states whole.
+#[test]
+fn export_urdf_names_what_urdf_cannot_state() {
+    let out = std::env::temp_dir().join(format!("sim-urdf-unstated-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let export = |model: &str| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_sim"))
+            .args(["export-urdf", model, "--out"])
+            .arg(out.join("model.urdf"))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    assert_eq!(export("arm6"), "");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mjcf/geoms_aligned.xml");
+    let notes = export(file.to_str().unwrap());
+    let expected = [
+        "joint O1: armature 0.01 kg·m²",
+        "joint O1: spring of stiffness 3 N·m/rad at rest position 0.2 rad",
+        "joint O2: armature 0.01 kg·m²",
+        "joint O3: spring of stiffness 3 N·m/rad at rest position 0.2 rad",
+        "joint O4: spring of stiffness 0.25 N·m/rad at rest position -0.5 rad",
+        "gravity [0.0, 0.0, -9.81] m/s²",
+    ];
+    for line in expected {
+        assert!(
+            notes.contains(&format!("note: URDF cannot state {line}: not in ")),
+            "{line} missing from: {notes}"
+        );
+    }
+    assert_eq!(notes.lines().count(), 9, "{notes}");
+    std::fs::remove_dir_all(&out).unwrap();
+}
