@@ -28,13 +28,19 @@ use crate::model::{Base, Chain, JointKind, JointLimits};
 /// The `<dynamics friction>` of a joint: the Coulomb level of a friction model URDF can state
 /// (Coulomb only, with the import's smoothing), else 0 (other models are not written).
 pub(crate) fn urdf_friction(friction: &Option<crate::friction::Friction>) -> f64 {
+    friction.as_ref().and_then(urdf_coulomb).unwrap_or(0.0)
+}
+
+/// The Coulomb level of `friction` where URDF's `<dynamics friction>` states the whole model
+/// (Coulomb only, with the import's smoothing); `None` for any other model.
+fn urdf_coulomb(friction: &crate::friction::Friction) -> Option<f64> {
     match *friction {
-        Some(crate::friction::Friction::CoulombViscous {
+        crate::friction::Friction::CoulombViscous {
             coulomb,
             viscous,
             smoothing,
-        }) if viscous == 0.0 && smoothing == URDF_FRICTION_SMOOTHING => coulomb,
-        _ => 0.0,
+        } if viscous == 0.0 && smoothing == URDF_FRICTION_SMOOTHING => Some(coulomb),
+        _ => None,
     }
 }
 
@@ -62,12 +68,8 @@ pub fn unstated(chain: &Chain, names: Option<&[String]>) -> Vec<String> {
                 j.stiffness, j.spring_rest
             ));
         }
-        let coulomb_only = |f: &crate::friction::Friction| {
-            matches!(*f, crate::friction::Friction::CoulombViscous { viscous, smoothing, .. }
-                if viscous == 0.0 && smoothing == URDF_FRICTION_SMOOTHING)
-        };
         if let Some(f) = &j.friction
-            && !coulomb_only(f)
+            && urdf_coulomb(f).is_none()
         {
             lines.push(format!("joint {name}: friction model {f:?}"));
         }

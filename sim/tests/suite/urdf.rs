@@ -173,8 +173,9 @@ fn the_ur5_file_has_the_published_kinematics_and_masses() {
 }
 
 /// What URDF cannot state is said, not dropped silently: `sim export-urdf` of an MJCF arm whose
-/// joints have armature and springs, under MuJoCo's gravity, names each of them on stderr
-/// (`sim::urdf::export::unstated`), and says nothing for a model the URDF states whole.
+/// joints have armature and springs, under MuJoCo's gravity, and of a scenario whose friction is
+/// the teaching paper's, names each of them on stderr (`sim::urdf::export::unstated`), and says
+/// nothing for a model the URDF states whole.
 #[test]
 fn export_urdf_names_what_urdf_cannot_state() {
     let out = std::env::temp_dir().join(format!("sim-urdf-unstated-{}", std::process::id()));
@@ -206,5 +207,14 @@ fn export_urdf_names_what_urdf_cannot_state() {
         );
     }
     assert_eq!(notes.lines().count(), 9, "{notes}");
+    // A scenario's friction model other than Coulomb's (the teaching paper's eq. 15).
+    let scenario =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/teaching_sweep_j1.toml");
+    let notes = export(scenario.to_str().unwrap());
+    for joint in ["O1", "O2"] {
+        let line = format!("note: URDF cannot state joint {joint}: friction model Paper {{");
+        assert!(notes.contains(&line), "{line} missing from: {notes}");
+    }
+    assert_eq!(notes.lines().count(), 2, "{notes}");
     std::fs::remove_dir_all(&out).unwrap();
 }
