@@ -133,18 +133,28 @@ impl DriveTrain {
         Ok(())
     }
 
+    /// `R̃[m, j]`: drive `m`'s rate per unit rate of joint `j` (the identity where no coupling
+    /// is stated).
+    pub fn ratio(&self, m: usize, j: usize) -> f64 {
+        match &self.coupling {
+            Some(c) => c[m][j],
+            None => f64::from(u8::from(m == j)),
+        }
+    }
+
+    /// Whether drive `m` turns with another joint than its own (of `joints`).
+    pub fn coupled(&self, m: usize, joints: usize) -> bool {
+        (0..joints).any(|j| j != m && self.ratio(m, j) != 0.0)
+    }
+
     /// The drive terms of each joint's reading at joint rates `qd` and accelerations `qdd`.
     pub fn torque(&self, qd: &[f64], qdd: &[f64]) -> Vec<f64> {
         let n = qd.len();
-        let r = |m: usize, j: usize| match &self.coupling {
-            Some(c) => c[m][j],
-            None => f64::from(u8::from(m == j)),
-        };
         let mut tau = vec![0.0; n];
         for d in &self.drive {
             let m = d.joint as usize - 1;
-            let v: f64 = (0..n).map(|j| r(m, j) * qd[j]).sum();
-            let a: f64 = (0..n).map(|j| r(m, j) * qdd[j]).sum();
+            let v: f64 = (0..n).map(|j| self.ratio(m, j) * qd[j]).sum();
+            let a: f64 = (0..n).map(|j| self.ratio(m, j) * qdd[j]).sum();
             let sign = if v.abs() >= self.min_speed {
                 v.signum()
             } else {
@@ -152,7 +162,7 @@ impl DriveTrain {
             };
             let motor = d.coulomb * sign + d.viscous * v + d.armature * a;
             for (j, t) in tau.iter_mut().enumerate() {
-                *t += r(m, j) * motor;
+                *t += self.ratio(m, j) * motor;
             }
             tau[m] += d.offset;
         }

@@ -17,8 +17,8 @@
 //! `τ_passive = −c q̇ − k (q − q₀) − (f + Σ f_k) · Π s_k + Σ F_k`,
 //!
 //! `c` the joint's viscous damping, `k` and `q₀` the model's joint spring (MJCF's `stiffness`
-//! and `springref`; `sim::simulation` adds it beside the terms), `f` its friction model (`sim::friction::Friction`), and
-//! each registered term contributing one of [`Contribution`]: a friction `f_k` (a magnitude
+//! and `springref`; `sim::simulation` adds it beside the terms), `f` its friction model
+//! (`sim::friction::Friction`), and each registered term contributing one of [`Contribution`]: a friction `f_k` (a magnitude
 //! along the motion, opposing it), a scale `s_k` of the friction (not of the damping), or a
 //! force `F_k` added as it is. Each term is evaluated once per instant; the frictions are
 //! added in the list's order, the scales multiplied, then the forces summed.

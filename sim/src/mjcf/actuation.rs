@@ -35,19 +35,6 @@ pub struct Actuation<'a> {
 pub type JointTerms = [f64; 3];
 
 impl Actuation<'_> {
-    /// `R̃[m, j]`.
-    fn coupling(&self, m: usize, j: usize) -> f64 {
-        match &self.drives.coupling {
-            Some(c) => c[m][j],
-            None => f64::from(u8::from(m == j)),
-        }
-    }
-
-    /// Whether drive `m` turns with another joint than its own.
-    fn coupled(&self, m: usize, joints: usize) -> bool {
-        (0..joints).any(|j| j != m && self.coupling(m, j) != 0.0)
-    }
-
     /// Joint `j`'s own drive's terms `[armature, viscous, Coulomb]`, where that drive turns
     /// with joint `j` only (of `joints`).
     pub fn joint_terms(&self, j: usize, joints: usize) -> Option<JointTerms> {
@@ -56,7 +43,7 @@ impl Actuation<'_> {
             .drive
             .iter()
             .find(|d| d.joint as usize == j + 1)?;
-        (!self.coupled(j, joints)).then_some([d.armature, d.viscous, d.coulomb])
+        (!self.drives.coupled(j, joints)).then_some([d.armature, d.viscous, d.coulomb])
     }
 
     /// The comment after joint `j`'s element: what of its drive MJCF cannot state.
@@ -87,7 +74,7 @@ impl Actuation<'_> {
     /// where the transmission is stated; `names` the joints' names in chain order.
     pub(super) fn write(&self, out: &mut String, names: &[String]) {
         let n = names.len();
-        let coupled: Vec<usize> = (0..n).filter(|&m| self.coupled(m, n)).collect();
+        let coupled: Vec<usize> = (0..n).filter(|&m| self.drives.coupled(m, n)).collect();
         if !coupled.is_empty() {
             out.push_str("  <tendon>\n");
             for &m in &coupled {
@@ -106,7 +93,7 @@ impl Actuation<'_> {
                 }
                 let _ = writeln!(out, "    <fixed {attributes}>");
                 for (j, name) in names.iter().enumerate() {
-                    let c = self.coupling(m, j);
+                    let c = self.drives.ratio(m, j);
                     if c != 0.0 {
                         let _ = writeln!(
                             out,

@@ -246,11 +246,9 @@ fn motors(
                         )
                     })?,
             };
-            gears[drive] = if gears[drive].is_some() {
+            if gears[drive].replace(gear).is_some() {
                 return Ok(None);
-            } else {
-                Some(gear)
-            };
+            }
         }
     }
     let Some(gears) = gears.into_iter().collect::<Option<Vec<f64>>>() else {

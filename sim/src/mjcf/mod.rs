@@ -40,9 +40,9 @@
 //! ([`from_str`]), a geom whose mass MuJoCo would take from a mesh (or a height field, SDF or
 //! plane) or from its shell (`shellinertia`), `<compiler>` settings that change the bodies'
 //! masses after reading (`boundmass`, `boundinertia`, `settotalmass`, `balanceinertia`), ball and
-//! free joints, a massless link between two moving joints (but a rail's carriage), `<frame>`, equality constraints between joints that move (lock them
-//! through the scenario's `lock`, as a gripper's fingers), and tendon springs and spatial
-//! tendons with passive terms. A fixed tendon with passive terms is a coupled drive, and a
+//! free joints, a massless link between two moving joints (but a rail's carriage), `<frame>`,
+//! equality constraints between joints that move (lock them through the scenario's `lock`, as a
+//! gripper's fingers), and tendon springs and spatial tendons with passive terms. A fixed tendon with passive terms is a coupled drive, and a
 //! `<motor>` on each drive the transmission (the module `drives`): [`Mjcf::drives`] and
 //! [`Mjcf::transmission`] hold them, the export writes them back, and a scenario, which cannot
 //! simulate a coupled drive, refuses it.

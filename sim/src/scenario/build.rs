@@ -187,10 +187,11 @@ fn model_chain(
         ModelSource::Dir(dir) if crate::mjcf::is_mjcf(&file.model) => {
             let read = crate::mjcf::read(&dir.join(&file.model), &file.lock)
                 .map_err(|e| invalid("model", format!("expected a serial-chain MJCF: {e}")))?;
-            if let Some(coupling) = read.drives.and_then(|d| d.coupling) {
-                let coupled = (coupling.iter().enumerate())
-                    .filter(|(m, row)| (row.iter().enumerate()).any(|(j, c)| j != *m && *c != 0.0))
-                    .map(|(m, _)| read.joints[m].as_str())
+            if let Some(drives) = read.drives.as_ref().filter(|d| d.coupling.is_some()) {
+                let n = read.joints.len();
+                let coupled = (0..n)
+                    .filter(|&m| drives.coupled(m, n))
+                    .map(|m| read.joints[m].as_str())
                     .collect::<Vec<_>>();
                 return Err(invalid(
                     "model",

@@ -70,38 +70,30 @@ mod tests {
     /// export used, loses half the digits: 1e-8).
     #[test]
     fn rpy_reads_back_to_rounding_up_to_a_quarter_turn() {
+        // The largest entry of `Rz(c) Ry(b) Rx(a) − r`.
+        let off = |[a, b, c]: [f64; 3], r: &Rotation3<f64>| {
+            (Rotation3::from_euler_angles(a, b, c).matrix() - r.matrix())
+                .abs()
+                .max()
+        };
         let (mut ours, mut nalgebras) = (0.0f64, 0.0f64);
-        for (k, off) in [1e-2, 1e-5, 1e-7, 1e-8, 1e-9, 1e-10, 1e-12, 0.0]
+        for (k, off_quarter) in [1e-2, 1e-5, 1e-7, 1e-8, 1e-9, 1e-10, 1e-12, 0.0]
             .iter()
             .enumerate()
         {
             for sign in [1.0, -1.0] {
-                let pitch = sign * (std::f64::consts::FRAC_PI_2 - off);
+                let pitch = sign * (std::f64::consts::FRAC_PI_2 - off_quarter);
                 let roll = 0.3 + 0.7 * k as f64;
                 let r = Rotation3::from_euler_angles(roll, pitch, -1.1 + 0.4 * k as f64);
-                let [a, b, c] = super::rpy(&r);
-                ours = ours.max(
-                    (Rotation3::from_euler_angles(a, b, c).matrix() - r.matrix())
-                        .abs()
-                        .max(),
-                );
+                ours = ours.max(off(super::rpy(&r), &r));
                 let (a, b, c) = r.euler_angles();
-                nalgebras = nalgebras.max(
-                    (Rotation3::from_euler_angles(a, b, c).matrix() - r.matrix())
-                        .abs()
-                        .max(),
-                );
+                nalgebras = nalgebras.max(off([a, b, c], &r));
             }
         }
         // A turned body frame of a real model (unit quaternion through a matrix) too.
         let q = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), std::f64::consts::FRAC_PI_2);
         let r = q.to_rotation_matrix();
-        let [a, b, c] = super::rpy(&r);
-        ours = ours.max(
-            (Rotation3::from_euler_angles(a, b, c).matrix() - r.matrix())
-                .abs()
-                .max(),
-        );
+        ours = ours.max(off(super::rpy(&r), &r));
         assert!(ours < 1e-15, "{ours}");
         assert!(
             nalgebras > 1e-10,
