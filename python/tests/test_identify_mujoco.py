@@ -1,4 +1,4 @@
-"""`armid identify` on FIGAROH's TX40 recording (the shared data CI has beside the workspace):
+"""`armid identify` on FIGAROH's TX40 recording (`models/tx40/recording/`, in the repository):
 MuJoCo (PyPI `mujoco`) loads the MJCF it writes and reproduces the identified model's torque at
 the held-out states. (That the chosen model's holdout NRMS is `estimate --holdout`'s is
 validation/tests/suite/identify.rs, on a UR10 log.)"""
@@ -14,7 +14,7 @@ import pytest
 
 from conftest import ROOT, binary
 
-TX40 = ROOT.parent / "shared" / "data" / "tx40"
+TX40 = ROOT / "models" / "tx40" / "recording"
 URDF = ROOT / "models" / "tx40" / "tx40_mdh_modified.urdf"
 CONFIG = ROOT / "models" / "tx40" / "recording.toml"
 

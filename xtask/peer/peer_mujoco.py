@@ -1,7 +1,7 @@
 """The peer pipeline of `cargo xtask bench --peer`: what a user would write instead of this project to
 make the `paper_rail` dataset — MuJoCo (Python bindings), a computed-torque drive at dt = 1 ms, the
 same 101 samples, Parquet written with pyarrow. Its model, drive and recording are those of
-shared/bench/peer_mujoco.py (the project's reference peer), unchanged.
+the project's reference peer (the speed reference it was given), unchanged.
 
 Besides the timings it checks both sides' data with an independent library: the recorded generalized
 forces against Pinocchio's RNEA at the recorded (q, qd, qdd), relative to each joint's peak (the

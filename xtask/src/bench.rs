@@ -282,7 +282,7 @@ fn compare(
         result(&text, "peer_tau_vs_pinocchio")?,
         result(&text, "ours_tau_vs_pinocchio")?,
     );
-    // The strong peer (shared/bench/peer_mujoco_strong.py, unchanged): `exact` is the reference
+    // The strong peer (xtask/peer/peer_mujoco_strong.py, the reference as given): `exact` is the reference
     // motion's states with mj_inverse per sample, `batch` a closed loop at 1 ms in mujoco.batch.
     let threads = rayon::current_num_threads().to_string();
     let strong = |mode: &str, threads: &str| -> Result<f64, Box<dyn std::error::Error>> {

@@ -24,6 +24,7 @@ mod public_robots;
 mod random_arms;
 mod replay;
 mod sample_work;
+mod self_contained;
 mod sensor_chain;
 mod simulation;
 mod trajectory;

@@ -8,7 +8,7 @@
 //! kind = "recorded"
 //! name = "real_tx40"
 //! run = "tx40"                               # the imported run's id and directory (runs/tx40)
-//! recording = "../../shared/data/tx40"       # a file `validation import` reads, or with
+//! recording = "../models/tx40/recording"    # a file `validation import` reads, or with
 //!                                            # [figaroh] a folder of FIGAROH's CSVs
 //! urdf = "../models/tx40/tx40_mdh_modified.urdf"
 //! config = "../models/tx40/recording.toml"   # gear ratios, couplings, offsets (optional)
@@ -232,7 +232,7 @@ impl StudyKind for RecordedPlan {
                     self.name,
                     self.recording.display()
                 ),
-                expected: "an existing recording (the shared ones are beside the workspace)".into(),
+                expected: "an existing recording (a file, or with [figaroh] a folder)".into(),
             });
         }
         let run = ctx.runs().join(&self.run);

@@ -5,7 +5,6 @@
 //! file = "mim.toml"      # relative to the list
 //! tier = "default"       # "default": every run; "full": with --full (or --only NAME)
 //! chapter = true         # its result renders book/src/results-<name>.md
-//! needs = "../../shared/data/tx40"   # optional: skipped (said) where absent, but for --only
 //! ```
 //!
 //! Entries run in the list's order. A `full` entry with the name of a `default` one runs in its
@@ -41,8 +40,6 @@ struct EntryFile {
     tier: Tier,
     #[serde(default)]
     chapter: bool,
-    #[serde(default)]
-    needs: Option<PathBuf>,
 }
 
 /// One study of the list, read and checked.
@@ -54,8 +51,6 @@ pub struct Listed {
     pub tier: Tier,
     /// Whether its result renders a guide chapter.
     pub chapter: bool,
-    /// What it reads from outside the workspace (resolved), if anything.
-    pub needs: Option<PathBuf>,
     /// The study.
     pub plan: Plan,
 }
@@ -95,7 +90,6 @@ impl Tiers {
                 file,
                 tier: e.tier,
                 chapter: e.chapter,
-                needs: e.needs.map(|n| at.resolve(&n)),
                 plan,
             });
         }

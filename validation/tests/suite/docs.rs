@@ -9,8 +9,8 @@
 //! cut to [`ARMS`] arms and every study to [`SEEDS`] seeds, and the placeholders the pages
 //! write for the reader's own files ([`Fixtures::placeholder`]) stand for runs and files made
 //! once here.
-//! `cp …`, `sed …` and `paste …` run as written (the last two by `sh -c`); `../shared` is the
-//! shared data beside the workspace (linked beside the pages' working directories); `armid …`, `cargo run --release -p validation -- …` and
+//! `cp …`, `sed …` and `paste …` run as written (the last two by `sh -c`), on the repository's
+//! files (the TX40 recording is `models/tx40/recording/`); `armid …`, `cargo run --release -p validation -- …` and
 //! `cargo run --release -p sim -- …` run the binaries this test was built with (`armid`, its alias `validation`; `sim`'s
 //! subcommands are `armid`'s, [`sim_alias_is_armid`]); Cargo's own choice of binary for
 //! `cargo run -p validation` is checked in [`every_package_with_two_binaries_names_the_one_cargo_runs`].
@@ -159,9 +159,6 @@ impl Fixtures {
             dir.join("robot.urdf"),
         )
         .unwrap();
-        // `../shared/…` from a page's working directory: the shared data CI has beside the
-        // workspace.
-        std::os::unix::fs::symlink(root().join("../shared"), dir.join("shared")).unwrap();
         Fixtures { dir }
     }
 
