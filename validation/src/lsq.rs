@@ -1,7 +1,8 @@
 //! Every least-squares solve of the crate, in one place: minimum-norm least squares by SVD
 //! ([`least_squares`]), truncated solves that report only what the data determine
-//! ([`solve_identifiable`], [`solve_scaled`]) with their covariances ([`ols_std`],
-//! [`truncated_covariance`]), which unknowns the data determine alone ([`determined`]), and total
+//! ([`solve_identifiable`], [`solve_scaled`]), least squares that reports each unknown the data
+//! determine well, with its covariance ([`solve_conditioned`]), the covariance of a truncated
+//! solve ([`ols_std`]), which unknowns the data determine alone ([`determined`]), and total
 //! least squares ([`total_least_squares`]). Weighted and
 //! generalized least squares are these solves on whitened rows (the estimators divide each row
 //! by its noise's standard deviation, or by the Cholesky factor of the information matrix,
@@ -11,44 +12,13 @@
 
 use nalgebra::{DMatrix, DVector};
 
-/// Largest null-space component a parameter may have and still be reported.
-const NULL_COMPONENT: f64 = 1e-3;
-
-/// Solution of `Y x = z` restricted to what the data determine: a truncated SVD that treats
-/// singular values below `tolerance · σ_max` as zero, and reports a parameter only if it has no
-/// component (above 1e-3) in the resulting null space; `None` otherwise.
+/// Solution of `Y x = z` restricted to what the data determine: [`solve_conditioned`] with
+/// the limit `1 / tolerance` on each unknown's condition (`None` beyond it). Until issue 61 this
+/// was a truncated SVD (singular values below `tolerance · σ_max` dropped) that reported an
+/// unknown with a null-space component below 1e-3, biased by that component times the dropped
+/// direction's coefficient.
 pub fn solve_identifiable(y: &DMatrix<f64>, z: &DVector<f64>, tolerance: f64) -> Vec<Option<f64>> {
-    let p = y.ncols();
-    if y.nrows() == 0 {
-        return vec![None; p];
-    }
-    // Pad to at least p rows so that the SVD yields the full right-singular basis.
-    let mut a = y.clone();
-    let mut b = z.clone();
-    if a.nrows() < p {
-        a = a.resize_vertically(p, 0.0);
-        b = b.resize_vertically(p, 0.0);
-    }
-    let svd = a.svd(true, true);
-    let (u, v_t) = (svd.u.expect("u"), svd.v_t.expect("v_t"));
-    let sigma_max = svd.singular_values.max();
-    let keep: Vec<usize> = (0..svd.singular_values.len())
-        .filter(|&i| sigma_max > 0.0 && svd.singular_values[i] > tolerance * sigma_max)
-        .collect();
-    let mut x = DVector::zeros(p);
-    for &i in &keep {
-        let coef = u.column(i).dot(&b) / svd.singular_values[i];
-        x += v_t.row(i).transpose() * coef;
-    }
-    (0..p)
-        .map(|j| {
-            let null: f64 = (0..v_t.nrows())
-                .filter(|i| !keep.contains(i))
-                .map(|i| v_t[(i, j)].powi(2))
-                .sum();
-            (null.sqrt() < NULL_COMPONENT && !keep.is_empty()).then_some(x[j])
-        })
-        .collect()
+    solve_conditioned(y, z, 1.0 / tolerance).values
 }
 
 /// Whether each unknown of `Y x = z` is determined by the data alone: its unit direction lies in
@@ -77,25 +47,138 @@ pub fn determined(y: &DMatrix<f64>, tolerance: f64, within: f64) -> Vec<bool> {
 /// not scaled up to unit norm, where it would look as well determined as any other.
 pub const NUMERICAL_ZERO: f64 = 1e4 * f64::EPSILON;
 
-/// [`solve_identifiable`] after scaling every column to unit norm, for unknowns of different
-/// units; the threshold then measures conditioning, not excitation. A column at rounding level
+/// [`solve_identifiable`], which scales every column to unit norm, for unknowns of different
+/// units (the threshold then measures conditioning, not excitation); a column at rounding level
 /// ([`NUMERICAL_ZERO`]) gives no estimate.
 pub fn solve_scaled(y: &DMatrix<f64>, z: &DVector<f64>, tolerance: f64) -> Vec<Option<f64>> {
+    solve_identifiable(y, z, tolerance)
+}
+
+/// The largest condition ([`Conditioned::condition`]) of an unknown that [`solve_conditioned`]
+/// reports: a relative error `δ` of the data moves it by at most `1e5 δ` of its column's unit,
+/// so on exact data (`δ` about `1e-15`) it is exact to `1e-10`.
+pub const CONDITION_LIMIT: f64 = 1e5;
+
+/// The least-squares solution of `Y x = z` with, per unknown, how well the data determine it.
+#[derive(Clone, Debug)]
+pub struct Conditioned {
+    /// Each unknown where its condition is within the limit, else `None`.
+    pub values: Vec<Option<f64>>,
+    /// Each unknown's condition: `σ_max ‖(V Σ⁻¹)_j‖` of the column-scaled `Y = U Σ Vᵀ`
+    /// (how many times a relative error of the data it can take, in units of its column);
+    /// infinite for a column at rounding level ([`NUMERICAL_ZERO`]).
+    pub condition: Vec<f64>,
+    /// `(Yᵀ Y)⁺`: the estimate's covariance under unit white errors on `z` (rows already
+    /// weighted), in the unknowns' own units; rows and columns of unreported unknowns are 0.
+    pub covariance: DMatrix<f64>,
+    /// The residual `z − Y x`, with `x` the least-squares solution (unreported unknowns
+    /// included).
+    pub residual: DVector<f64>,
+    /// The number of directions solved for (singular values above rounding).
+    pub rank: usize,
+}
+
+/// Least squares of `Y x = z` reporting each unknown that the data determine to within
+/// `limit` ([`CONDITION_LIMIT`] for the estimators): columns scaled to unit norm, SVD
+/// `Y D⁻¹ = U Σ Vᵀ`, and unknown `j`'s condition `c_j = σ_max ‖(V Σ⁻¹)_j‖`, with a singular
+/// value below `ε σ_max` (rounding) taken as `ε σ_max`. An unknown with `c_j ≤ limit` is
+/// reported at the least-squares solution's value, which is unbiased: no direction it depends
+/// on is left out (directions at rounding level are, and its component on them is at most
+/// `c_j ε`). Replaces a truncated SVD with a rule on each unknown's null-space component, which
+/// reported unknowns with a small component on a dropped direction biased by that component
+/// times the direction's (unknown, possibly large) coefficient: issue 61's UR10, where
+/// `idim_single` reported base parameters off by up to 0.3 on exact data.
+pub fn solve_conditioned(y: &DMatrix<f64>, z: &DVector<f64>, limit: f64) -> Conditioned {
+    let p = y.ncols();
     let floor = NUMERICAL_ZERO * y.norm();
-    let norms: Vec<f64> = y.column_iter().map(|c| c.norm()).collect();
+    let norms: Vec<f64> = (y.column_iter())
+        .map(|c| c.norm())
+        .map(|n| if n > floor { n } else { 0.0 })
+        .collect();
     let mut scaled = y.clone();
     for (j, n) in norms.iter().enumerate() {
-        if *n > floor {
+        if *n > 0.0 {
             scaled.column_mut(j).scale_mut(1.0 / n);
         } else {
             scaled.column_mut(j).fill(0.0);
         }
     }
-    solve_identifiable(&scaled, z, tolerance)
-        .into_iter()
-        .zip(&norms)
-        .map(|(x, n)| x.filter(|_| *n > floor).map(|x| x / n))
-        .collect()
+    if scaled.nrows() < p {
+        scaled = scaled.resize_vertically(p, 0.0);
+    }
+    let mut b = z.clone();
+    if b.len() < p {
+        b = b.resize_vertically(p, 0.0);
+    }
+    let svd = scaled.svd(true, true);
+    let (u, v_t) = (svd.u.expect("U"), svd.v_t.expect("Vᵀ"));
+    let largest = svd.singular_values.max();
+    let rounding = f64::EPSILON * largest;
+    let mut x = DVector::zeros(p);
+    let mut pinv = DMatrix::zeros(p, p);
+    let mut condition = vec![0.0; p];
+    let mut rank = 0;
+    for (i, s) in svd.singular_values.iter().enumerate() {
+        let v = v_t.row(i).transpose();
+        for j in 0..p {
+            condition[j] += (v[j] / s.max(rounding)).powi(2);
+        }
+        if *s > rounding && largest > 0.0 {
+            x += &v * (u.column(i).dot(&b) / s);
+            pinv += (&v * v.transpose()) / (s * s);
+            rank += 1;
+        }
+    }
+    let reported: Vec<bool> = (0..p)
+        .map(|j| {
+            condition[j] = if norms[j] > 0.0 && largest > 0.0 {
+                largest * condition[j].sqrt()
+            } else {
+                f64::INFINITY
+            };
+            condition[j] <= limit
+        })
+        .collect();
+    let unscaled = DVector::from_fn(p, |j, _| if norms[j] > 0.0 { x[j] / norms[j] } else { 0.0 });
+    let residual = z - y * &unscaled;
+    Conditioned {
+        values: (0..p).map(|j| reported[j].then_some(unscaled[j])).collect(),
+        condition,
+        covariance: DMatrix::from_fn(p, p, |r, c| {
+            if reported[r] && reported[c] {
+                pinv[(r, c)] / (norms[r] * norms[c])
+            } else {
+                0.0
+            }
+        }),
+        residual,
+        rank,
+    }
+}
+
+impl Conditioned {
+    /// The reported unknowns' standard deviations under unit white errors (rows weighted by
+    /// the errors' standard deviations).
+    pub fn std(&self) -> Vec<Option<f64>> {
+        self.std_scaled(1.0)
+    }
+
+    /// The reported unknowns' standard deviations with the errors' variance estimated from
+    /// the residual, `s² = ‖z − Y x‖² / (rows − rank)` (ordinary least squares on rows of
+    /// equal, unknown variance); `None` throughout where no degree of freedom is left.
+    pub fn std_from_residual(&self) -> Vec<Option<f64>> {
+        let rows = self.residual.len();
+        if rows <= self.rank {
+            return vec![None; self.values.len()];
+        }
+        self.std_scaled(self.residual.norm_squared() / (rows - self.rank) as f64)
+    }
+
+    fn std_scaled(&self, variance: f64) -> Vec<Option<f64>> {
+        (self.values.iter().enumerate())
+            .map(|(j, v)| v.map(|_| (variance * self.covariance[(j, j)]).max(0.0).sqrt()))
+            .collect()
+    }
 }
 
 /// Standard deviations of a least-squares solution `x` of `Y x = z` (`None` entries: not
@@ -172,42 +255,6 @@ pub fn total_least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
         .expect("nonempty");
     let v = v_t.row(last);
     DVector::from_fn(p, |j, _| -v[j] / v[p] * scale[p] / scale[j])
-}
-
-/// The covariance of the truncated least-squares solution of `W x = τ + e` with unit white `e`
-/// (rows already weighted): with columns scaled to unit norm (`D`), SVD `W D⁻¹ = U Σ Vᵀ`, the
-/// directions kept by [`solve_scaled`]'s threshold (`tolerance`) give `D⁻¹ V_k Σ_k⁻² V_kᵀ D⁻¹`. The truncated
-/// solve estimates exactly the combinations in those directions, so this is both its covariance
-/// and the Cramér–Rao bound of what it estimates.
-pub fn truncated_covariance(w: &DMatrix<f64>, tolerance: f64) -> DMatrix<f64> {
-    let floor = NUMERICAL_ZERO * w.norm();
-    let norms: Vec<f64> = (w.column_iter())
-        .map(|c| c.norm())
-        .map(|n| if n > floor { n } else { 0.0 })
-        .collect();
-    let mut scaled = w.clone();
-    for (j, n) in norms.iter().enumerate() {
-        if *n > 0.0 {
-            scaled.column_mut(j).scale_mut(1.0 / n);
-        } else {
-            scaled.column_mut(j).fill(0.0);
-        }
-    }
-    let svd = scaled.svd(false, true);
-    let v_t = svd.v_t.expect("V");
-    let sigma_max = svd.singular_values.max();
-    let p = w.ncols();
-    let mut cov = DMatrix::zeros(p, p);
-    for (i, s) in svd.singular_values.iter().enumerate() {
-        if *s > tolerance * sigma_max {
-            let v = v_t.row(i).transpose();
-            cov += (&v * v.transpose()) / (s * s);
-        }
-    }
-    DMatrix::from_fn(p, p, |r, c| {
-        let d = norms[r] * norms[c];
-        if d > 0.0 { cov[(r, c)] / d } else { 0.0 }
-    })
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ mod external;
 mod fuzz;
 mod html_report;
 mod identifiability;
+mod identifiable_draws;
 mod identify;
 mod import;
 mod industrial;

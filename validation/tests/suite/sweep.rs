@@ -19,9 +19,11 @@ const GOOD: &str = "name = \"small\"\nscenarios = [\"rail.toml\"]\nseeds = 12\ne
 
 fn write_study(d: &std::path::Path, text: &str) -> PathBuf {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let rail = std::fs::read_to_string(root.join("scenarios/paper_rail.toml"))
-        .unwrap()
-        .replace("end = 2.0", "end = 0.4");
+    // The paper's whole 2 s: on its first 0.4 s (this test's run until issue 61) no base
+    // parameter of `idim_single` is determined within the condition limit
+    // (`validation::lsq::CONDITION_LIMIT`), and the truncated solve it used then reported
+    // biased combinations.
+    let rail = std::fs::read_to_string(root.join("scenarios/paper_rail.toml")).unwrap();
     std::fs::write(d.join("rail.toml"), rail).unwrap();
     let path = d.join("study.toml");
     std::fs::write(&path, text).unwrap();

@@ -55,20 +55,21 @@ impl super::WholeArm for Iv {
     }
 }
 
-/// `(Zᵀ W)⁻¹ Zᵀ τ` of the measured system, `W`'s and `Z`'s columns scaled to unit norm.
+/// `(Zᵀ W)⁻¹ Zᵀ τ` of the measured system, `W`'s columns scaled to unit norm, solved without
+/// forming `Zᵀ W`: with the thin QR `Z = Q R` (`R` invertible where the instruments are
+/// independent) the equations are `Qᵀ W x = Qᵀ τ`, whose condition is `W`'s over the cosine of
+/// the angle between the instruments' and the regressor's spans, where `Zᵀ W`'s is about its
+/// square (issue 61: on a 250 Hz Panda run the product lost 1e-6 of the parameters on exact
+/// data).
 fn instrumental(z: &DMatrix<f64>, system: &System) -> DVector<f64> {
-    let scale = |m: &DMatrix<f64>| -> Vec<f64> {
-        m.column_iter()
-            .map(|c| c.norm().max(f64::MIN_POSITIVE))
-            .collect()
-    };
-    let (dw, dz) = (scale(&system.a), scale(z));
+    let dw: Vec<f64> = (system.a.column_iter())
+        .map(|c| c.norm().max(f64::MIN_POSITIVE))
+        .collect();
     let mut w = system.a.clone();
-    let mut zs = z.clone();
-    for c in 0..w.ncols() {
-        w.column_mut(c).scale_mut(1.0 / dw[c]);
-        zs.column_mut(c).scale_mut(1.0 / dz[c]);
+    for (c, d) in dw.iter().enumerate() {
+        w.column_mut(c).scale_mut(1.0 / d);
     }
-    let y = least_squares(&(zs.transpose() * &w), &(zs.transpose() * &system.b));
+    let q = z.clone().qr().q();
+    let y = least_squares(&(q.transpose() * &w), &(q.transpose() * &system.b));
     DVector::from_fn(y.len(), |c, _| y[c] / dw[c])
 }

@@ -6,11 +6,15 @@
 //!
 //! `q̇, q̈` are the recorded columns where `q` is not measured (ideal encoders and
 //! differentiation), else the five-point differences of the measured angles
-//! ([`crate::encoder::differentiate`]). A base parameter the motion does not excite is reported
-//! as not identifiable: its regressor column is at rounding level (at most
-//! [`crate::lsq::NUMERICAL_ZERO`] of the regressor's norm: machine precision relative to the regressor's
-//! scale), or, with every column scaled to unit norm, it has a component (above 1e-3) in the
-//! directions whose singular value is below `TOLERANCE` (1e-5) of the largest.
+//! ([`crate::encoder::differentiate`]). A base parameter the motion does not determine is
+//! reported as not identifiable: its regressor column is at rounding level (at most
+//! [`crate::lsq::NUMERICAL_ZERO`] of the regressor's norm), or its condition in the column-scaled
+//! regressor (how many times a relative error of the data can move it,
+//! [`crate::lsq::solve_conditioned`]) is above [`CONDITION_LIMIT`] (1e5). The others are the
+//! least-squares solution's values, with nothing truncated that they depend on: exact on exact
+//! data, unbiased on noisy data. (Until issue 61 a truncated SVD decided instead, reporting
+//! a parameter whose component on a dropped direction was below 1e-3; on slow, small UR10
+//! motions that reported values off by up to 0.3 on exact data.)
 
 use nalgebra::{DMatrix, DVector};
 
@@ -20,10 +24,7 @@ use crate::estimate::idim::base::{FrictionColumns, FullRegressor};
 use crate::estimate::{
     Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId,
 };
-use crate::lsq::{ols_std, solve_scaled};
-
-/// Relative threshold of the scaled regressor's singular values.
-const TOLERANCE: f64 = 1e-5;
+use crate::lsq::{CONDITION_LIMIT, solve_conditioned};
 
 /// The stated standard deviation of every joint's torque noise (`[[noise]]` on `tau`), if
 /// every joint has one.
@@ -65,8 +66,7 @@ pub fn bound_with_friction(data: &Measurements, sigmas: &[f64]) -> Vec<Option<f6
     let friction = Some(FrictionColumns::CoulombViscous);
     let full = FullRegressor::with_columns(&data.geometry, vec![friction; data.joints.len()]);
     let (w, tau) = system_of(&full, data, Some(sigmas));
-    let x = solve_scaled(&w, &tau, TOLERANCE);
-    let mut std = standard_deviations(&w, &x);
+    let mut std = solve_conditioned(&w, &tau, CONDITION_LIMIT).std();
     std.truncate(full.base.len());
     std
 }
@@ -123,16 +123,7 @@ fn system_of(
 /// `sigmas`), from the run's regressor: `None` where not identifiable.
 pub fn bound(data: &Measurements, sigmas: &[f64]) -> Vec<Option<f64>> {
     let (w, tau) = system(data, Some(sigmas));
-    let x = solve_scaled(&w, &tau, TOLERANCE);
-    standard_deviations(&w, &x)
-}
-
-/// `sqrt` of the diagonal of [`truncated_covariance`] for the identifiable entries of `x`.
-fn standard_deviations(w: &DMatrix<f64>, x: &[Option<f64>]) -> Vec<Option<f64>> {
-    let cov = crate::lsq::truncated_covariance(w, TOLERANCE);
-    (0..x.len())
-        .map(|i| x[i].map(|_| cov[(i, i)].max(0.0).sqrt()))
-        .collect()
+    solve_conditioned(&w, &tau, CONDITION_LIMIT).std()
 }
 
 /// IDIM on a single run.
@@ -166,12 +157,13 @@ impl Estimator for IdimSingle {
             .map_err(|e| e.into_error(self.name()))?;
         let sigmas = stated_sigmas(data);
         let (w, tau) = system(data, sigmas.as_deref());
-        let x = solve_scaled(&w, &tau, TOLERANCE);
+        let solution = solve_conditioned(&w, &tau, CONDITION_LIMIT);
         let std = match &sigmas {
             // Weighted rows have unit variance: the covariance is the bound's.
-            Some(_) => standard_deviations(&w, &x),
-            None => ols_std(&w, &tau, &x),
+            Some(_) => solution.std(),
+            None => solution.std_from_residual(),
         };
+        let x = solution.values;
         let mut out = Estimates::default();
         for (k, (value, std)) in x.into_iter().zip(std).enumerate() {
             out.values.insert(
