@@ -3,8 +3,10 @@
 //! file (`git ls-files`; a walk of the tree, less `target/`, `generated/` and hidden folders,
 //! where git is not there):
 //! - no text names the development data that sits beside the workspace where the project is
-//!   developed (`../shared`, `shared/data/…` and its siblings), in any form a path takes in a
-//!   command, a TOML value, a Rust string or a Python path expression;
+//!   developed (the folder [`BESIDE`] one level up, its `data/`, `spec/`, `bench/` and `papers/`),
+//!   in any form a path takes in a command, a TOML value, a Rust string or a Python path
+//!   expression ([`outside`]; the texts are put together at run time, so that this file, which
+//!   is checked too, does not hold them);
 //! - every relative path in a TOML file (a string value starting with `./` or `../`, resolved
 //!   from the file's folder as the scenario and study readers resolve it) stays inside the
 //!   repository.
@@ -19,16 +21,17 @@ fn root() -> PathBuf {
         .unwrap()
 }
 
+/// The folder of development data beside the workspace where the project is developed.
+const BESIDE: &str = "shared";
+
 /// Texts that name the development data beside the workspace.
-const OUTSIDE: [&str; 7] = [
-    "../shared",
-    "shared/data",
-    "shared/spec",
-    "shared/bench",
-    "shared/papers",
-    "\"shared\" / \"",
-    "join(\"shared\")",
-];
+fn outside() -> Vec<String> {
+    let mut texts = vec![format!("../{BESIDE}")];
+    texts.extend(["data", "spec", "bench", "papers"].map(|d| format!("{BESIDE}/{d}")));
+    texts.push(format!("\"{BESIDE}\" / \""));
+    texts.push(format!("join(\"{BESIDE}\")"));
+    texts
+}
 
 /// Every tracked file, relative to the root.
 fn tracked(root: &Path) -> Vec<PathBuf> {
@@ -113,20 +116,20 @@ fn relative_paths(value: &toml::Value, key: &str, out: &mut Vec<(String, String)
 #[test]
 fn no_tracked_file_reaches_outside_the_repository() {
     let root = root();
-    let this = Path::new("sim/tests/suite/self_contained.rs");
     let files = tracked(&root);
+    let outside = outside();
     assert!(
         files.iter().any(|f| f == Path::new("Cargo.toml")),
         "no tracked files found under {}",
         root.display()
     );
     let mut failures = Vec::new();
-    for file in files.iter().filter(|f| f.as_path() != this) {
+    for file in &files {
         let Ok(text) = std::fs::read_to_string(root.join(file)) else {
             continue; // not text
         };
         for (k, line) in text.lines().enumerate() {
-            if let Some(what) = OUTSIDE.iter().find(|p| line.contains(*p)) {
+            if let Some(what) = outside.iter().find(|p| line.contains(p.as_str())) {
                 failures.push(format!(
                     "{}:{}: names `{what}`: {line}",
                     file.display(),
@@ -158,8 +161,8 @@ fn no_tracked_file_reaches_outside_the_repository() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The check above finds what it looks for: a study file naming the shared recording, and a
-/// relative path that climbs out.
+/// The check above finds what it looks for: a study file naming the recording beside the
+/// workspace, and a relative path that climbs out.
 #[test]
 fn the_check_finds_paths_outside() {
     let mut paths = Vec::new();
@@ -169,14 +172,13 @@ fn the_check_finds_paths_outside() {
     relative_paths(&value, "", &mut paths);
     assert_eq!(paths.len(), 3);
     let folder = Path::new("studies");
-    let outside: Vec<&str> = (paths.iter())
+    let climbing: Vec<&str> = (paths.iter())
         .filter(|(_, p)| normal(&folder.join(p)).is_none())
         .map(|(k, _)| k.as_str())
         .collect();
-    assert_eq!(outside, ["recording"]);
+    assert_eq!(climbing, ["recording"]);
     assert!(
-        OUTSIDE
-            .iter()
-            .any(|p| "recording = \"../../shared/data/tx40\"".contains(p))
+        (outside().iter())
+            .any(|p| format!("recording = \"../../{BESIDE}/data/tx40\"").contains(p.as_str()))
     );
 }
