@@ -1,8 +1,9 @@
 //! Every least-squares solve of the crate, in one place: minimum-norm least squares by SVD
-//! ([`least_squares`]), truncated solves that report only what the data determine
-//! ([`solve_identifiable`], [`solve_scaled`]), least squares that reports each unknown the data
-//! determine well, with its covariance ([`solve_conditioned`]), the covariance of a truncated
-//! solve ([`ols_std`]), which unknowns the data determine alone ([`determined`]), and total
+//! ([`least_squares`]), least squares that reports each unknown the data determine well, with
+//! its covariance ([`solve_conditioned`], and [`solve_identifiable`] for its values alone), the
+//! standard deviations of a least-squares solution on a subset of the unknowns ([`ols_std`]), a
+//! step restricted to what the data determine ([`truncated_step`]), which unknowns the data
+//! determine alone ([`determined`]), and total
 //! least squares ([`total_least_squares`]). Weighted and
 //! generalized least squares are these solves on whitened rows (the estimators divide each row
 //! by its noise's standard deviation, or by the Cholesky factor of the information matrix,
@@ -12,8 +13,9 @@
 
 use nalgebra::{DMatrix, DVector};
 
-/// Solution of `Y x = z` restricted to what the data determine: [`solve_conditioned`] with
-/// the limit `1 / tolerance` on each unknown's condition (`None` beyond it). Until issue 61 this
+/// Solution of `Y x = z` restricted to what the data determine: [`solve_conditioned`] (columns
+/// scaled to unit norm; a column at rounding level gives no estimate) with the limit
+/// `1 / tolerance` on each unknown's condition (`None` beyond it). Until issue 61 this
 /// was a truncated SVD (singular values below `tolerance · σ_max` dropped) that reported an
 /// unknown with a null-space component below 1e-3, biased by that component times the dropped
 /// direction's coefficient.
@@ -47,11 +49,22 @@ pub fn determined(y: &DMatrix<f64>, tolerance: f64, within: f64) -> Vec<bool> {
 /// not scaled up to unit norm, where it would look as well determined as any other.
 pub const NUMERICAL_ZERO: f64 = 1e4 * f64::EPSILON;
 
-/// [`solve_identifiable`], which scales every column to unit norm, for unknowns of different
-/// units (the threshold then measures conditioning, not excitation); a column at rounding level
-/// ([`NUMERICAL_ZERO`]) gives no estimate.
-pub fn solve_scaled(y: &DMatrix<f64>, z: &DVector<f64>, tolerance: f64) -> Vec<Option<f64>> {
-    solve_identifiable(y, z, tolerance)
+/// `y` with every column scaled to unit norm, and the norms: a column at rounding level
+/// ([`NUMERICAL_ZERO`] of `‖y‖`) is zeroed and its norm given as 0, so that it cannot look as well
+/// determined as any other.
+fn unit_columns(y: &DMatrix<f64>) -> (DMatrix<f64>, Vec<f64>) {
+    let floor = NUMERICAL_ZERO * y.norm();
+    let norms: Vec<f64> = (y.column_iter())
+        .map(|c| c.norm())
+        .map(|n| if n > floor { n } else { 0.0 })
+        .collect();
+    let mut scaled = y.clone();
+    for (j, n) in norms.iter().enumerate() {
+        scaled
+            .column_mut(j)
+            .scale_mut(if *n > 0.0 { 1.0 / n } else { 0.0 });
+    }
+    (scaled, norms)
 }
 
 /// The largest condition ([`Conditioned::condition`]) of an unknown that [`solve_conditioned`]
@@ -90,19 +103,7 @@ pub struct Conditioned {
 /// `idim_single` reported base parameters off by up to 0.3 on exact data.
 pub fn solve_conditioned(y: &DMatrix<f64>, z: &DVector<f64>, limit: f64) -> Conditioned {
     let p = y.ncols();
-    let floor = NUMERICAL_ZERO * y.norm();
-    let norms: Vec<f64> = (y.column_iter())
-        .map(|c| c.norm())
-        .map(|n| if n > floor { n } else { 0.0 })
-        .collect();
-    let mut scaled = y.clone();
-    for (j, n) in norms.iter().enumerate() {
-        if *n > 0.0 {
-            scaled.column_mut(j).scale_mut(1.0 / n);
-        } else {
-            scaled.column_mut(j).fill(0.0);
-        }
-    }
+    let (mut scaled, norms) = unit_columns(y);
     if scaled.nrows() < p {
         scaled = scaled.resize_vertically(p, 0.0);
     }
@@ -216,19 +217,7 @@ pub fn least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
 /// it started.
 pub fn truncated_step(a: &DMatrix<f64>, b: &DVector<f64>, tolerance: f64) -> DVector<f64> {
     let p = a.ncols();
-    let total = a.norm();
-    let scale: Vec<f64> = a
-        .column_iter()
-        .map(|c| {
-            let n = c.norm();
-            if n > NUMERICAL_ZERO * total { n } else { 0.0 }
-        })
-        .collect();
-    let mut scaled = a.clone();
-    for (c, s) in scale.iter().enumerate() {
-        let factor = if *s > 0.0 { 1.0 / s } else { 0.0 };
-        scaled.column_mut(c).scale_mut(factor);
-    }
+    let (scaled, scale) = unit_columns(a);
     let svd = scaled.svd(true, true);
     let tol = tolerance * svd.singular_values.max();
     let y = svd.solve(b, tol).expect("SVD with U and Vᵀ");
@@ -291,7 +280,7 @@ mod tests {
         let x = DVector::from_column_slice(&[2.0, 0.0, -1.0]);
         // The data carry their own rounding, which the tiny column would fit.
         let z = &y * &x + DVector::from_column_slice(&[1e-16, -2e-16, 0.0, 1e-16]);
-        let sol = solve_scaled(&y, &z, 1e-5);
+        let sol = solve_identifiable(&y, &z, 1e-5);
         assert_eq!(sol[1], None, "{sol:?}");
         assert!((sol[0].unwrap() - 2.0).abs() < 1e-14 && (sol[2].unwrap() + 1.0).abs() < 1e-14);
     }
@@ -300,7 +289,7 @@ mod tests {
     fn scaled_solve_handles_mixed_units() {
         let y = DMatrix::from_row_slice(3, 2, &[1e6, 1e-3, 2e6, 3e-3, -1e6, 5e-3]);
         let x = DVector::from_column_slice(&[2.0, 7.0]);
-        let sol = solve_scaled(&y, &(&y * &x), 1e-10);
+        let sol = solve_identifiable(&y, &(&y * &x), 1e-10);
         assert!((sol[0].unwrap() - 2.0).abs() < 1e-9 && (sol[1].unwrap() - 7.0).abs() < 1e-6);
     }
 }

@@ -15,7 +15,7 @@ use nalgebra::{DMatrix, DVector, Vector3};
 use sim::model::{Base, Chain};
 
 use crate::estimate::EstimateError;
-use crate::lsq::solve_scaled;
+use crate::lsq::solve_identifiable;
 use crate::param::{Estimate, ParamId, Values};
 
 /// The kinematic model, with no inertial or damping value in it.
@@ -67,7 +67,7 @@ impl KnownGeometry {
     }
 
     /// Solves `Y θ = z` for the unknown parameters, the known ones' columns moved to the right
-    /// side ([`solve_scaled`]). Returns the full θ, known values filled in.
+    /// side ([`solve_identifiable`]). Returns the full θ, known values filled in.
     pub fn solve(&self, y: &DMatrix<f64>, z: &DVector<f64>) -> Vec<Option<f64>> {
         let unknown: Vec<usize> = (0..self.known.len())
             .filter(|&p| self.known[p].is_none())
@@ -78,7 +78,7 @@ impl KnownGeometry {
                 rhs -= y.column(p) * *v;
             }
         }
-        let solved = solve_scaled(&y.select_columns(&unknown), &rhs, 1e-10);
+        let solved = solve_identifiable(&y.select_columns(&unknown), &rhs, 1e-10);
         let mut theta = self.known.clone();
         for (p, v) in unknown.iter().zip(solved) {
             theta[*p] = v;

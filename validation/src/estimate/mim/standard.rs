@@ -16,14 +16,14 @@
 //! are the measured joint wrenches (`f`, `n`, their `_meas` copies where the run has them); the
 //! motion of the link frame (`R`, `ω`, `ω̇`, `a_O`) comes from the joint states through the
 //! arm's kinematics (`q` measured where measured). Each body is solved over all samples by
-//! column-scaled least squares ([`crate::lsq::solve_scaled`]); a parameter the motion does not
+//! column-scaled least squares ([`crate::lsq::solve_identifiable`]); a parameter the motion does not
 //! determine well is `None`.
 
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
 use sim::dynamics::{StandardParameters, kinematics, net_wrench};
 
 use crate::dataset::{JointColumn, Measurements};
-use crate::lsq::solve_scaled;
+use crate::lsq::solve_identifiable;
 
 /// Default threshold: the reciprocal of the largest condition of a reported parameter
 /// ([`crate::lsq::CONDITION_LIMIT`]; 1e-6 until issue 61, which let a first body's first
@@ -83,7 +83,7 @@ pub fn estimate(data: &Measurements, tolerance: f64) -> Vec<[Option<f64>; 10]> {
     }
     (0..n)
         .map(|b| {
-            let x = solve_scaled(&y[b], &z[b], tolerance);
+            let x = solve_identifiable(&y[b], &z[b], tolerance);
             std::array::from_fn(|i| x[i])
         })
         .collect()
