@@ -68,8 +68,11 @@ fn unit_columns(y: &DMatrix<f64>) -> (DMatrix<f64>, Vec<f64>) {
 }
 
 /// The largest condition ([`Conditioned::condition`]) of an unknown that [`solve_conditioned`]
-/// reports: a relative error `δ` of the data moves it by at most `1e5 δ` of its column's unit,
-/// so on exact data (`δ` about `1e-15`) it is exact to `1e-10`.
+/// reports: an error `δz` of the data moves unknown `j` by at most `1e5 ‖δz‖ / (σ_max n_j)`,
+/// `n_j` its column's norm. On exact data (`‖δz‖` about `1e-16 ‖z‖`) that is about `1e-11` of
+/// `‖z‖ / n_j`, the value that would explain all the data through its column alone: small
+/// against the parameters where the column is strong, not where it is weak (a first body's
+/// first moments on a slow motion, issue 61's note).
 pub const CONDITION_LIMIT: f64 = 1e5;
 
 /// The least-squares solution of `Y x = z` with, per unknown, how well the data determine it.
