@@ -16,7 +16,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::param::{ParamError, finite, non_negative, positive};
-use crate::term::{Contribution, JointNow, JointTerm, Place, not_on_the_rail};
+use crate::term::{Contribution, JointNow, JointTerm, Place, PlaceError, not_on_the_rail};
 
 /// A joint's cogging torque.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -56,7 +56,7 @@ impl JointTerm for Cogging {
         finite("phase", self.phase)
     }
 
-    fn check_place(&self, place: &Place) -> Result<(), String> {
+    fn check_place(&self, place: &Place) -> Result<(), PlaceError> {
         not_on_the_rail(place)
     }
 

@@ -75,7 +75,7 @@ pub trait JointTerm: std::fmt::Debug + Send + Sync {
     fn check_params(&self) -> Result<(), ParamError>;
 
     /// Checks that the term can act where it is stated; `Err` says what was expected.
-    fn check_place(&self, place: &Place) -> Result<(), String> {
+    fn check_place(&self, place: &Place) -> Result<(), PlaceError> {
         let _ = place;
         Ok(())
     }
@@ -90,10 +90,19 @@ pub trait JointTerm: std::fmt::Debug + Send + Sync {
     fn at(&self, now: &JointNow) -> Contribution;
 }
 
+/// Why a term cannot act on the joint it is stated on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlaceError {
+    /// The term acts through a joint's load or position, which the kinematic rail (joint 0, a
+    /// prescribed carriage) does not have.
+    #[error("expected none for the kinematic rail")]
+    OnTheRail,
+}
+
 /// The one kinematic rail refusal of the terms that cannot act on it.
-pub fn not_on_the_rail(place: &Place) -> Result<(), String> {
+pub fn not_on_the_rail(place: &Place) -> Result<(), PlaceError> {
     if place.is_rail() {
-        Err("expected none for the kinematic rail".into())
+        Err(PlaceError::OnTheRail)
     } else {
         Ok(())
     }

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use super::smooth_sign;
 use crate::param::{ParamError, non_negative, positive};
-use crate::term::{Contribution, JointNow, JointTerm, Place, not_on_the_rail};
+use crate::term::{Contribution, JointNow, JointTerm, Place, PlaceError, not_on_the_rail};
 
 /// Load-proportional Coulomb friction of one joint.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -54,7 +54,7 @@ impl JointTerm for LoadFriction {
         self.validate()
     }
 
-    fn check_place(&self, place: &Place) -> Result<(), String> {
+    fn check_place(&self, place: &Place) -> Result<(), PlaceError> {
         not_on_the_rail(place)
     }
 

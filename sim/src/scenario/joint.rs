@@ -225,7 +225,7 @@ fn terms(
     for (name, term) in JointTerms::of(j).iter() {
         let field = |f: &str| format!("joint[{k}].{name}{f}");
         term.check_place(&place)
-            .map_err(|e| invalid(&field(""), e))?;
+            .map_err(|e| invalid(&field(""), e.to_string()))?;
         term.check_params()
             .map_err(|(f, e)| invalid(&field(&format!(".{f}")), e))?;
     }
