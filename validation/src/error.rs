@@ -79,17 +79,63 @@ pub enum Error {
         /// The registry's names.
         known: Vec<String>,
     },
-    /// Data or a model that a method cannot use, and why (a missing excitation, too short a
-    /// record, a prior of another arm): the reason an estimator does not apply.
-    #[error("{0}")]
-    Data(String),
+    /// A parameter name that is not one of the project's ([`crate::param::ParamId`]).
+    #[error("{at}: {source}")]
+    Parameter {
+        /// Where it was read (a file and its row).
+        at: String,
+        /// The name and the expected form.
+        source: crate::param::ParseParamError,
+    },
+    /// A failure while working on one named thing (a population, a run directory, a part of a
+    /// study): that thing, then the failure.
+    #[error("{what}: {source}")]
+    In {
+        /// The population, run or part, as a user finds it (its path or its name).
+        what: String,
+        /// The failure.
+        source: Box<Error>,
+    },
+    /// An estimator whose result lacks what its caller needs.
+    #[error("{estimator} gave no {missing}")]
+    Missing {
+        /// The estimator.
+        estimator: String,
+        /// What it did not give (`torque model`, `identified model`).
+        missing: &'static str,
+    },
+    /// No estimator gave what a command needs, each with its reason; nothing was written.
+    #[error("{what}: no estimator {wanted}, nothing written ({})", reasons_text(.reasons))]
+    NoEstimator {
+        /// The experiment or log.
+        what: String,
+        /// What was needed of one (`applies`, `gave an estimate`, …).
+        wanted: String,
+        /// `(estimator, why not)`.
+        reasons: Vec<(String, String)>,
+    },
     /// A numerical method that cannot give an answer on these data (a singular system, too few
     /// samples, no convergence).
     #[error("{0}")]
     Numerical(String),
 }
 
+fn reasons_text(reasons: &[(String, String)]) -> String {
+    let text: Vec<String> = (reasons.iter())
+        .map(|(method, why)| format!("{method}: {why}"))
+        .collect();
+    text.join("; ")
+}
+
 impl Error {
+    /// This failure, while working on `what` ([`Error::In`]).
+    pub fn within(self, what: impl Into<String>) -> Error {
+        Error::In {
+            what: what.into(),
+            source: Box::new(self),
+        }
+    }
+
     /// An [`Error::Io`] on `path`.
     pub fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Error {
         let path = path.into();

@@ -21,22 +21,26 @@ pub struct Window {
 /// The last `periods` whole periods of a record sampled uniformly at times `t`.
 pub(crate) fn last_periods(t: &[f64], period: f64, periods: usize) -> crate::Result<Window> {
     if t.len() < 2 {
-        return Err(crate::Error::Data("expected at least two samples".into()));
+        return Err(crate::Error::invalid(
+            format!("a record of {} samples", t.len()),
+            "at least two",
+        ));
     }
     let dt = t[1] - t[0];
     let per = period / dt;
     let n = per.round() as usize;
     if n == 0 || (per - n as f64).abs() > 1e-6 * per {
-        return Err(crate::Error::Data(format!(
-            "the sample period {dt} s does not divide the excitation period {period} s"
-        )));
+        return Err(crate::Error::invalid(
+            format!("the sample period {dt} s"),
+            format!("a divisor of the excitation period {period} s"),
+        ));
     }
     let len = n * periods;
     if len == 0 || len > t.len() {
-        return Err(crate::Error::Data(format!(
-            "expected at least {periods} whole periods of {period} s, the record holds {} s",
-            dt * (t.len() - 1) as f64
-        )));
+        return Err(crate::Error::invalid(
+            format!("a record of {} s", dt * (t.len() - 1) as f64),
+            format!("at least {periods} whole periods of {period} s"),
+        ));
     }
     Ok(Window {
         start: t.len() - len,

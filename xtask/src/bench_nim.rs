@@ -8,12 +8,13 @@
 use std::path::Path;
 use std::time::Instant;
 
-use validation::estimate::mim::algorithm::MimSingleInstant;
+use validation::estimate::mim::SingleInstant;
 use validation::estimate::nim::dense::Dense;
 use validation::estimate::nim::features::rows;
 use validation::estimate::nim::mlp::BurnMlp;
 use validation::estimate::nim::population::recipe;
 use validation::estimate::nim::{Inputs, Nim, Predictor};
+use validation::estimate::{Experiment, engine};
 
 /// Mean seconds per call of `f` over `reps` calls.
 fn per_call(reps: usize, mut f: impl FnMut()) -> f64 {
@@ -74,9 +75,10 @@ pub fn bench(root: &Path, tmp: &Path) -> Result<(), Box<dyn std::error::Error>> 
     let body_samples = x.len() / inputs.len();
     let (burn_batch, burn_single) = latency(&burn, &x, inputs.len(), 20);
     let (dense_batch, dense_single) = latency(&dense, &x, inputs.len(), 200);
-    let mim = MimSingleInstant::paper();
+    let mim = SingleInstant::paper();
+    let experiment = Experiment::single(data);
     let mim_solve = per_call(200, || {
-        std::hint::black_box(mim.estimate(data).ok());
+        std::hint::black_box(engine::run(&mim, &experiment).ok());
     });
     let us = 1e6;
     println!(

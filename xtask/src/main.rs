@@ -1,5 +1,6 @@
 //! Project automation: `cargo xtask reproduce` (the study files of `studies/reproduce.toml`,
-//! run by `validation::kind`) and `book`, `excite`, `nim-train`/`nim-predict`, and `bench`.
+//! run by `validation::kind`) and `book`, `excite` and `bench`. Training NIM on a population is
+//! `armid nim-train` (`validation::estimate::nim::saved`).
 
 // The argument docs are `--help` text, where `<workspace>` is a placeholder, not HTML.
 #![allow(rustdoc::invalid_html_tags)]
@@ -13,7 +14,6 @@ mod bench_nim;
 mod bench_population;
 mod excite_link2;
 mod excite_panda;
-mod nim;
 mod rapier_patch;
 mod rapier_trajectories;
 
@@ -56,32 +56,6 @@ enum Command {
         /// Where the results are (default: <workspace>/generated/report).
         #[arg(long)]
         report: Option<PathBuf>,
-    },
-    /// Train NIM (one network per body) on every complete arm of a population dataset
-    /// (`sim population` output); writes MODEL_DIR/body<k>.safetensors.
-    NimTrain {
-        /// The population directory.
-        #[arg(long)]
-        population: PathBuf,
-        /// Where to write the models.
-        #[arg(long)]
-        model_dir: PathBuf,
-        /// Adam steps per network (batch 256).
-        #[arg(long, default_value_t = 40_000)]
-        steps: usize,
-        /// Inputs: `centroidal` (15, the rail study's), `per-axis-log` (25, the motion study's),
-        /// `per-axis` (18), `normalized` (15), `with-child` (24) or `paper` (18).
-        #[arg(long, default_value = "centroidal")]
-        inputs: String,
-    },
-    /// Estimate every body of a run directory with models from `nim-train`.
-    NimPredict {
-        /// The models' directory.
-        #[arg(long)]
-        model_dir: PathBuf,
-        /// A run directory (`sim run` output).
-        #[arg(long)]
-        run: PathBuf,
     },
     /// Design the identification trajectories: write scenarios/teaching_excitation.toml
     /// (Fourier coefficients minimizing the base regressor's condition number) and
@@ -251,13 +225,6 @@ fn run(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
             excite_link2::excite(&root)?;
             excite_panda::excite(&root)?;
         }
-        Command::NimTrain {
-            population,
-            model_dir,
-            steps,
-            inputs,
-        } => nim::train_cli(&population, &model_dir, steps, &inputs)?,
-        Command::NimPredict { model_dir, run } => nim::predict_cli(&model_dir, &run)?,
         Command::Bench {
             runs,
             steps,

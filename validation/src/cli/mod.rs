@@ -10,6 +10,8 @@
 //! validation import RECORDING.csv --urdf ROBOT.urdf [--config C.toml] --out RUN
 //! validation identify LOG.csv --model ROBOT.urdf|ROBOT.xml [--config C.toml] --out DIR
 //! validation report RUN_OR_STUDY_DIR --html OUT.html [--only NAMES]
+//! validation nim-train --population DIR --model-dir M [--steps N] [--inputs centroidal]
+//! validation nim-predict --model-dir M --run RUN
 //! ```
 
 use std::path::PathBuf;
@@ -21,6 +23,7 @@ use crate::estimate::{Options, Role};
 
 pub mod html;
 mod identify;
+mod nim;
 mod output;
 
 /// The estimation commands (`validation …`, and the same subcommands of `armid`).
@@ -36,7 +39,7 @@ pub enum Command {
         /// Only these estimators (comma-separated names).
         #[arg(long, value_delimiter = ',')]
         only: Option<Vec<String>>,
-        /// NIM models (`cargo xtask nim-train --model-dir`).
+        /// NIM models (`nim-train --model-dir`, or a NIM study's `models/…`).
         #[arg(long)]
         nim_models: Option<PathBuf>,
         /// A prior model (URDF, e.g. the CAD model) for the standard-parameter identifiers
@@ -101,6 +104,34 @@ pub enum Command {
         #[arg(long)]
         nim_models: Option<PathBuf>,
     },
+    /// Train NIM (one network per body) on every complete arm of a population dataset
+    /// (`population` output); writes MODEL_DIR/body<k>.safetensors, which `estimate
+    /// --nim-models` and `nim-predict` read.
+    NimTrain {
+        /// The population directory.
+        #[arg(long)]
+        population: PathBuf,
+        /// Where to write the models (replaced whole).
+        #[arg(long)]
+        model_dir: PathBuf,
+        /// Adam steps per network (batch 256).
+        #[arg(long, default_value_t = 40_000)]
+        steps: usize,
+        /// Inputs: `centroidal` (15, the rail study's), `per-axis-log` (25, the motion study's),
+        /// `per-axis` (18), `normalized` (15), `with-child` (24) or `paper` (18).
+        #[arg(long, default_value = "centroidal")]
+        inputs: crate::estimate::nim::Inputs,
+    },
+    /// Estimate every body of a run directory with saved NIM models (`nim-train`'s, or a NIM
+    /// study's), ± σ where the models are a calibrated ensemble; the run's truth beside.
+    NimPredict {
+        /// The models' directory.
+        #[arg(long)]
+        model_dir: PathBuf,
+        /// A run directory (`run` output).
+        #[arg(long)]
+        run: PathBuf,
+    },
 }
 
 /// The registry's estimators (with `options`), only those `--only` names where given.
@@ -144,6 +175,13 @@ pub fn run(command: Command) -> crate::Result<()> {
             );
         }
         Command::Identify(options) => identify::run(&options)?,
+        Command::NimTrain {
+            population,
+            model_dir,
+            steps,
+            inputs,
+        } => nim::train(&population, &model_dir, steps, inputs)?,
+        Command::NimPredict { model_dir, run } => nim::predict(&model_dir, &run)?,
         Command::Import(options) => {
             let out = options.out.clone();
             let m = crate::import::import(&options)?;
@@ -235,17 +273,13 @@ pub fn run(command: Command) -> crate::Result<()> {
                 let outcome = crate::estimate::engine::run_all(&chosen, &refs);
                 output::print_outcome(&outcome);
                 if only.is_some() && outcome.skipped.len() + outcome.failed.len() == chosen.len() {
-                    let why: Vec<String> = (outcome.skipped.iter().chain(&outcome.failed))
-                        .map(|(m, reason)| format!("{m}: {reason}"))
-                        .collect();
-                    return Err(crate::Error::Data(format!(
-                        "--only: no estimator asked for gave an estimate on `{}`, nothing written ({})",
-                        refs.iter()
-                            .map(|(_, r)| r.id.as_str())
-                            .collect::<Vec<_>>()
-                            .join("+"),
-                        why.join("; ")
-                    )));
+                    return Err(crate::Error::NoEstimator {
+                        what: format!("--only, on `{model_id}`"),
+                        wanted: "asked for gave an estimate".into(),
+                        reasons: (outcome.skipped.iter().chain(&outcome.failed))
+                            .cloned()
+                            .collect(),
+                    });
                 }
                 if let Some(dir) = &urdf_out {
                     for path in output::write_models(dir, &model_id, &outcome.models)? {

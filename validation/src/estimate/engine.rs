@@ -54,6 +54,18 @@ pub fn run(
     Ok(estimator.estimate(experiment)?)
 }
 
+/// [`run`] where the caller needs the estimates (a study of a fixed method): an estimator that
+/// does not apply is an error naming it and why.
+pub fn required(
+    estimator: &dyn Estimator,
+    experiment: &Experiment,
+) -> Result<crate::estimate::Estimates, crate::estimate::EstimateError> {
+    run(estimator, experiment).map_err(|e| match e {
+        NoEstimate::NotApplicable(why) => why.into_error(estimator.name()),
+        NoEstimate::Failed(err) => err,
+    })
+}
+
 /// A model an estimator identified.
 #[derive(Clone, Debug)]
 pub struct IdentifiedModel {

@@ -31,20 +31,19 @@ impl KnownGeometry {
     /// all turn about their bodies' `e2` axes (planar arms) are supported.
     pub fn from_model(model: &Chain) -> crate::Result<Self> {
         if model.base != Base::Fixed {
-            return Err(crate::Error::Data(format!(
-                "model `{}`: expected a fixed base",
-                model.name
-            )));
+            return Err(crate::Error::invalid(
+                format!("model `{}`", model.name),
+                "a fixed base",
+            ));
         }
         let mut chain = model.clone();
         for (k, link) in chain.links.iter_mut().enumerate() {
             let e2 = Vector3::from(link.body.frame[1]);
             if (e2 - link.joint.axis().into_inner()).norm() > 1e-12 {
-                return Err(crate::Error::Data(format!(
-                    "model `{}`: joint {} does not turn about its body's e2 axis",
-                    model.name,
-                    k + 1
-                )));
+                return Err(crate::Error::invalid(
+                    format!("model `{}`, joint {}", model.name, k + 1),
+                    "a joint turning about its body's e2 axis",
+                ));
             }
             link.body.mass = 0.0;
             link.body.inertia = [0.0; 3];

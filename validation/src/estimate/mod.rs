@@ -20,11 +20,11 @@ pub mod engine;
 pub mod experiment;
 pub mod external;
 pub mod frequency;
+pub mod id;
 pub mod idim;
 pub mod known_geometry;
 pub mod mim;
 pub mod nim;
-pub mod per_run;
 pub mod score;
 pub mod time_domain;
 
@@ -33,8 +33,8 @@ use std::path::PathBuf;
 
 pub use crate::param::{Estimate, ParamId, Values};
 pub use experiment::{Experiment, Role};
+pub use id::EstimatorId;
 use idim::TorqueModel;
-pub use per_run::RunMethod;
 
 /// An estimator that cannot run on the given data.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -168,7 +168,7 @@ pub trait Estimator: Send + Sync {
 /// What the registry needs from outside the data.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// A directory of NIM models (`cargo xtask nim-train` output: `body<k>.safetensors`).
+    /// A directory of NIM models (`armid nim-train` output: `body<k>.safetensors`).
     pub nim_models: Option<PathBuf>,
     /// A prior model (URDF or MJCF, e.g. the CAD model) for the standard-parameter identifiers.
     pub prior: Option<PathBuf>,
@@ -204,13 +204,13 @@ pub fn chosen(
 pub fn registry(options: &Options) -> Vec<Box<dyn Estimator>> {
     vec![
         Box::new(mim::SingleInstant::paper()),
-        Box::new(mim::Stacked),
-        Box::new(mim::WholeArm),
+        Box::new(mim::Stacked::default()),
+        Box::new(mim::WholeArm::default()),
         Box::new(mim::WholeArmGls),
         Box::new(mim::Standard),
         Box::new(mim::MimEncoders),
-        Box::new(frequency::Paper),
-        Box::new(frequency::Linearized),
+        Box::new(frequency::Paper::default()),
+        Box::new(frequency::Linearized::default()),
         Box::new(time_domain::TimeDomain::recorded()),
         Box::new(time_domain::TimeDomain::fourier()),
         Box::new(idim::SweepFit),
@@ -238,6 +238,11 @@ pub fn by_name(options: &Options, name: &str) -> Option<Box<dyn Estimator>> {
     registry(options).into_iter().find(|e| e.name() == name)
 }
 
+/// The registry's estimator `id` (with `options`).
+pub fn by_id(options: &Options, id: EstimatorId) -> Box<dyn Estimator> {
+    by_name(options, id.name()).expect("every identifier is registered (`estimate::id`'s test)")
+}
+
 /// The single run of an experiment, or why there is none.
 pub(crate) fn single<'a>(
     experiment: &Experiment<'a>,
@@ -249,7 +254,7 @@ pub(crate) fn single<'a>(
     }
 }
 
-/// The estimates of a per-run algorithm ([`per_run`]) as an estimator's.
+/// The estimates of a per-run algorithm (a family's `algorithm` module) as an estimator's.
 pub(crate) fn from_values(values: Values) -> Estimates {
     Estimates {
         values,

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::{Checks, Context, StudyKind};
+use crate::estimate::EstimatorId;
 use crate::study::file::StudyError;
 use crate::study::industrial::{Case, IndustrialStudy};
 use crate::study::plan::IndustrialPlan;
@@ -93,16 +94,16 @@ impl StudyKind for IndustrialPlan {
     }
 
     fn summary(s: &IndustrialStudy) -> String {
-        let nrms = |case: usize, m: &str| {
-            s.result(case, m).map_or(f64::NAN, |r| {
+        let nrms = |case: usize, m: EstimatorId| {
+            s.result(case, m.name()).map_or(f64::NAN, |r| {
                 100.0 * r.nrms.iter().copied().fold(f64::NAN, f64::max)
             })
         };
         format!(
             "worst validation NRMS at BIRDy noise: OLS {:.3} %, WLS {:.3} %, consistent {:.3} %",
-            nrms(0, "idim_ols"),
-            nrms(0, "idim_wls"),
-            nrms(0, "idim_consistent"),
+            nrms(0, EstimatorId::IdimOls),
+            nrms(0, EstimatorId::IdimWls),
+            nrms(0, EstimatorId::IdimConsistent),
         )
     }
 }

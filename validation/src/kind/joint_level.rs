@@ -33,8 +33,8 @@ use super::checks::MAX_ARMS;
 use super::trained::{joint_nim, sweep_with_models};
 use super::{Checks, Context, StudyKind};
 use crate::dataset::Run;
-use crate::estimate::Options;
 use crate::estimate::nim::joint::Sensing;
+use crate::estimate::{EstimatorId, Options};
 use crate::study::cache;
 use crate::study::file::{Study, StudyError};
 use crate::study::joint_level::{self, JointLevelStudy, OtherArms};
@@ -49,7 +49,7 @@ struct File {
     population: PathBuf,
     arms: usize,
     training: usize,
-    methods: Vec<String>,
+    methods: Vec<EstimatorId>,
     noise_study: PathBuf,
     other_family: FamilyFile,
     random: RandomFile,
@@ -90,8 +90,8 @@ pub struct JointLevelPlan {
     pub name: String,
     /// The family's population.
     pub family: Split,
-    /// The estimators compared (registry names; `nim` reads the trained models).
-    pub methods: Vec<String>,
+    /// The estimators compared (`nim` reads the trained models).
+    pub methods: Vec<EstimatorId>,
     /// The noise sweep run with the trained NIM.
     pub noise_study: Study,
     /// The held-out motion family: base frequency (Hz), harmonics, arms, run length (s).
@@ -132,13 +132,12 @@ impl JointLevelPlan {
         held_out: &[Run],
         options: &Options,
     ) -> crate::Result<JointLevelStudy> {
-        let methods: Vec<&str> = self.methods.iter().map(String::as_str).collect();
         joint_level::evaluate(
             Sensing::JointLevel,
             name,
             training,
             held_out,
-            &methods,
+            &self.methods,
             options,
         )
     }
@@ -273,7 +272,7 @@ impl JointLevelPlan {
             study: study.name.clone(),
             seeds: study.seeds,
             report: ctx.shown(&ctx.part_dir(&study.name).join("sweep.md")),
-            levels: levels(&result, "idim_ols", |p| p.starts_with("base.")),
+            levels: levels(&result, EstimatorId::IdimOls, |p| p.starts_with("base.")),
         })
     }
 }

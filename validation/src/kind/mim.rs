@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::{Checks, Context, StudyKind};
+use crate::estimate::EstimatorId;
 use crate::study::file::StudyError;
 use crate::study::mim::MimStudy;
 
@@ -66,9 +67,9 @@ impl StudyKind for MimPlan {
     fn summary(result: &MimStudy) -> String {
         format!(
             "MIM largest relative error {:.1e} (single instant), {:.1e} (stacked); not identifiable: {:?}",
-            result.max_rel_error("mim_single"),
-            result.max_rel_error("mim_stacked"),
-            (result.unidentifiable("mim_single").iter())
+            result.max_rel_error(EstimatorId::MimSingle),
+            result.max_rel_error(EstimatorId::MimStacked),
+            (result.unidentifiable(EstimatorId::MimSingle).iter())
                 .map(ToString::to_string)
                 .collect::<Vec<_>>(),
         )

@@ -1,7 +1,7 @@
 //! `kind = "nim_beside"`: a sweep with the generalizing NIM beside it — the sweep file run as
 //! it is, then a NIM sweep file once per model set, each set trained here on a population
 //! (clean, or measured by force/torque sensors: noise augmentation) as a user would with
-//! `cargo xtask nim-train`; NIM's rows join the sweep's as `nim_<label>…`. Report `<name>.md`,
+//! `armid nim-train`; NIM's rows join the sweep's as `nim_<label>…`. Report `<name>.md`,
 //! `.csv`, `.png` (the sweep's).
 //!
 //! ```toml
@@ -34,6 +34,7 @@ use super::checks::{MAX_ARMS, MAX_STEPS};
 use super::trained::sweep_with_models;
 use super::{Checks, Context, StudyKind};
 use crate::dataset::Run;
+use crate::estimate::EstimatorId;
 use crate::estimate::nim::Inputs;
 use crate::study::cache;
 use crate::study::file::{Study, StudyError};
@@ -160,11 +161,10 @@ impl StudyKind for NimBesidePlan {
 
     fn read(text: &str, at: &Checks) -> Result<Self, StudyError> {
         let f: File = at.parse(text)?;
-        let inputs = (Inputs::ALL.into_iter().find(|i| i.id() == f.inputs)).ok_or_else(|| {
-            let ids: Vec<&str> = Inputs::ALL.iter().map(|i| i.id()).collect();
+        let inputs = Inputs::from_id(&f.inputs).ok_or_else(|| {
             at.invalid(
                 "inputs",
-                format!("expected one of {ids:?}, got {:?}", f.inputs),
+                format!("expected one of {}, got {:?}", Inputs::known(), f.inputs),
             )
         })?;
         let mut models = Vec::new();
@@ -217,7 +217,8 @@ impl StudyKind for NimBesidePlan {
             let dir = format!("{}_{label}", self.nim_study.name);
             let part = sweep_with_models(ctx, &self.nim_study, &models, None, &dir)?;
             merged.rows.extend(part.rows.into_iter().map(|mut r| {
-                r.method = r.method.replacen("nim", &format!("nim_{label}"), 1);
+                let nim = EstimatorId::Nim.name();
+                r.method = r.method.replacen(nim, &format!("{nim}_{label}"), 1);
                 r
             }));
             merged.notes.push(format!(

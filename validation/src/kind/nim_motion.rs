@@ -44,16 +44,12 @@ fn check(at: &Checks, f: NimMotionFile) -> Result<NimMotionPlan, StudyError> {
         .holdout
         .parse::<FamilyId>()
         .map_err(|e| at.invalid("holdout", e.to_string()))?;
-    let inputs = Inputs::ALL
-        .into_iter()
-        .find(|i| i.id() == f.inputs)
-        .ok_or_else(|| {
-            let ids: Vec<&str> = Inputs::ALL.iter().map(|i| i.id()).collect();
-            at.invalid(
-                "inputs",
-                format!("expected one of {ids:?}, got {:?}", f.inputs),
-            )
-        })?;
+    let inputs = Inputs::from_id(&f.inputs).ok_or_else(|| {
+        at.invalid(
+            "inputs",
+            format!("expected one of {}, got {:?}", Inputs::known(), f.inputs),
+        )
+    })?;
     if !(f.learning_rate.is_finite() && f.learning_rate > 0.0) {
         return Err(at.invalid(
             "learning_rate",

@@ -34,6 +34,7 @@ use super::checks::{MAX_ARMS, MAX_STEPS};
 use super::trained::{joint_nim, sweep_with_models};
 use super::{Checks, Context, StudyKind};
 use crate::dataset::Run;
+use crate::estimate::EstimatorId;
 use crate::estimate::nim::joint::Sensing;
 use crate::estimate::{Estimator, Options};
 use crate::study::cache;
@@ -137,7 +138,7 @@ impl PaperSensingPlan {
             name,
             &others,
             family,
-            &["mim_gls", "nim"],
+            &[EstimatorId::MimGls, EstimatorId::Nim],
             &options,
         )?;
         let other = OtherArms {
@@ -178,7 +179,7 @@ impl PaperSensingPlan {
             ctx,
             study,
             without_family,
-            Some(vec!["nim".into()]),
+            Some(vec![EstimatorId::Nim]),
             &format!("{}_{label}", study.name),
         )?;
         merged.rows.extend(part.rows.into_iter().map(|mut r| {

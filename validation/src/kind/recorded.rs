@@ -35,6 +35,7 @@ use sim::scenario::Scenario;
 use super::checks::MAX_ARMS;
 use super::trained::joint_nim;
 use super::{Checks, Context, StudyKind};
+use crate::estimate::EstimatorId;
 use crate::estimate::nim::joint::Sensing;
 use crate::report::recorded::Reference;
 use crate::signal::Lowpass;
@@ -288,15 +289,16 @@ impl StudyKind for RecordedPlan {
     }
 
     fn summary(r: &RecordedReport) -> String {
-        let nrms = |method: &str, p: &str| {
-            RecordedStudy::value(&r.study.holdout_rows, method, p).map_or(f64::NAN, |x| 100.0 * x)
+        let nrms = |method: EstimatorId, p: &str| {
+            RecordedStudy::value(&r.study.holdout_rows, method.name(), p)
+                .map_or(f64::NAN, |x| 100.0 * x)
         };
         let mut line = format!(
             "holdout torque NRMS idim_wls {:.1} % (moving joints {:.1} %), idim_ols {:.1} %, nim {:.1} %",
-            nrms("idim_wls", "torque_nrms"),
-            nrms("idim_wls", "torque_nrms.moving"),
-            nrms("idim_ols", "torque_nrms"),
-            nrms("nim", "torque_nrms"),
+            nrms(EstimatorId::IdimWls, "torque_nrms"),
+            nrms(EstimatorId::IdimWls, "torque_nrms.moving"),
+            nrms(EstimatorId::IdimOls, "torque_nrms"),
+            nrms(EstimatorId::Nim, "torque_nrms"),
         );
         for replay in &r.study.replays {
             line += &format!(
@@ -320,13 +322,17 @@ fn wide_csv(angles: &Path, torques: &Path, to: &Path) -> crate::Result<()> {
     let (a, t) = (read(angles)?, read(torques)?);
     let joints = a.first().map_or(0, |l| l.split(',').count());
     if a.len() != t.len() || t.first().map_or(0, |l| l.split(',').count()) != joints {
-        return Err(crate::Error::Data(format!(
-            "`{}` and `{}`: {} rows of {joints} angles against {} rows of torques",
-            angles.display(),
-            torques.display(),
-            a.len(),
-            t.len()
-        )));
+        return Err(crate::Error::Format {
+            path: torques.to_path_buf(),
+            message: format!(
+                "expected the rows and columns of `{}` ({} rows of {joints} angles), got {} rows \
+                 of {} torques",
+                angles.display(),
+                a.len(),
+                t.len(),
+                t.first().map_or(0, |l| l.split(',').count())
+            ),
+        });
     }
     let mut text: String = (1..=joints).map(|k| format!("qm_joint_{k},")).collect();
     text += &(1..=joints)

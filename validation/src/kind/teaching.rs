@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::{Checks, Context, StudyKind};
+use crate::estimate::EstimatorId;
 use crate::study::file::StudyError;
 use crate::study::plan::TeachingPlan;
 use crate::study::teaching::TeachingStudy;
@@ -106,15 +107,16 @@ impl StudyKind for TeachingPlan {
     }
 
     fn summary(r: &TeachingStudy) -> String {
-        let pct = |m: &str, n: &str| r.nrms(m, n).map_or(f64::NAN, |v| 100.0 * v);
+        let pct = |m: EstimatorId, n: &str| r.nrms(m, n).map_or(f64::NAN, |v| 100.0 * v);
         format!(
             "validation torque NRMS at low noise: IDIM-OLS {:.2} %, WLS {:.2} %, two-step {:.2} %, \
              adaptive {:.2} %; noise-free base error {:.1e}, friction {:.2} %",
-            pct("idim_ols", "low"),
-            pct("idim_wls", "low"),
-            pct("two_step", "low"),
-            pct("adaptive", "low"),
-            r.max_base_error("idim_ols", "none").unwrap_or(f64::NAN),
+            pct(EstimatorId::IdimOls, "low"),
+            pct(EstimatorId::IdimWls, "low"),
+            pct(EstimatorId::TwoStep, "low"),
+            pct(EstimatorId::Adaptive, "low"),
+            r.max_base_error(EstimatorId::IdimOls, "none")
+                .unwrap_or(f64::NAN),
             100.0 * r.max_friction_error().unwrap_or(f64::NAN),
         )
     }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::Context;
 use crate::dataset::Run;
+use crate::estimate::EstimatorId;
 use crate::estimate::nim::joint::Sensing;
 use crate::study::cache;
 use crate::study::file::Study;
@@ -44,7 +45,7 @@ pub(crate) fn sweep_with_models(
     ctx: &Context,
     study: &Study,
     models: &Path,
-    estimators: Option<Vec<String>>,
+    estimators: Option<Vec<EstimatorId>>,
     dir_name: &str,
 ) -> crate::Result<SweepResult> {
     let mut study = Study {
@@ -52,6 +53,7 @@ pub(crate) fn sweep_with_models(
         ..study.clone()
     };
     if let Some(estimators) = estimators {
+        let estimators: Vec<String> = estimators.iter().map(|e| e.name().into()).collect();
         for s in &mut study.sweeps {
             s.estimators = estimators.clone();
         }

@@ -86,7 +86,7 @@ pub fn markdown(s: &IndustrialStudy) -> String {
             case
         );
         for m in METHODS {
-            if let Some(r) = s.result(c, m) {
+            if let Some(r) = s.result(c, m.name()) {
                 md += &row(r, s.seeds);
             }
         }

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::survival::percent;
+use crate::estimate::EstimatorId;
 use crate::estimate::nim::joint::Sensing;
 use crate::study::joint_level::{
     BandRow, COUNTED, JointLevelStudy, POPULATION_MEAN, Training, shrunk,
@@ -43,7 +44,7 @@ pub fn markdown(s: &JointLevelStudy) -> String {
             sweep
                 .levels
                 .first()
-                .map_or("idim_ols", |l| &l.reference_method),
+                .map_or(EstimatorId::IdimOls.name(), |l| &l.reference_method),
             sweep.report,
         );
         super::level_summary::table(&mut md, &sweep.levels, "parameters");

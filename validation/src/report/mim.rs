@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::{csv_num, opt};
+use crate::estimate::EstimatorId;
 use crate::study::mim::MimStudy;
 
 /// The CSV table.
@@ -49,8 +50,11 @@ pub fn markdown(study: &MimStudy) -> String {
     );
     let _ = writeln!(md, "## Summary\n");
     for (method, label) in [
-        ("mim_single", "single instant t = 1.5 s (Table 2)"),
-        ("mim_stacked", "stacked over all 101 samples (eq. 18)"),
+        (EstimatorId::MimSingle, "single instant t = 1.5 s (Table 2)"),
+        (
+            EstimatorId::MimStacked,
+            "stacked over all 101 samples (eq. 18)",
+        ),
     ] {
         let unid: Vec<String> = study
             .unidentifiable(method)
@@ -80,12 +84,12 @@ pub fn markdown(study: &MimStudy) -> String {
     );
     for (method, title, paper) in [
         (
-            "mim_single",
+            EstimatorId::MimSingle,
             "Single instant, t = 1.5 s (paper's Tables 2 and 3)",
             true,
         ),
         (
-            "mim_stacked",
+            EstimatorId::MimStacked,
             "Stacked least squares over all samples (eq. 18; the paper gives no numbers)",
             false,
         ),

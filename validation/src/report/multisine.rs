@@ -8,6 +8,9 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use crate::estimate::EstimatorId::{
+    self, FrequencyLinearized, FrequencyPaper, TimeDomain, TimeDomainFourier,
+};
 use crate::report::plot::log_chart;
 use crate::report::register_font;
 pub use crate::study::multisine::{
@@ -95,11 +98,7 @@ impl MultisineStudy {
             "| method | RMSE m1 (kg) | RMSE m2 (kg) | bias m1 | bias m2 | paper's RMSE m1 / m2 |"
         );
         let _ = writeln!(md, "|---|---:|---:|---:|---:|---:|");
-        for m in [
-            "frequency_paper",
-            "frequency_linearized",
-            "time_domain_fourier",
-        ] {
+        for m in [FrequencyPaper, FrequencyLinearized, TimeDomainFourier] {
             let (a, b) = (
                 self.row(m, "paper_uniform", 0.1, 1.0, "B1.m"),
                 self.row(m, "paper_uniform", 0.1, 1.0, "B2.m"),
@@ -137,12 +136,12 @@ impl MultisineStudy {
         );
         let _ = writeln!(md, "|---:|---|---:|---|---|---|---|---|---|");
         for s in &self.scales {
-            let rel = |m: &str, p: &str| {
+            let rel = |m: EstimatorId, p: &str| {
                 cell(self.row(m, "none", 0.0, s.scale, p), &|r| {
                     format!("{:+.1e}", r.bias / r.truth)
                 })
             };
-            let rmse = |m: &str, p: &str| {
+            let rmse = |m: EstimatorId, p: &str| {
                 cell(self.row(m, "paper_uniform", 0.1, s.scale, p), &|r| {
                     format!("{:.3}", r.rmse)
                 })
@@ -154,18 +153,18 @@ impl MultisineStudy {
                 s.amplitude[0],
                 s.amplitude[1],
                 s.rnea_residual,
-                rel("frequency_linearized", "B1.m"),
-                rel("frequency_linearized", "B2.m"),
-                rel("time_domain", "B1.m"),
-                rel("time_domain", "B2.m"),
-                rel("frequency_paper", "B1.m"),
-                rel("frequency_paper", "B2.m"),
-                rmse("frequency_linearized", "B1.m"),
-                rmse("frequency_linearized", "B2.m"),
-                rmse("time_domain_fourier", "B1.m"),
-                rmse("time_domain_fourier", "B2.m"),
-                rmse("frequency_paper", "B1.m"),
-                rmse("frequency_paper", "B2.m"),
+                rel(FrequencyLinearized, "B1.m"),
+                rel(FrequencyLinearized, "B2.m"),
+                rel(TimeDomain, "B1.m"),
+                rel(TimeDomain, "B2.m"),
+                rel(FrequencyPaper, "B1.m"),
+                rel(FrequencyPaper, "B2.m"),
+                rmse(FrequencyLinearized, "B1.m"),
+                rmse(FrequencyLinearized, "B2.m"),
+                rmse(TimeDomainFourier, "B1.m"),
+                rmse(TimeDomainFourier, "B2.m"),
+                rmse(FrequencyPaper, "B1.m"),
+                rmse(FrequencyPaper, "B2.m"),
             );
         }
         let _ = writeln!(
@@ -180,7 +179,7 @@ impl MultisineStudy {
         let _ = writeln!(md, "|---:|---:|---|---|");
         for &scale in &self.config.sweep_scales {
             for &sigma in &self.config.sweep_levels {
-                let r = |m: &str, p: &str| {
+                let r = |m: EstimatorId, p: &str| {
                     cell(self.row(m, "gaussian", sigma, scale, p), &|r| {
                         format!("{:.2e}", r.rmse)
                     })
@@ -188,10 +187,10 @@ impl MultisineStudy {
                 let _ = writeln!(
                     md,
                     "| {scale} | {sigma:e} | {} / {} | {} / {} |",
-                    r("frequency_linearized", "B1.m"),
-                    r("frequency_linearized", "B2.m"),
-                    r("time_domain_fourier", "B1.m"),
-                    r("time_domain_fourier", "B2.m")
+                    r(FrequencyLinearized, "B1.m"),
+                    r(FrequencyLinearized, "B2.m"),
+                    r(TimeDomainFourier, "B1.m"),
+                    r(TimeDomainFourier, "B2.m")
                 );
             }
         }
@@ -241,9 +240,9 @@ impl MultisineStudy {
         root.fill(&WHITE).map_err(|e| err(&e))?;
         let (left, right) = root.split_horizontally(700);
         let colors = [
-            ("frequency_linearized", RED),
-            ("time_domain_fourier", BLUE),
-            ("frequency_paper", BLACK),
+            (FrequencyLinearized, RED),
+            (TimeDomainFourier, BLUE),
+            (FrequencyPaper, BLACK),
         ];
 
         let scales: Vec<f64> = self.scales.iter().map(|s| s.scale).collect();
@@ -283,7 +282,7 @@ impl MultisineStudy {
                 let pts = levels
                     .iter()
                     .filter_map(|&l| {
-                        self.row(m, "gaussian", l, scale, "B2.m")
+                        self.row(*m, "gaussian", l, scale, "B2.m")
                             .map(|r| (l, r.rmse))
                     })
                     .collect();

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use crate::estimate::EstimatorId::{MimGls, Nim};
 use crate::estimate::nim::set::SetNim;
 use crate::study::paper_sensing::PaperSensingStudy;
 use crate::study::paper_sensing::set_encoder::SetTrainingReport;
@@ -77,8 +78,8 @@ fn set_encoder(md: &mut String, s: &PaperSensingStudy, t: &SetTrainingReport) {
              noise is limited by what it computes, not by what the run tells.\n\n\
              | noise band | arms | `nim` | `{}` | `mim_gls` | population mean |\n\
              |---|---:|---:|---:|---:|---:|\n",
-            100.0 * median(first, "nim"),
-            100.0 * median(last, "nim"),
+            100.0 * median(first, Nim.name()),
+            100.0 * median(last, Nim.name()),
             SetNim::NAME,
             100.0 * median(first, SetNim::NAME),
             100.0 * median(last, SetNim::NAME),
@@ -94,7 +95,7 @@ fn set_encoder(md: &mut String, s: &PaperSensingStudy, t: &SetTrainingReport) {
             },
             None => "–".into(),
         };
-        let (arms, high) = find("nim").map_or((0, None), |r| (r.arms, r.high));
+        let (arms, high) = find(Nim.name()).map_or((0, None), |r| (r.arms, r.high));
         let band = match high {
             Some(h) => format!("{low}–{h} × σ"),
             None => format!("≥ {low} × σ"),
@@ -102,9 +103,9 @@ fn set_encoder(md: &mut String, s: &PaperSensingStudy, t: &SetTrainingReport) {
         let _ = writeln!(
             md,
             "| {band} | {arms} | {} | {} | {} | {} |",
-            cell("nim"),
+            cell(Nim.name()),
             cell(SetNim::NAME),
-            cell("mim_gls"),
+            cell(MimGls.name()),
             cell(crate::study::joint_level::POPULATION_MEAN)
         );
     }

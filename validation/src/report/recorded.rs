@@ -5,6 +5,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use crate::estimate::EstimatorId;
 use crate::study::recorded::{PRIOR, REPLAYED, RecordedStudy};
 
 /// A published value to set beside ours: `(our parameter, its name there, value)`.
@@ -72,7 +73,7 @@ pub fn render(
             md += "\n";
         }
     }
-    if s.holdout_rows.iter().any(|r| r.method == "nim") {
+    if s.holdout_rows.iter().any(|r| r.method == EstimatorId::Nim) {
         md += "\n`nim`: the joint-level NIM of `--nim-models` (`validation::estimate::nim::joint`), \
                trained on simulated arms only: IDIM-OLS's base parameters revised by its network, \
                its friction and drive terms IDIM-OLS's.\n";
@@ -87,7 +88,7 @@ pub fn render(
         md += "\n## Drive parameters (IDIM-WLS on the whole record) beside the published ones\n\n\
                | parameter | ours | published | as named there | difference |\n|---|---|---|---|---|\n";
         for (ours, theirs, value) in reference {
-            let mine = RecordedStudy::value(&s.whole_rows, "idim_wls", ours);
+            let mine = RecordedStudy::value(&s.whole_rows, EstimatorId::IdimWls.name(), ours);
             let diff = mine.map_or("–".into(), |m| {
                 format!("{:+.1} %", 100.0 * (m - value) / value)
             });
@@ -98,12 +99,12 @@ pub fn render(
         }
     }
     md += "\n## Physical consistency (whole-record estimates of the standard parameters)\n\n";
-    for method in ["idim_prior", "idim_consistent"] {
+    for method in [EstimatorId::IdimPrior, EstimatorId::IdimConsistent] {
         if !s.whole_rows.iter().any(|r| r.method == method) {
             continue;
         }
         let bad: Vec<usize> = (s.inconsistent.iter())
-            .filter(|(m, _, _)| m == method)
+            .filter(|(m, _, _)| *m == method)
             .map(|(_, link, _)| *link)
             .collect();
         md += &if bad.is_empty() {
@@ -155,7 +156,7 @@ fn replay_section(s: &RecordedStudy, joints: &[String]) -> String {
             md += &format!(" {} |", pct(Some(*v)));
         }
     }
-    let v = |p: &str| RecordedStudy::value(&s.holdout_rows, REPLAYED, p);
+    let v = |p: &str| RecordedStudy::value(&s.holdout_rows, REPLAYED.name(), p);
     md += &format!(
         "\n| {REPLAYED}'s own prediction | {} | {} |",
         pct(v("torque_nrms")),

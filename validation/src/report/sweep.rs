@@ -9,6 +9,7 @@ use plotters::prelude::*;
 
 use super::plot::{Curve, log_chart};
 use super::{csv_num, csv_summary, register_font};
+use crate::estimate::EstimatorId;
 use crate::study::file::SensorFamily;
 use crate::study::sweep::{SweepResult, SweepRow};
 
@@ -176,7 +177,7 @@ fn comparison(result: &SweepResult) -> String {
         let mut v: Vec<&String> = g
             .keys()
             .map(|k| &k.2)
-            .filter(|m| m.starts_with("nim"))
+            .filter(|m| m.starts_with(EstimatorId::Nim.name()))
             .collect();
         v.sort();
         v.dedup();
@@ -198,7 +199,7 @@ fn comparison(result: &SweepResult) -> String {
     );
     let mut cases: BTreeMap<(String, SensorFamily), Vec<u64>> = BTreeMap::new();
     for (scenario, sensor, method) in g.keys() {
-        if method.starts_with("nim") {
+        if method.starts_with(EstimatorId::Nim.name()) {
             let levels = g[&(scenario.clone(), *sensor, method.clone())]
                 .keys()
                 .copied()

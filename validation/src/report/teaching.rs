@@ -7,6 +7,9 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
+use crate::estimate::EstimatorId::{
+    self, Adaptive, FrictionSweep, IdimOls, IdimTls, IdimWls, TwoStep,
+};
 use crate::estimate::idim::{MIN_SPEED, friction_sweep};
 use crate::param::ParamId;
 use crate::report::{csv_num, register_font};
@@ -60,8 +63,9 @@ impl TeachingStudy {
     }
 
     /// A Markdown table of `parameters` (rows) by `methods` (columns) at one noise level.
-    fn table(&self, noise: &str, parameters: &[String], methods: &[&str]) -> String {
-        let mut md = format!("| parameter | truth | {} |\n|---|---|", methods.join(" | "));
+    fn table(&self, noise: &str, parameters: &[String], methods: &[EstimatorId]) -> String {
+        let names: Vec<&str> = methods.iter().map(|m| m.name()).collect();
+        let mut md = format!("| parameter | truth | {} |\n|---|---|", names.join(" | "));
         md += &"---|".repeat(methods.len());
         md += "\n";
         for p in parameters {
@@ -73,7 +77,7 @@ impl TeachingStudy {
                 truth.map_or("–".into(), |t| format!("{t:.6}"))
             );
             for m in methods {
-                let cell = self.row(m, noise, p).map_or("".into(), |r| {
+                let cell = self.row(m.name(), noise, p).map_or("".into(), |r| {
                     let rel = r.rel().map_or(String::new(), |e| format!(" ({:+.2e})", e));
                     if r.values.len() > 1 {
                         format!("{:.6} ± {:.1e}{rel}", r.mean(), r.std())
@@ -157,14 +161,7 @@ impl TeachingStudy {
                 .join(" | "),
             "---|".repeat(noises.len())
         );
-        for m in [
-            "idim_ols",
-            "idim_wls",
-            "idim_tls",
-            "adaptive",
-            "two_step",
-            "friction_sweep",
-        ] {
+        for m in [IdimOls, IdimWls, IdimTls, Adaptive, TwoStep, FrictionSweep] {
             let f = |n: &str| {
                 self.nrms(m, n)
                     .map_or("–".into(), |v| format!("{:.3} %", 100.0 * v))
@@ -202,27 +199,19 @@ impl TeachingStudy {
                 md,
                 "## Base parameters, noise `{noise}`\n\nmean ± standard deviation over the seeds (relative bias)\n"
             );
-            md += &self.table(
-                noise,
-                &base_names,
-                &["idim_ols", "idim_wls", "idim_tls", "adaptive"],
-            );
+            md += &self.table(noise, &base_names, &[IdimOls, IdimWls, IdimTls, Adaptive]);
             md += "\n";
         }
         for &noise in first {
             let _ = writeln!(md, "## Friction, noise `{noise}`\n");
-            md += &self.table(
-                noise,
-                &friction_names,
-                &["friction_sweep", "idim_ols", "adaptive"],
-            );
+            md += &self.table(noise, &friction_names, &[FrictionSweep, IdimOls, Adaptive]);
             md += "\n";
         }
         let mut two: Vec<String> = names(|p| matches!(p, ParamId::GravityBase(_)));
         two.extend(names(|p| matches!(p, ParamId::InertiaBase(_))));
         for &noise in first {
             let _ = writeln!(md, "## Two-step method, noise `{noise}`\n");
-            md += &self.table(noise, &two, &["friction_sweep", "two_step"]);
+            md += &self.table(noise, &two, &[FrictionSweep, TwoStep]);
             md += "\n";
         }
         let _ = writeln!(

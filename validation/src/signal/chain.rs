@@ -102,10 +102,10 @@ pub struct Processed {
 /// for fewer than five samples or a filter that cannot be designed at the grid's rate.
 pub fn process(t: &[f64], joints: &[Readings], lowpass: &Lowpass) -> crate::Result<Processed> {
     if t.len() < 5 {
-        return Err(crate::Error::Data(format!(
-            "expected at least 5 samples for the derivatives, got {}",
-            t.len()
-        )));
+        return Err(crate::Error::invalid(
+            "the record's samples",
+            format!("at least 5 for the derivatives, got {}", t.len()),
+        ));
     }
     let grid = Grid::of(t);
     let rate = 1.0 / grid.period;
@@ -130,7 +130,8 @@ pub fn process(t: &[f64], joints: &[Readings], lowpass: &Lowpass) -> crate::Resu
     };
     let design = filter
         .map(|(order, cutoff)| {
-            Butterworth::new(order, cutoff, rate).map_err(|(_, e)| crate::Error::Data(e))
+            Butterworth::new(order, cutoff, rate)
+                .map_err(|(field, e)| crate::Error::invalid(format!("low-pass `{field}`"), e))
         })
         .transpose()?;
     let smooth = |x: &[f64]| match &design {

@@ -24,14 +24,16 @@ use crate::dataset::{Measurements, Run};
 use crate::estimate::idim::{
     Derivatives, MIN_SPEED, Samples, TorqueModel, periodic_samples, torque_nrms,
 };
-use crate::estimate::{Estimates, Estimator, Experiment, Options, Role, by_name};
+use crate::estimate::{
+    Estimates, Estimator, EstimatorId, Experiment, Options, Role, by_id, engine,
+};
 use crate::param::ParamId;
 use crate::regressor::{BaseParameters, standard_vector};
 use crate::study::monte_carlo;
 use crate::study::teaching::{NoiseLevel, measurements};
 
 /// The estimators compared, by their API names.
-pub const METHODS: [&str; 5] = super::IDIM_FAMILY;
+pub const METHODS: [EstimatorId; 5] = super::IDIM_FAMILY;
 
 /// One identification setting: a noise level and how much of the excitation is used (a
 /// `[[case]]` of `studies/industrial.toml`, [`crate::study::plan`]).
@@ -124,14 +126,8 @@ impl IndustrialStudy {
             prior: Some(prior_path),
             ..Default::default()
         };
-        let estimators: Vec<Box<dyn Estimator>> = METHODS
-            .iter()
-            .map(|m| {
-                by_name(&options, m).ok_or_else(|| {
-                    crate::Error::invalid("estimator", format!("one of the registry, got {m}"))
-                })
-            })
-            .collect::<Result<_, _>>()?;
+        let estimators: Vec<Box<dyn Estimator>> =
+            METHODS.iter().map(|&m| by_id(&options, m)).collect();
         let geometry = arm.kinematics_only();
         let base = BaseParameters::of_chain(&geometry);
         let truth = base.map(&standard_vector(arm));
@@ -261,22 +257,23 @@ fn identify(
     Ok(estimators
         .iter()
         .map(|e| {
-            let est = e.estimate(&experiment)?;
-            score(&est, &check, base, truth)
+            let est = engine::required(e.as_ref(), &experiment)?;
+            score(e.name(), &est, &check, base, truth)
         })
         .collect())
 }
 
 fn score(
+    method: &str,
     est: &Estimates,
     check: &Samples,
     base: &BaseParameters,
     truth: &DVector<f64>,
 ) -> crate::Result<Scored> {
-    let model = est
-        .predictor
-        .as_ref()
-        .ok_or(crate::Error::Data("no torque model".into()))?;
+    let model = est.predictor.as_ref().ok_or(crate::Error::Missing {
+        estimator: method.into(),
+        missing: "torque model",
+    })?;
     let beta = DVector::from_fn(base.len(), |k, _| {
         est.values
             .get(&ParamId::Base(k + 1))
@@ -304,10 +301,12 @@ fn export_and_check(
     out: &Path,
 ) -> crate::Result<(PathBuf, f64, f64)> {
     let (exc, val) = noisy_runs(case, 0, excitation, validation)?;
-    let est = consistent.estimate(&Experiment::new(vec![(Role::Excitation, &exc)]))?;
-    let model = est.model.as_ref().ok_or(crate::Error::Data(
-        "the consistent estimate has no model".into(),
-    ))?;
+    let est = engine::required(consistent, &Experiment::new(vec![(Role::Excitation, &exc)]))?;
+    let missing = |missing| crate::Error::Missing {
+        estimator: consistent.name().into(),
+        missing,
+    };
+    let model = est.model.as_ref().ok_or(missing("identified model"))?;
     let path = out.join(format!("{}_identified.urdf", model.name));
     let text = sim::urdf::to_string(model)?;
     crate::files::write_atomic(&path, &text).map_err(crate::Error::io(&path))?;
@@ -315,7 +314,7 @@ fn export_and_check(
     let reported = torque_nrms(
         est.predictor
             .as_ref()
-            .ok_or(crate::Error::Data("no model".into()))?
+            .ok_or(missing("torque model"))?
             .as_ref(),
         &check,
         MIN_SPEED,

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::sweep::{SweepResult, SweepRow};
+use crate::estimate::EstimatorId;
 
 /// The NIM's and its reference's errors at one level of the sweep on one run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -49,7 +50,7 @@ pub struct LevelSummary {
 }
 
 fn mim_gls() -> String {
-    "mim_gls".into()
+    EstimatorId::MimGls.name().into()
 }
 
 /// `(scenario, level bits, method) → counted rows`.
@@ -60,7 +61,7 @@ type Rows<'a> = BTreeMap<(String, u64, String), Vec<&'a SweepRow>>;
 /// moments `B<i>.j..`), for both, and the bound's.
 pub fn levels(
     sweep: &SweepResult,
-    reference: &str,
+    reference: EstimatorId,
     summarized: impl Fn(&str) -> bool,
 ) -> Vec<LevelRow> {
     let mut rows: Rows = BTreeMap::new();
@@ -70,10 +71,10 @@ pub fn levels(
     }
     let mut out = Vec::new();
     for ((scenario, bits, method), reported) in &rows {
-        if method != reference {
+        if *method != reference {
             continue;
         }
-        let Some(nim) = rows.get(&(scenario.clone(), *bits, "nim".to_string())) else {
+        let Some(nim) = rows.get(&(scenario.clone(), *bits, EstimatorId::Nim.name().into())) else {
             continue;
         };
         let counted: Vec<&SweepRow> = (reported.iter().copied())
@@ -151,7 +152,7 @@ mod tests {
             ],
             ..Default::default()
         };
-        let levels = levels(&sweep, "mim_gls", |p| p.contains(".j"));
+        let levels = levels(&sweep, EstimatorId::MimGls, |p| p.contains(".j"));
         assert_eq!(levels.len(), 1);
         let l = &levels[0];
         // Medians of two relative RMSEs (RMSE / |truth|, truth 2): their mean.
@@ -162,7 +163,7 @@ mod tests {
         assert_eq!(l.variants.len(), 1);
         assert!(l.variants[0].1.is_nan());
         // Another reference over every parameter: IDIM-OLS reports none here.
-        assert!(levels_of(&sweep, "idim_ols").is_empty());
+        assert!(levels_of(&sweep, EstimatorId::IdimOls).is_empty());
         // Rows written before the reference was named read as MIM-GLS's.
         let old =
             r#"{"scenario":"a","level":0.001,"moments":2,"mim_gls":0.1,"nim":0.05,"bound":0.1}"#;
@@ -171,7 +172,7 @@ mod tests {
         assert_eq!(read.reference_method, "mim_gls");
     }
 
-    fn levels_of(sweep: &SweepResult, reference: &str) -> Vec<LevelRow> {
+    fn levels_of(sweep: &SweepResult, reference: EstimatorId) -> Vec<LevelRow> {
         levels(sweep, reference, |_| true)
     }
 }

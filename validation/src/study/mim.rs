@@ -5,9 +5,10 @@
 
 use crate::consistency;
 use crate::dataset::Run;
-use crate::estimate::mim::algorithm::{MimSingleInstant, MimStacked, MimWholeArm, PARAMETERS};
+use crate::estimate::mim::algorithm::PARAMETERS;
+use crate::estimate::mim::{SingleInstant, Stacked, WholeArm};
 use crate::estimate::score::{Scored, score};
-use crate::estimate::{EstimateError, RunMethod};
+use crate::estimate::{EstimateError, Estimator, EstimatorId, Experiment, engine};
 use crate::paper::{MIM_TABLE2, MIM_TABLE3};
 use crate::param::ParamId;
 
@@ -44,13 +45,12 @@ pub struct MimStudy {
 impl MimStudy {
     /// Runs MIM on a `paper_rail` run and scores it.
     pub fn new(run: &Run) -> Result<Self, EstimateError> {
-        let single = MimSingleInstant::paper();
-        let stacked = MimStacked::default();
-        let data = &run.measurements;
+        let experiment = Experiment::single(&run.measurements);
+        let (single, stacked) = (SingleInstant::paper(), Stacked::default());
         let mut rows = Vec::new();
-        for (method, is_paper) in [(RunMethod::from(single), true), (stacked.into(), false)] {
-            let est = method.estimate(data)?;
-            for s in score(&method.name(), &est, &run.truth) {
+        for (method, is_paper) in [(&single as &dyn Estimator, true), (&stacked, false)] {
+            let est = engine::required(method, &experiment)?.values;
+            for s in score(method.name(), &est, &run.truth) {
                 let ParamId::Body { quantity, .. } = s.parameter else {
                     unreachable!("MIM estimates body parameters")
                 };
@@ -73,8 +73,8 @@ impl MimStudy {
                 });
             }
         }
-        let per_body = MimStacked::default().estimate(data)?;
-        let arm = MimWholeArm::default().estimate(data)?;
+        let per_body = engine::required(&stacked, &experiment)?.values;
+        let arm = engine::required(&WholeArm::default(), &experiment)?.values;
         let whole_arm_difference = per_body
             .values()
             .zip(arm.values())
@@ -97,14 +97,14 @@ impl MimStudy {
 
     /// Adds stacked MIM on a run of the MIM paper's appendix 2-DOF arm (`scenarios/mim_cyl2.toml`).
     pub fn with_appendix(mut self, cyl2: &Run) -> Result<Self, EstimateError> {
-        let method = MimStacked::default();
-        let est = method.estimate(&cyl2.measurements)?;
-        self.appendix = Some(score(&method.name(), &est, &cyl2.truth));
+        let method = Stacked::default();
+        let est = engine::required(&method, &Experiment::single(&cyl2.measurements))?.values;
+        self.appendix = Some(score(method.name(), &est, &cyl2.truth));
         Ok(self)
     }
 
     /// Largest relative error over identified parameters of a method.
-    pub fn max_rel_error(&self, method: &str) -> f64 {
+    pub fn max_rel_error(&self, method: EstimatorId) -> f64 {
         self.rows
             .iter()
             .filter(|r| r.scored.method == method)
@@ -113,7 +113,7 @@ impl MimStudy {
     }
 
     /// The parameters a method reported as not identifiable.
-    pub fn unidentifiable(&self, method: &str) -> Vec<ParamId> {
+    pub fn unidentifiable(&self, method: EstimatorId) -> Vec<ParamId> {
         self.rows
             .iter()
             .filter(|r| r.scored.method == method && r.scored.estimate.is_none())

@@ -26,15 +26,17 @@ pub mod teaching;
 
 use std::path::{Path, PathBuf};
 
+use crate::estimate::EstimatorId;
+
 /// The whole-arm identifiers the industrial and recorded-run studies compare (API names):
 /// IDIM OLS, WLS, TLS on base parameters, and on standard parameters with a prior,
 /// unconstrained and physically consistent.
-pub(crate) const IDIM_FAMILY: [&str; 5] = [
-    "idim_ols",
-    "idim_wls",
-    "idim_tls",
-    "idim_prior",
-    "idim_consistent",
+pub(crate) const IDIM_FAMILY: [EstimatorId; 5] = [
+    EstimatorId::IdimOls,
+    EstimatorId::IdimWls,
+    EstimatorId::IdimTls,
+    EstimatorId::IdimPrior,
+    EstimatorId::IdimConsistent,
 ];
 
 /// One scenario's part of a study: its sensor sweeps and its effect sweeps.

@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use sim::noise::{ColumnNoise, Noise};
 
 use crate::dataset::{Measurements, Run, Stated};
-use crate::estimate::RunMethod;
-use crate::estimate::frequency::algorithm::{Excitation, LinearizedFrequency, PaperFrequency};
+use crate::estimate::frequency::{Linearized, Paper, Told};
 use crate::estimate::known_geometry::KnownGeometry;
-use crate::estimate::time_domain::algorithm::{Derivatives, InverseDynamicsLs};
+use crate::estimate::time_domain::TimeDomain;
+use crate::estimate::{Estimator, EstimatorId, Experiment, engine};
 use crate::fourier::last_periods;
 use crate::param::ParamId;
 use crate::study::monte_carlo;
@@ -122,33 +122,19 @@ pub struct MultisineStudy {
     pub config: StudyConfig,
 }
 
-fn methods(geometry: &KnownGeometry, periods: usize) -> Vec<RunMethod> {
-    let excitation = Excitation::paper(periods);
+/// The study's estimators, told the paper's assumptions: the moments and damping known
+/// (`geometry`), the last `periods` whole periods used. `time_domain` (recorded `q̇, q̈`)
+/// applies to the no-noise case only.
+fn methods(geometry: &KnownGeometry, periods: usize) -> Vec<Box<dyn Estimator>> {
+    let told = Told {
+        geometry: Some(geometry.clone()),
+        periods: Some(periods),
+    };
     vec![
-        RunMethod::from(PaperFrequency {
-            geometry: geometry.clone(),
-            excitation: excitation.clone(),
-        }),
-        RunMethod::from(LinearizedFrequency {
-            geometry: geometry.clone(),
-            excitation: excitation.clone(),
-        }),
-        RunMethod::from(InverseDynamicsLs {
-            geometry: geometry.clone(),
-            excitation: excitation.clone(),
-            derivatives: Derivatives::Recorded,
-            stride: 5,
-        }),
-        RunMethod::from(InverseDynamicsLs {
-            geometry: geometry.clone(),
-            excitation,
-            derivatives: Derivatives::Fourier {
-                harmonics: 300,
-                noise_band: (1000, 4000),
-                offsets: true,
-            },
-            stride: 10,
-        }),
+        Box::new(Paper { told: told.clone() }),
+        Box::new(Linearized { told: told.clone() }),
+        Box::new(TimeDomain::recorded().told(told.clone())),
+        Box::new(TimeDomain::fourier().told(told)),
     ]
 }
 
@@ -165,11 +151,13 @@ fn angle_noise(model: &Option<Vec<Noise>>) -> Option<Stated> {
     })
 }
 
-/// `[m1, m2]` estimates of one method on one set of measurements.
-fn masses(method: &RunMethod, data: &Measurements) -> [Option<f64>; 2] {
-    let Ok(est) = method.estimate(data) else {
+/// `[m1, m2]` estimates of one method on one set of measurements (none where it does not
+/// apply or fails).
+fn masses(method: &dyn Estimator, data: &Measurements) -> [Option<f64>; 2] {
+    let Ok(est) = engine::run(method, &Experiment::single(data)) else {
         return [None, None];
     };
+    let est = est.values;
     let get = |b: u8| est.get(&ParamId::mass(b)).and_then(|e| e.value);
     [get(1), get(2)]
 }
@@ -233,7 +221,7 @@ impl MultisineStudy {
             .iter()
             .map(|sr| KnownGeometry::masses_unknown(&sr.run.manifest.model))
             .collect::<Result<_, _>>()?;
-        let all_methods: Vec<Vec<RunMethod>> = geometries
+        let all_methods: Vec<Vec<Box<dyn Estimator>>> = geometries
             .iter()
             .map(|g| methods(g, config.periods))
             .collect();
@@ -248,7 +236,7 @@ impl MultisineStudy {
                 let data = monte_carlo::remeasure(clean, stated.as_ref().map(|s| (s, seed)))?;
                 Ok(all_methods[case.run]
                     .iter()
-                    .map(|method| masses(method, &data))
+                    .map(|method| masses(method.as_ref(), &data))
                     .collect::<Vec<_>>())
             },
             &monte_carlo::quiet,
@@ -276,7 +264,7 @@ impl MultisineStudy {
                         continue;
                     };
                     rows.push(Row {
-                        method: method.name(),
+                        method: method.name().to_string(),
                         noise: noise.to_string(),
                         noise_level: *level,
                         torque_scale: sr.scale,
@@ -302,7 +290,7 @@ impl MultisineStudy {
     /// The row of a method, noise, level, torque scale and parameter (`B1.m`, `B2.m`).
     pub fn row(
         &self,
-        method: &str,
+        method: EstimatorId,
         noise: &str,
         level: f64,
         scale: f64,
@@ -321,9 +309,9 @@ impl MultisineStudy {
     pub(crate) fn best_at_paper_noise(&self) -> Option<(String, f64, f64)> {
         let mut best: Option<(String, f64, f64)> = None;
         for m in [
-            "frequency_paper",
-            "frequency_linearized",
-            "time_domain_fourier",
+            EstimatorId::FrequencyPaper,
+            EstimatorId::FrequencyLinearized,
+            EstimatorId::TimeDomainFourier,
         ] {
             if let (Some(a), Some(b)) = (
                 self.row(m, "paper_uniform", 0.1, 1.0, "B1.m"),
@@ -332,7 +320,7 @@ impl MultisineStudy {
                 .as_ref()
                 .is_none_or(|(_, x, y)| a.rmse.max(b.rmse) < x.max(*y))
             {
-                best = Some((m.to_string(), a.rmse, b.rmse));
+                best = Some((m.name().to_string(), a.rmse, b.rmse));
             }
         }
         best

@@ -5,11 +5,13 @@
 //! out-of-distribution and the paper's own arm. [`crate::report::nim`] renders it.
 
 use crate::dataset::Run;
-use crate::estimate::mim::algorithm::{MimSingleInstant, mass as mim_mass};
+use crate::estimate::mim::SingleInstant;
+use crate::estimate::mim::algorithm::mass as mim_mass;
 use crate::estimate::nim::mlp::BurnMlp;
 use crate::estimate::nim::population::identifiable;
 use crate::estimate::nim::protocol::{BodyResult, TestInputs, paper};
 use crate::estimate::nim::{Inputs, TrainConfig};
+use crate::estimate::{Experiment, engine};
 use crate::param::ParamId;
 
 /// The protocols reported, with their CSV name.
@@ -79,7 +81,7 @@ pub(crate) fn worst(rows: &[ArmRow], protocol: &str) -> (f64, f64) {
 /// Trains the generalizing NIM on `runs.train` (and on the first `curve` counts for the
 /// learning curve) and scores it on the held-out, out-of-distribution and paper arms; the final
 /// networks are saved into `models` (`body<k>.safetensors`, what `validation estimate
-/// --nim-models` and `cargo xtask nim-predict` read) where given.
+/// --nim-models` and `armid nim-predict` read) where given.
 pub(crate) fn population_study(
     runs: &PopulationRuns,
     paper_arm: &Run,
@@ -164,14 +166,15 @@ impl NimStudy {
             .iter()
             .map(|(name, inputs, test)| (*name, paper::<BurnMlp>(run, *inputs, *test, &config)))
             .collect();
-        let mim = MimSingleInstant::paper();
+        let mim = SingleInstant::paper();
+        let experiment = Experiment::single(&run.measurements);
         let t0 = std::time::Instant::now();
         let reps = 20;
         for _ in 0..reps {
-            std::hint::black_box(mim.estimate(&run.measurements)?);
+            std::hint::black_box(engine::required(&mim, &experiment)?);
         }
         let mim_seconds = t0.elapsed().as_secs_f64() / f64::from(reps);
-        let est = mim.estimate(&run.measurements)?;
+        let est = engine::required(&mim, &experiment)?.values;
         let mim = (1..=run.truth.bodies.len() as u8)
             .map(|b| {
                 let moment = |k| est.get(&ParamId::moment(b, k)).and_then(|e| e.value);

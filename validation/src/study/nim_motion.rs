@@ -10,11 +10,13 @@ use std::path::Path;
 use sim::population::motion::FamilyId;
 
 use crate::dataset::Run;
-use crate::estimate::mim::algorithm::{MimStacked, mass as mim_mass};
+use crate::estimate::mim::Stacked;
+use crate::estimate::mim::algorithm::mass as mim_mass;
 use crate::estimate::nim::ensemble::{BodyEstimate, Calibration, Ensemble};
 use crate::estimate::nim::mlp::BurnMlp;
 use crate::estimate::nim::population::identifiable;
 use crate::estimate::nim::{Inputs, TrainConfig};
+use crate::estimate::{Experiment, engine};
 use crate::param::ParamId;
 
 /// How a scored population arm was measured.
@@ -176,9 +178,9 @@ pub struct MotionStudy {
 
 /// MIM's `(m, J11, J22, J33)` of every body of `run`.
 fn mim(run: &Run) -> crate::Result<Vec<[Option<f64>; 4]>> {
-    let est = MimStacked::default()
-        .estimate(&run.measurements)
-        .map_err(|e| crate::Error::Numerical(format!("{}: {e}", run.measurements.run_id)))?;
+    let est = engine::required(&Stacked::default(), &Experiment::single(&run.measurements))
+        .map_err(|e| crate::Error::Numerical(format!("{}: {e}", run.measurements.run_id)))?
+        .values;
     Ok((1..=run.measurements.bodies.len() as u8)
         .map(|b| {
             let moment = |k| est.get(&ParamId::moment(b, k)).and_then(|e| e.value);

@@ -7,14 +7,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::estimate::engine::{Loaded, run_all};
 use crate::estimate::score::Row;
-use crate::estimate::{Estimator, Options, Role, registry};
+use crate::estimate::{Estimator, EstimatorId, Options, Role, registry};
 
 /// The method whose prediction on the validation stretch is kept as traces.
-pub const TRACED: &str = "idim_wls";
+pub const TRACED: EstimatorId = EstimatorId::IdimWls;
 
 /// The method whose model (identified on the first part) Rapier replays: the physically
 /// consistent one, whose links are real bodies a simulator can hold.
-pub const REPLAYED: &str = "idim_consistent";
+pub const REPLAYED: EstimatorId = EstimatorId::IdimConsistent;
 
 /// What [`ReplayCheck::method`] says for the replay of the prior (the maker's URDF, with its
 /// own joint friction, if any, and no drive terms).
@@ -48,7 +48,7 @@ pub struct Traces {
 }
 
 /// The identifiers run on recordings (the last two with a prior model).
-pub const METHODS: [&str; 5] = super::IDIM_FAMILY;
+pub const METHODS: [EstimatorId; 5] = super::IDIM_FAMILY;
 
 /// What the study found.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -109,7 +109,9 @@ pub fn study(
     let estimators = registry(options);
     let learned = options.nim_models.is_some();
     let chosen: Vec<&dyn Estimator> = (estimators.iter())
-        .filter(|e| METHODS.contains(&e.name()) || (learned && e.name() == "nim"))
+        .filter(|e| {
+            METHODS.iter().any(|m| e.name() == m) || (learned && e.name() == EstimatorId::Nim)
+        })
         .map(|e| e.as_ref())
         .collect();
     let (identify, validate) = loaded.split(holdout)?;
@@ -136,11 +138,14 @@ pub fn study(
         }
         let model = (held.models.iter())
             .find(|m| m.method == REPLAYED)
-            .ok_or_else(|| crate::Error::Data(format!("{REPLAYED} gave no model to replay")))?;
+            .ok_or_else(|| crate::Error::Missing {
+                estimator: REPLAYED.into(),
+                missing: "identified model to replay",
+            })?;
         let files = model.write(&into.join("model"), "identified")?;
         replays.push(replay(
             dir,
-            REPLAYED,
+            REPLAYED.name(),
             &files,
             holdout,
             &into.join("replay"),
@@ -197,10 +202,11 @@ fn traces(
 ) -> crate::Result<Traces> {
     let experiment =
         crate::estimate::Experiment::new(vec![(Role::Excitation, &identify.measurements)]);
-    let estimates = estimator.estimate(&experiment)?;
-    let model = estimates
-        .predictor
-        .ok_or_else(|| crate::Error::Data(format!("{} gives no torque model", estimator.name())))?;
+    let estimates = crate::estimate::engine::required(estimator, &experiment)?;
+    let model = estimates.predictor.ok_or_else(|| crate::Error::Missing {
+        estimator: estimator.name().into(),
+        missing: "torque model",
+    })?;
     Ok(trace(estimator.name(), model.as_ref(), validate))
 }
 

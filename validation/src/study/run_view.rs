@@ -11,14 +11,14 @@ use std::collections::BTreeMap;
 use crate::estimate::choice;
 use crate::estimate::idim::TorqueModel;
 use crate::estimate::score::Row;
-use crate::estimate::{Estimator, Experiment, Role};
+use crate::estimate::{Estimator, EstimatorId, Experiment, Role};
 
 /// Most animation frames (and trace points) a view keeps: a run is subsampled evenly.
 pub const MAX_FRAMES: usize = 600;
 
 /// Estimators whose torque model predicts the run where the rule of [`choice`] chooses none, in
 /// order of preference (else the first that gives one).
-const PREDICTORS: [&str; 2] = ["idim_ols", "idim_wls"];
+const PREDICTORS: [EstimatorId; 2] = [EstimatorId::IdimOls, EstimatorId::IdimWls];
 
 /// One joint's traces.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -18,12 +18,12 @@ use sim::noise::{ColumnNoise, Noise};
 
 use crate::dataset::{Measurements, Run, Stated};
 use crate::estimate::idim::{
-    Adaptive, IdimOls, IdimTls, IdimWls, Processed, Processing, SweepFit, TwoStep, WholeArm,
+    Adaptive, Identifier, IdimOls, IdimTls, IdimWls, Processed, Processing, SweepFit, TwoStep,
 };
 use crate::estimate::idim::{
     Derivatives, MIN_SPEED, Prepared, friction_sweep, periodic_samples, torque_nrms,
 };
-use crate::estimate::{Estimator, Experiment, Role};
+use crate::estimate::{Estimator, EstimatorId, Experiment, Role, engine};
 use crate::param::ParamId;
 use crate::regressor::BaseParameters;
 use crate::study::monte_carlo;
@@ -193,7 +193,7 @@ pub fn measurements(
 /// The teaching paper's pipeline: the sweep analysis, IDIM OLS, WLS and TLS, the two-step
 /// method and the adaptive law, measured angles processed by `processing`.
 fn pipeline(processing: Processing) -> Vec<Box<dyn Estimator>> {
-    fn processed<T: WholeArm + 'static>(inner: T, processing: Processing) -> Box<dyn Estimator> {
+    fn processed<T: Identifier + 'static>(inner: T, processing: Processing) -> Box<dyn Estimator> {
         Box::new(Processed { inner, processing })
     }
     vec![
@@ -227,10 +227,14 @@ fn identify_all(
     pipeline(processing)
         .into_iter()
         .map(|estimator| {
-            let est = estimator.estimate(&experiment)?;
-            let model = est.predictor.as_ref().ok_or_else(|| {
-                crate::Error::Data(format!("{} gave no torque model", estimator.name()))
-            })?;
+            let est = engine::required(estimator.as_ref(), &experiment)?;
+            let model = est
+                .predictor
+                .as_ref()
+                .ok_or_else(|| crate::Error::Missing {
+                    estimator: estimator.name().into(),
+                    missing: "torque model",
+                })?;
             let nrms = torque_nrms(model.as_ref(), &check, MIN_SPEED, filter);
             let values = (est.values.iter())
                 .filter_map(|(p, e)| e.value.map(|v| (*p, v)))
@@ -292,7 +296,7 @@ impl TeachingStudy {
         let history = |outcome: &Outcome| -> Vec<(f64, f64)> {
             outcome
                 .iter()
-                .find(|o| o.0 == "adaptive")
+                .find(|o| o.0 == EstimatorId::Adaptive)
                 .map(|o| o.3.iter().map(|(t, p)| (*t, base_error(p))).collect())
                 .unwrap_or_default()
         };
@@ -405,13 +409,13 @@ impl TeachingStudy {
     }
 
     /// The validation NRMS of a method at a noise level (mean over seeds).
-    pub fn nrms(&self, method: &str, noise: &str) -> Option<f64> {
-        self.row(method, noise, "torque_nrms").map(Row::mean)
+    pub fn nrms(&self, method: EstimatorId, noise: &str) -> Option<f64> {
+        self.row(method.name(), noise, "torque_nrms").map(Row::mean)
     }
 
     /// Largest `|estimate − truth| / max|truth|` over the base parameters ([`ParamId::Base`]) of a method at
     /// a noise level (mean estimates).
-    pub(crate) fn max_base_error(&self, method: &str, noise: &str) -> Option<f64> {
+    pub(crate) fn max_base_error(&self, method: EstimatorId, noise: &str) -> Option<f64> {
         let scale = self
             .truth
             .iter()
@@ -432,7 +436,9 @@ impl TeachingStudy {
         self.rows
             .iter()
             .filter(|r| {
-                r.method == "friction_sweep" && r.noise == "none" && is(&r.parameter, friction)
+                r.method == EstimatorId::FrictionSweep
+                    && r.noise == "none"
+                    && is(&r.parameter, friction)
             })
             .map(Row::rel)
             .try_fold(0.0f64, |m, e| Some(m.max(e?.abs())))

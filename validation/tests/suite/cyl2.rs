@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use validation::dataset::write_and_read;
-use validation::estimate::RunMethod;
-use validation::estimate::mim::algorithm::{MimSingleInstant, MimStacked};
+use validation::estimate::mim::{SingleInstant, Stacked};
 use validation::estimate::score::score;
+use validation::estimate::{Estimator, Experiment, engine};
 
 #[test]
 fn mim_identifies_the_appendix_arm() {
@@ -25,14 +25,15 @@ fn mim_identifies_the_appendix_arm() {
 
     let (force, moment) = validation::consistency::newton_euler(&run);
     assert!(force <= 1e-9 && moment <= 1e-9);
-    for method in [
-        RunMethod::from(MimStacked::default()),
-        RunMethod::from(MimSingleInstant {
-            time: 1.5,
-            tolerance: 1e-4,
-        }),
-    ] {
-        let est = method.estimate(&run.measurements).unwrap();
+    let single = SingleInstant {
+        time: 1.5,
+        tolerance: 1e-4,
+    };
+    let methods: [&dyn Estimator; 2] = [&Stacked::default(), &single];
+    for method in methods {
+        let est = engine::required(method, &Experiment::single(&run.measurements))
+            .unwrap()
+            .values;
         let unidentified: Vec<String> = est
             .iter()
             .filter(|(_, e)| e.value.is_none())
@@ -46,7 +47,7 @@ fn mim_identifies_the_appendix_arm() {
             "{}",
             method.name()
         );
-        for s in score(&method.name(), &est, &run.truth)
+        for s in score(method.name(), &est, &run.truth)
             .iter()
             .filter(|s| s.estimate.is_some())
         {

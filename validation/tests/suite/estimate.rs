@@ -66,7 +66,7 @@ fn mim_moves_with_the_measured_wrench_exactly_as_least_squares_predicts() {
     let scenario = sim::scenario::Scenario::from_toml(&text, "noisy_f.toml").unwrap();
     let run =
         validation::dataset::from_simulated(&sim::simulate(&scenario, None), &tmp("f")).unwrap();
-    let stacked = validation::estimate::mim::Stacked;
+    let stacked = validation::estimate::mim::Stacked::default();
     let noisy = stacked
         .estimate(&Experiment::single(&run.measurements))
         .unwrap();
@@ -249,7 +249,9 @@ fn encoder_only_kinematics_agree_with_the_recorded_bodies_and_mim_runs_on_them()
     let enc = validation::estimate::mim::MimEncoders
         .estimate(&ex)
         .unwrap();
-    let stacked = validation::estimate::mim::Stacked.estimate(&ex).unwrap();
+    let stacked = validation::estimate::mim::Stacked::default()
+        .estimate(&ex)
+        .unwrap();
     let truth = validation::param::truth_table(&run.manifest.model);
     for (id, e) in &enc.values {
         assert_eq!(e.identifiable(), stacked.values[id].identifiable(), "{id}");

@@ -9,8 +9,9 @@ use sim::population::Shard;
 use sim::population::motion::FamilyId;
 use sim::scenario::Scenario;
 use validation::dataset::read_population_arm;
-use validation::estimate::mim::algorithm::MimStacked;
+use validation::estimate::mim::Stacked;
 use validation::estimate::score::score;
+use validation::estimate::{Estimator, Experiment, engine};
 
 const ARMS: usize = 12;
 
@@ -63,12 +64,9 @@ fn each_arm_moves_as_its_drawn_family_and_its_data_recover_its_truth() {
                 }
             }
         }
-        let mim = MimStacked::default();
-        let scored = score(
-            &mim.name(),
-            &mim.estimate(&run.measurements).unwrap(),
-            &run.truth,
-        );
+        let mim = Stacked::default();
+        let estimates = engine::required(&mim, &Experiment::single(&run.measurements)).unwrap();
+        let scored = score(mim.name(), &estimates.values, &run.truth);
         let identified: Vec<_> = scored.iter().filter(|s| s.estimate.is_some()).collect();
         assert!(
             identified.len() >= 30,

@@ -9,11 +9,11 @@ use sim::drive::Drive;
 use sim::scenario::Scenario;
 use validation::consistency;
 use validation::dataset::{Run, write_and_read};
-use validation::estimate::RunMethod;
-use validation::estimate::frequency::algorithm::{Excitation, LinearizedFrequency, PaperFrequency};
+use validation::estimate::frequency::{Linearized, Paper, Told};
 use validation::estimate::known_geometry::KnownGeometry;
 use validation::estimate::score::score;
-use validation::estimate::time_domain::algorithm::{Derivatives, InverseDynamicsLs};
+use validation::estimate::time_domain::TimeDomain;
+use validation::estimate::{Estimator, Experiment, Values, engine};
 use validation::param::{Inertial, ParamId};
 
 fn paper() -> Scenario {
@@ -107,9 +107,24 @@ fn torque_driven_run_closes_newton_euler_and_agrees_with_rnea() {
     }
 }
 
-fn masses_rel_error(method: &RunMethod, data: &validation::dataset::Measurements) -> Vec<f64> {
-    let est = method.estimate(data).unwrap();
-    score(&method.name(), &est, &run().truth)
+/// Told the geometry, the last two periods used.
+fn told(geometry: KnownGeometry) -> Told {
+    Told {
+        geometry: Some(geometry),
+        periods: Some(2),
+    }
+}
+
+/// `method`'s estimates of `data`, through the engine.
+fn values(method: &dyn Estimator, data: &validation::dataset::Measurements) -> Values {
+    engine::required(method, &Experiment::single(data))
+        .unwrap()
+        .values
+}
+
+fn masses_rel_error(method: &dyn Estimator, data: &validation::dataset::Measurements) -> Vec<f64> {
+    let est = values(method, data);
+    score(method.name(), &est, &run().truth)
         .iter()
         .filter(|s| {
             let mass = Inertial::Mass;
@@ -126,11 +141,10 @@ fn corrected_frequency_method_is_within_a_thousandth_at_small_amplitude() {
         KnownGeometry::masses_unknown(model).unwrap(),
         KnownGeometry::from_model(model).unwrap(),
     ] {
-        let method = LinearizedFrequency {
-            geometry,
-            excitation: Excitation::paper(2),
+        let method = Linearized {
+            told: told(geometry),
         };
-        let rel = masses_rel_error(&method.clone().into(), &clean(run()));
+        let rel = masses_rel_error(&method, &clean(run()));
         assert!(rel.len() == 2 && rel.iter().all(|r| *r <= 1e-3), "{rel:?}");
     }
 }
@@ -139,14 +153,9 @@ fn corrected_frequency_method_is_within_a_thousandth_at_small_amplitude() {
 fn time_domain_method_with_the_full_model_is_within_1e_4() {
     let model = &run().manifest.model;
     let geometry = KnownGeometry::from_model(model).unwrap();
-    let method = InverseDynamicsLs {
-        geometry,
-        excitation: Excitation::paper(2),
-        derivatives: Derivatives::Recorded,
-        stride: 5,
-    };
-    let est = method.estimate(&clean(run())).unwrap();
-    for s in score("time_domain", &est, &run().truth) {
+    let method = TimeDomain::recorded().told(told(geometry));
+    let est = values(&method, &clean(run()));
+    for s in score(method.name(), &est, &run().truth) {
         assert!(
             s.rel_error().unwrap().abs() <= 1e-4,
             "{}: {:e}",
@@ -155,16 +164,15 @@ fn time_domain_method_with_the_full_model_is_within_1e_4() {
         );
     }
     // It refuses noisy angles: its derivatives belong to the clean ones.
-    assert!(method.estimate(&run().measurements).is_err());
+    assert!(engine::run(&method, &Experiment::single(&run().measurements)).is_err());
 }
 
 #[test]
 fn the_papers_formulation_runs_and_is_far_off() {
-    let method = PaperFrequency {
-        geometry: KnownGeometry::masses_unknown(&run().manifest.model).unwrap(),
-        excitation: Excitation::paper(2),
+    let method = Paper {
+        told: told(KnownGeometry::masses_unknown(&run().manifest.model).unwrap()),
     };
-    let rel = masses_rel_error(&method.clone().into(), &clean(run()));
+    let rel = masses_rel_error(&method, &clean(run()));
     assert_eq!(rel.len(), 2);
     assert!(rel.iter().all(|r| r.is_finite() && *r > 0.5), "{rel:?}");
 }

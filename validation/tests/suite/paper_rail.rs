@@ -6,9 +6,9 @@ use std::sync::OnceLock;
 
 use validation::consistency;
 use validation::dataset::{Run, read_run, write_and_read};
-use validation::estimate::RunMethod;
-use validation::estimate::mim::algorithm::{MimSingleInstant, MimStacked, MimWholeArm};
+use validation::estimate::mim::{SingleInstant, Stacked, WholeArm};
 use validation::estimate::score::score;
+use validation::estimate::{Estimator, Experiment, Values, engine};
 use validation::study::mim::MimStudy;
 
 fn run() -> &'static Run {
@@ -48,9 +48,16 @@ fn recorded_joint_forces_agree_with_independent_inverse_dynamics() {
     );
 }
 
-fn unidentifiable(method: &RunMethod) -> Vec<String> {
-    let est = method.estimate(&run().measurements).unwrap();
-    est.iter()
+/// The estimates of `method` on `data`, through the engine.
+fn values(method: &dyn Estimator, data: &validation::dataset::Measurements) -> Values {
+    engine::required(method, &Experiment::single(data))
+        .unwrap()
+        .values
+}
+
+fn unidentifiable(method: &dyn Estimator) -> Vec<String> {
+    values(method, &run().measurements)
+        .iter()
         .filter(|(_, e)| e.value.is_none())
         .map(|(id, _)| id.to_string())
         .collect()
@@ -58,13 +65,14 @@ fn unidentifiable(method: &RunMethod) -> Vec<String> {
 
 #[test]
 fn mim_recovers_every_identifiable_parameter() {
-    for method in [
-        RunMethod::from(MimSingleInstant::paper()),
-        MimStacked::default().into(),
-        MimWholeArm::default().into(),
-    ] {
-        let est = method.estimate(&run().measurements).unwrap();
-        let scored = score(&method.name(), &est, &run().truth);
+    let methods: [&dyn Estimator; 3] = [
+        &SingleInstant::paper(),
+        &Stacked::default(),
+        &WholeArm::default(),
+    ];
+    for method in methods {
+        let est = values(method, &run().measurements);
+        let scored = score(method.name(), &est, &run().truth);
         assert_eq!(scored.len(), 36);
         for s in scored.iter().filter(|s| s.estimate.is_some()) {
             let rel = s.rel_error().unwrap().abs();
@@ -76,9 +84,9 @@ fn mim_recovers_every_identifiable_parameter() {
 #[test]
 fn mim_flags_exactly_what_this_motion_cannot_determine() {
     let expected = ["B1.m_e2", "B1.j22", "B1.j33"];
-    assert_eq!(unidentifiable(&MimSingleInstant::paper().into()), expected);
-    assert_eq!(unidentifiable(&MimStacked::default().into()), expected);
-    assert_eq!(unidentifiable(&MimWholeArm::default().into()), expected);
+    assert_eq!(unidentifiable(&SingleInstant::paper()), expected);
+    assert_eq!(unidentifiable(&Stacked::default()), expected);
+    assert_eq!(unidentifiable(&WholeArm::default()), expected);
 }
 
 #[test]
@@ -90,8 +98,8 @@ fn mim_uses_the_data_not_the_truth() {
         b.moment.iter_mut().for_each(|n| *n *= 2.0);
     }
     let (a, b) = (
-        MimStacked::default().estimate(&run().measurements).unwrap(),
-        MimStacked::default().estimate(&m).unwrap(),
+        values(&Stacked::default(), &run().measurements),
+        values(&Stacked::default(), &m),
     );
     for (x, y) in a.values().zip(b.values()) {
         if let (Some(x), Some(y)) = (x.value, y.value) {

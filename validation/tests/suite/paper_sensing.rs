@@ -5,6 +5,7 @@ use std::path::Path;
 
 use sim::scenario::Scenario;
 use sim::scenario::population::Distribution;
+use validation::estimate::EstimatorId;
 use validation::estimate::nim::joint::Sensing;
 use validation::param::ParamId;
 use validation::study::{joint_level, paper_sensing};
@@ -53,7 +54,7 @@ fn the_paper_sensing_nim_revises_mim_gls_and_passes_exact_runs_through() {
         "motions_ft",
         &runs[..28],
         &runs[28..],
-        &["mim_gls", "nim"],
+        &[EstimatorId::MimGls, EstimatorId::Nim],
         &options,
     )
     .unwrap();

@@ -6,6 +6,7 @@ use std::path::Path;
 use sim::population::Shard;
 use sim::scenario::Scenario;
 use validation::dataset::{PopulationReader, population_arms, read_population_arm};
+use validation::estimate::EstimatorId;
 use validation::estimate::nim::joint::Sensing;
 
 /// An arm read from its shard (through the row groups' statistics of `arm`, or with its whole
@@ -240,7 +241,7 @@ fn idim_beats_the_population_mean_on_held_out_panda_family_and_random_arms() {
         "population_panda",
         &runs[..6],
         &runs[6..],
-        &["idim_ols"],
+        &[EstimatorId::IdimOls],
         &options,
     )
     .unwrap();
@@ -275,7 +276,7 @@ fn idim_beats_the_population_mean_on_held_out_panda_family_and_random_arms() {
         "population_random",
         &random[..20],
         &random[20..],
-        &["idim_ols"],
+        &[EstimatorId::IdimOls],
         &options,
     )
     .unwrap();
@@ -437,7 +438,7 @@ fn nim_beside_ols(
         population,
         &runs[..training],
         &runs[training..],
-        &["idim_ols", "nim"],
+        &[EstimatorId::IdimOls, EstimatorId::Nim],
         &options,
     )
     .unwrap();

@@ -35,13 +35,16 @@ pub fn values(rows: Vec<AnswerRow>, where_: &str) -> crate::Result<Values> {
     let mut values = Values::new();
     for (k, (name, value, std)) in rows.into_iter().enumerate() {
         let id: ParamId = (name.trim().parse()).map_err(|e: crate::param::ParseParamError| {
-            crate::Error::Data(format!("{where_}, row {}: {e}", k + 1))
+            crate::Error::Parameter {
+                at: format!("{where_}, row {}", k + 1),
+                source: e,
+            }
         })?;
         let finite = |x: Option<f64>, what: &str| match x {
-            Some(v) if !v.is_finite() => Err(crate::Error::Data(format!(
-                "{where_}, row {} ({name}): {what} {v} is not a finite number",
-                k + 1
-            ))),
+            Some(v) if !v.is_finite() => Err(crate::Error::invalid(
+                format!("{where_}, row {} ({name}), column `{what}`", k + 1),
+                format!("a finite number or nothing, got {v}"),
+            )),
             _ => Ok(x),
         };
         let estimate = Estimate {
@@ -49,10 +52,10 @@ pub fn values(rows: Vec<AnswerRow>, where_: &str) -> crate::Result<Values> {
             std: finite(std, "std")?,
         };
         if values.insert(id, estimate).is_some() {
-            return Err(crate::Error::Data(format!(
-                "{where_}, row {}: parameter `{name}` given twice",
-                k + 1
-            )));
+            return Err(crate::Error::invalid(
+                format!("{where_}, row {}, column `parameter`", k + 1),
+                format!("each parameter once, got `{name}` again"),
+            ));
         }
     }
     Ok(values)

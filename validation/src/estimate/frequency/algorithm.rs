@@ -23,8 +23,8 @@
 use nalgebra::{Complex, DMatrix, DVector};
 
 use crate::dataset::{JointColumn, Measurements};
-use crate::estimate::EstimateError;
 use crate::estimate::known_geometry::{KnownGeometry, require};
+use crate::estimate::{EstimateError, NotApplicable};
 use crate::fourier::{Window, coefficients, last_periods, phasor};
 use crate::lsq::solve_identifiable;
 use crate::param::{Estimate, ParamId, Values};
@@ -41,19 +41,10 @@ pub struct Excitation {
 }
 
 impl Excitation {
-    /// The paper's Table 2 harmonics at `f₀ = 0.01 Hz`, using `periods` steady periods.
-    pub fn paper(periods: usize) -> Self {
-        Excitation {
-            base_frequency: 0.01,
-            harmonics: vec![3, 5, 7, 9, 11, 13, 17, 21, 27, 42],
-            periods,
-        }
-    }
-
     /// The excitation of a run, from its design: every joint torque-driven by multisines (or
     /// sums of them) of one fundamental; the excited harmonics are the union over joints; all
     /// whole periods but the first (the transient) are used. `Err` says what is missing.
-    pub(crate) fn from_data(data: &Measurements) -> crate::Result<Self> {
+    pub(crate) fn from_data(data: &Measurements) -> Result<Self, NotApplicable> {
         fn collect(s: &sim::drive::Signal, base: &mut Vec<f64>, harmonics: &mut Vec<u32>) {
             match s {
                 sim::drive::Signal::Multisine {
@@ -73,16 +64,16 @@ impl Excitation {
         let (mut base, mut harmonics) = (Vec::new(), Vec::new());
         for j in &data.joints {
             let signal = j.excitation.as_ref().ok_or_else(|| {
-                crate::Error::Data(format!("needs a multisine torque excitation on every joint (joint O{} is not torque-driven)", j.id))
+                NotApplicable::new(format!("needs a multisine torque excitation on every joint (joint O{} is not torque-driven)", j.id))
             })?;
             collect(signal, &mut base, &mut harmonics);
         }
-        let f0 = *base.first().ok_or(crate::Error::Data(
-            "needs a multisine torque excitation on every joint".into(),
+        let f0 = *base.first().ok_or(NotApplicable::new(
+            "needs a multisine torque excitation on every joint",
         ))?;
         if base.iter().any(|f| (f - f0).abs() > 1e-12 * f0) {
-            return Err(crate::Error::Data(
-                "needs one fundamental frequency for every joint's multisine".into(),
+            return Err(NotApplicable::new(
+                "needs one fundamental frequency for every joint's multisine",
             ));
         }
         harmonics.sort_unstable();
@@ -90,7 +81,7 @@ impl Excitation {
         let span = data.t.last().copied().unwrap_or(0.0) - data.t.first().copied().unwrap_or(0.0);
         let whole = (span * f0 + 1e-9).floor() as usize;
         if whole < 2 {
-            return Err(crate::Error::Data(format!(
+            return Err(NotApplicable::new(format!(
                 "needs at least two whole periods of the {} s excitation (the first is dropped as transient); the run spans {span} s",
                 1.0 / f0
             )));
@@ -160,12 +151,12 @@ pub struct LinearizedFrequency {
 
 impl LinearizedFrequency {
     /// Short name, the `method` column of reports.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         "frequency_linearized".into()
     }
 
     /// Estimates the parameters of every body it can.
-    pub fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
+    pub(crate) fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
         let n = self.geometry.bodies();
         require(&self.name(), &self.geometry, data.joints.len())?;
         let window = self.excitation.window(&self.name(), data)?;
@@ -234,12 +225,12 @@ impl PaperFrequency {
 
 impl PaperFrequency {
     /// Short name, the `method` column of reports.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         "frequency_paper".into()
     }
 
     /// Estimates the parameters of every body it can.
-    pub fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
+    pub(crate) fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
         require(&self.name(), &self.geometry, data.joints.len())?;
         if self.geometry.bodies() != 2 {
             return Err(EstimateError {

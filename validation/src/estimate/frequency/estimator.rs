@@ -2,8 +2,8 @@
 //! multisine torques: the published per-joint fit, and the corrected linearized model. Both take
 //! the excitation (fundamental, harmonics) from the run's design and the geometry from its
 //! kinematics and centroids ([`crate::geometry`], the paper's assumption); nothing about
-//! masses, moments or damping is assumed known (the paper's study,
-//! which assumes `J` and `c` known, is [`crate::study::multisine`]).
+//! masses, moments or damping is assumed known unless the caller states it ([`Told`]: the
+//! paper's study, [`crate::study::multisine`], states `J` and `c` known).
 
 use crate::dataset::Measurements;
 use crate::estimate::Family;
@@ -16,28 +16,53 @@ use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplic
 pub(crate) const MULTISINE_RUN: &str = "a single run of a fixed-base planar arm on multisine \
      torques, joints about their bodies' e2 axes";
 
-/// The run, its excitation and its known geometry, or why the method does not apply.
+/// What a multisine estimator is told beyond the run's measurements and design
+/// ([`Default`]: nothing).
+#[derive(Clone, Debug, Default)]
+pub struct Told {
+    /// The known geometry; `None`: the run's kinematics with its measured centroids
+    /// ([`crate::geometry::with_known_centroids`]), nothing inertial known. The paper's study
+    /// states the moments and damping known as well ([`KnownGeometry::masses_unknown`]).
+    pub geometry: Option<KnownGeometry>,
+    /// Whole steady periods at the end of the record to use; `None`: every whole period but the
+    /// first (the transient).
+    pub periods: Option<usize>,
+}
+
+/// The run, its excitation and its known geometry (what `told` states, else the run's), or why
+/// the method does not apply.
 pub(crate) fn multisine_run<'a>(
     experiment: &Experiment<'a>,
+    told: &Told,
 ) -> Result<(&'a Measurements, Excitation, KnownGeometry), NotApplicable> {
     let data = crate::estimate::single(experiment)?;
-    let chain = crate::geometry::with_known_centroids(data);
-    let geometry = KnownGeometry::from_model(&chain).map_err(|_| {
-        NotApplicable::new(
-            "needs a fixed-base planar arm whose joints turn about their bodies' e2 axes",
-        )
-    })?;
-    let excitation = Excitation::from_data(data).map_err(|e| NotApplicable(e.to_string()))?;
+    let geometry = match &told.geometry {
+        Some(g) => g.clone(),
+        None => KnownGeometry::from_model(&crate::geometry::with_known_centroids(data)).map_err(
+            |_| {
+                NotApplicable::new(
+                    "needs a fixed-base planar arm whose joints turn about their bodies' e2 axes",
+                )
+            },
+        )?,
+    };
+    let mut excitation = Excitation::from_data(data)?;
+    if let Some(periods) = told.periods {
+        excitation.periods = periods;
+    }
     Ok((data, excitation, geometry))
 }
 
 /// The paper's per-joint second-order fit, as published (masses only, two links).
-#[derive(Clone, Copy, Debug)]
-pub struct Paper;
+#[derive(Clone, Debug, Default)]
+pub struct Paper {
+    /// What it is told beyond the run.
+    pub told: Told,
+}
 
 impl Estimator for Paper {
     fn name(&self) -> &'static str {
-        "frequency_paper"
+        crate::estimate::EstimatorId::FrequencyPaper.name()
     }
 
     fn family(&self) -> Family {
@@ -50,7 +75,7 @@ impl Estimator for Paper {
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
-        let (_, _, geometry) = multisine_run(experiment)?;
+        let (_, _, geometry) = multisine_run(experiment, &self.told)?;
         if geometry.bodies() != 2 {
             return Err(NotApplicable::new(
                 "needs a two-link arm (the paper's equations)",
@@ -61,7 +86,7 @@ impl Estimator for Paper {
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         let (data, excitation, geometry) =
-            multisine_run(experiment).map_err(|e| e.into_error(self.name()))?;
+            multisine_run(experiment, &self.told).map_err(|e| e.into_error(self.name()))?;
         let method = PaperFrequency {
             geometry,
             excitation,
@@ -72,12 +97,15 @@ impl Estimator for Paper {
 
 /// The corrected linearized frequency-domain fit: masses, moments about the joint axis and
 /// joint damping.
-#[derive(Clone, Copy, Debug)]
-pub struct Linearized;
+#[derive(Clone, Debug, Default)]
+pub struct Linearized {
+    /// What it is told beyond the run.
+    pub told: Told,
+}
 
 impl Estimator for Linearized {
     fn name(&self) -> &'static str {
-        "frequency_linearized"
+        crate::estimate::EstimatorId::FrequencyLinearized.name()
     }
 
     fn family(&self) -> Family {
@@ -89,12 +117,12 @@ impl Estimator for Linearized {
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
-        multisine_run(experiment).map(|_| ())
+        multisine_run(experiment, &self.told).map(|_| ())
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         let (data, excitation, geometry) =
-            multisine_run(experiment).map_err(|e| e.into_error(self.name()))?;
+            multisine_run(experiment, &self.told).map_err(|e| e.into_error(self.name()))?;
         let method = LinearizedFrequency {
             geometry,
             excitation,

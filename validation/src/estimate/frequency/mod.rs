@@ -8,5 +8,5 @@
 pub mod algorithm;
 pub mod estimator;
 
-pub use estimator::{Linearized, Paper};
+pub use estimator::{Linearized, Paper, Told};
 pub(crate) use estimator::{MULTISINE_RUN, multisine_run};

@@ -19,7 +19,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::base::FullRegressor;
 use super::{Identified, Prepared};
-use super::{Runs, WholeArm};
+use super::{Identifier, Runs};
 use crate::estimate::EstimateError;
 
 /// The adaptive identifier.
@@ -113,9 +113,9 @@ impl Adaptive {
     }
 }
 
-impl super::WholeArm for Adaptive {
+impl super::Identifier for Adaptive {
     fn name(&self) -> &'static str {
-        "adaptive"
+        crate::estimate::EstimatorId::Adaptive.name()
     }
 
     fn needs(&self) -> &'static str {

@@ -503,10 +503,10 @@ impl Idim {
     /// The method's name, the `method` column of reports.
     pub fn name(&self) -> &'static str {
         match self.weighting {
-            Weighting::Ordinary => "idim_ols",
-            Weighting::Weighted => "idim_wls",
-            Weighting::Total => "idim_tls",
-            Weighting::Robust => "idim_irls",
+            Weighting::Ordinary => crate::estimate::EstimatorId::IdimOls.name(),
+            Weighting::Weighted => crate::estimate::EstimatorId::IdimWls.name(),
+            Weighting::Total => crate::estimate::EstimatorId::IdimTls.name(),
+            Weighting::Robust => crate::estimate::EstimatorId::IdimIrls.name(),
         }
     }
 

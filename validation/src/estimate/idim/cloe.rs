@@ -20,7 +20,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::WholeArm;
+use super::Identifier;
 use super::base::{FullRegressor, Idim};
 use super::closed_loop::{ClosedLoop, Iteration, LoopFailure};
 use super::{Identified, Prepared, Samples, raw_angles};
@@ -105,9 +105,9 @@ impl Cloe {
     }
 }
 
-impl super::WholeArm for Cloe {
+impl super::Identifier for Cloe {
     fn name(&self) -> &'static str {
-        "cloe"
+        crate::estimate::EstimatorId::Cloe.name()
     }
 
     fn needs(&self) -> &'static str {

@@ -55,7 +55,7 @@ use sim::dynamics::StandardParameters;
 use sim::model::Chain;
 
 use super::base::FullRegressor;
-use super::{Identified, Prepared, WholeArm, log_cholesky};
+use super::{Identified, Identifier, Prepared, log_cholesky};
 use crate::estimate::{EstimateError, NotApplicable};
 use crate::lsq::least_squares;
 
@@ -135,13 +135,19 @@ pub(crate) fn in_frames_of(
     geometry: &Chain,
 ) -> crate::Result<Vec<StandardParameters>> {
     if prior.len() != geometry.len() || prior.base != geometry.base {
-        return Err(crate::Error::Data(format!(
-            "the prior has {} links on {:?}, the run's arm {} on {:?}",
-            prior.len(),
-            prior.base,
-            geometry.len(),
-            geometry.base
-        )));
+        return Err(crate::Error::invalid(
+            format!(
+                "the prior `{}` ({} links on {:?})",
+                prior.name,
+                prior.len(),
+                prior.base
+            ),
+            format!(
+                "the run's arm: {} links on {:?}",
+                geometry.len(),
+                geometry.base
+            ),
+        ));
     }
     prior
         .links
@@ -152,10 +158,10 @@ pub(crate) fn in_frames_of(
                 && (p.joint.axis().into_inner() - g.joint.axis().into_inner()).norm() < 1e-9
                 && (p.joint.anchor() - g.joint.anchor()).norm() < 1e-9;
             if !same {
-                return Err(crate::Error::Data(format!(
-                    "joint of link `{}` differs from the run's",
-                    p.name
-                )));
+                return Err(crate::Error::invalid(
+                    format!("the prior's joint of link `{}`", p.name),
+                    "the run's joint (kind, axis and anchor within 1e-9)",
+                ));
             }
             let r = g.body.rotation();
             let c = r.inverse() * (p.body.centroid() - g.joint.anchor());
@@ -402,8 +408,8 @@ impl StandardIdim {
     /// The method's name, the `method` column of reports.
     pub fn name(&self) -> &'static str {
         match self.constraint {
-            Constraint::None => "idim_prior",
-            Constraint::Consistent => "idim_consistent",
+            Constraint::None => crate::estimate::EstimatorId::IdimPrior.name(),
+            Constraint::Consistent => crate::estimate::EstimatorId::IdimConsistent.name(),
         }
     }
 
@@ -586,9 +592,9 @@ impl IdimConsistent {
     }
 }
 
-impl WholeArm for IdimConsistent {
+impl Identifier for IdimConsistent {
     fn name(&self) -> &'static str {
-        "idim_consistent"
+        crate::estimate::EstimatorId::IdimConsistent.name()
     }
 
     fn needs(&self) -> &'static str {

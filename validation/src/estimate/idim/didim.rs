@@ -11,7 +11,7 @@
 //! settle. Neither `q̇` nor `q̈` is differentiated from measured angles, so their noise does not
 //! bias it.
 
-use super::WholeArm;
+use super::Identifier;
 use super::closed_loop::{self, Iteration};
 use super::{Identified, Prepared};
 use crate::dataset::Measurements;
@@ -35,9 +35,9 @@ impl Didim {
     }
 }
 
-impl super::WholeArm for Didim {
+impl super::Identifier for Didim {
     fn name(&self) -> &'static str {
-        "didim"
+        crate::estimate::EstimatorId::Didim.name()
     }
 
     fn needs(&self) -> &'static str {

@@ -442,9 +442,9 @@ impl SweepFit {
     }
 }
 
-impl super::WholeArm for SweepFit {
+impl super::Identifier for SweepFit {
     fn name(&self) -> &'static str {
-        "friction_sweep"
+        crate::estimate::EstimatorId::FrictionSweep.name()
     }
 
     fn needs(&self) -> &'static str {

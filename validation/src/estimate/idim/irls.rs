@@ -2,16 +2,16 @@
 //! ([`super::robust::Huber`]).
 
 use super::base::Idim;
-use super::{Identified, Prepared, WholeArm};
+use super::{Identified, Identifier, Prepared};
 use crate::estimate::EstimateError;
 
 /// IDIM-IRLS.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct IdimIrls;
 
-impl WholeArm for IdimIrls {
+impl Identifier for IdimIrls {
     fn name(&self) -> &'static str {
-        "idim_irls"
+        crate::estimate::EstimatorId::IdimIrls.name()
     }
 
     fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {

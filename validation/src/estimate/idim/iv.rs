@@ -13,7 +13,7 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use super::WholeArm;
+use super::Identifier;
 use super::base::System;
 use super::closed_loop::{self, Iteration};
 use super::{Identified, Prepared};
@@ -38,9 +38,9 @@ impl Iv {
     }
 }
 
-impl super::WholeArm for Iv {
+impl super::Identifier for Iv {
     fn name(&self) -> &'static str {
-        "idim_iv"
+        crate::estimate::EstimatorId::IdimIv.name()
     }
 
     fn needs(&self) -> &'static str {

@@ -3,7 +3,7 @@
 //! forward/backward sweeps, inertial base parameters from an excitation trajectory, and an
 //! adaptive update law.
 //!
-//! Each registry name is one type in its own file implementing [`WholeArm`] (and through it
+//! Each registry name is one type in its own file implementing [`Identifier`] (and through it
 //! [`crate::estimate::Estimator`]): it sees a [`Prepared`] experiment (measurement columns of
 //! several runs of one arm, plus its kinematics) and returns an [`Identified`] model: named
 //! parameter estimates and a torque predictor, scored on a separate validation trajectory.
@@ -26,6 +26,7 @@ pub mod consistent;
 pub mod didim;
 pub mod drives;
 pub mod friction_sweep;
+pub mod identifier;
 pub mod irls;
 pub mod iv;
 pub mod kalman;
@@ -38,7 +39,6 @@ pub mod robust;
 pub mod single;
 pub mod tls;
 pub mod two_step;
-pub mod whole_arm;
 pub mod wls;
 
 pub use adaptive::Adaptive;
@@ -46,6 +46,7 @@ pub use cloe::Cloe;
 pub use consistent::IdimConsistent;
 pub use didim::Didim;
 pub use friction_sweep::SweepFit;
+pub use identifier::{Identifier, Processed, Processing, Runs};
 pub use irls::IdimIrls;
 pub use iv::Iv;
 pub use kalman::{ekf::Ekf, ukf::Ukf};
@@ -55,7 +56,6 @@ pub use refined::Refined;
 pub use single::IdimSingle;
 pub use tls::IdimTls;
 pub use two_step::TwoStep;
-pub use whole_arm::{Processed, Processing, Runs, WholeArm};
 pub use wls::IdimWls;
 
 use std::sync::OnceLock;

@@ -2,16 +2,16 @@
 //! white equation errors ([`crate::lsq::ols_std`]).
 
 use super::base::Idim;
-use super::{Identified, Prepared, WholeArm};
+use super::{Identified, Identifier, Prepared};
 use crate::estimate::EstimateError;
 
 /// IDIM-OLS.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct IdimOls;
 
-impl WholeArm for IdimOls {
+impl Identifier for IdimOls {
     fn name(&self) -> &'static str {
-        "idim_ols"
+        crate::estimate::EstimatorId::IdimOls.name()
     }
 
     fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::consistent::{Constraint, StandardIdim};
-use super::{Identified, Prepared, WholeArm};
+use super::{Identified, Identifier, Prepared};
 use crate::estimate::{EstimateError, NotApplicable};
 
 /// Standard-parameter IDIM with a prior, unconstrained.
@@ -18,9 +18,9 @@ impl IdimPrior {
     }
 }
 
-impl WholeArm for IdimPrior {
+impl Identifier for IdimPrior {
     fn name(&self) -> &'static str {
-        "idim_prior"
+        crate::estimate::EstimatorId::IdimPrior.name()
     }
 
     fn needs(&self) -> &'static str {

@@ -81,7 +81,7 @@ impl Refined {
     }
 }
 
-impl super::WholeArm for Refined {
+impl super::Identifier for Refined {
     fn name(&self) -> &'static str {
         self.name
     }

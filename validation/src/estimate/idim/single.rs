@@ -132,7 +132,7 @@ pub struct IdimSingle;
 
 impl Estimator for IdimSingle {
     fn name(&self) -> &'static str {
-        "idim_single"
+        crate::estimate::EstimatorId::IdimSingle.name()
     }
 
     fn family(&self) -> Family {

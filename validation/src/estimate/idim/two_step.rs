@@ -13,7 +13,7 @@ use sim::model::Chain;
 
 use super::friction_sweep::FrictionGravity;
 use super::{Identified, MIN_SPEED, Prepared, TorqueModel};
-use super::{Runs, WholeArm};
+use super::{Identifier, Runs};
 use crate::estimate::EstimateError;
 use crate::lsq::least_squares;
 use crate::regressor::{BaseParameters, regressor};
@@ -94,9 +94,9 @@ impl TwoStep {
     }
 }
 
-impl super::WholeArm for TwoStep {
+impl super::Identifier for TwoStep {
     fn name(&self) -> &'static str {
-        "two_step"
+        crate::estimate::EstimatorId::TwoStep.name()
     }
 
     fn needs(&self) -> &'static str {

@@ -2,16 +2,16 @@
 //! its OLS residual's RMS (Gautier's weighting).
 
 use super::base::Idim;
-use super::{Identified, Prepared, WholeArm};
+use super::{Identified, Identifier, Prepared};
 use crate::estimate::EstimateError;
 
 /// IDIM-WLS.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct IdimWls;
 
-impl WholeArm for IdimWls {
+impl Identifier for IdimWls {
     fn name(&self) -> &'static str {
-        "idim_wls"
+        crate::estimate::EstimatorId::IdimWls.name()
     }
 
     fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {

@@ -23,18 +23,19 @@
 //! which should be 0); we use the correct `ω̇3 = α̇β̇ cos β + α̈ sin β + γ̈`
 //! ([`sim::kinematics`]).
 //!
-//! **Identifiability**: each system is solved by a truncated SVD; singular values below
-//! `tolerance · σ_max` are treated as zero, and a parameter is reported only if it has no
-//! component (> 1e-3) in the resulting null space. Where the data cannot determine a parameter
-//! (B1's `m(e2)`, `J22`, `J33` in `paper_rail`) the estimate is `None`, never a number.
+//! **Identifiability**: each system is solved by [`crate::lsq::solve_identifiable`]: a
+//! parameter is reported only where its condition in the column-scaled system is within
+//! `1 / tolerance`. Where the data cannot determine a parameter (B1's `m(e2)`, `J22`, `J33` in
+//! `paper_rail`) the estimate is `None`, never a number.
+//!
+//! This module assembles the equations; the estimators that solve them (at one instant, stacked
+//! body by body, as one whole-arm system) are [`crate::estimate::mim::estimator`]'s.
 
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use sim::kinematics::{body_rates, rotation_from_cardan};
 
 use crate::dataset::Measurements;
-use crate::estimate::EstimateError;
-use crate::lsq::solve_identifiable;
-use crate::param::{Estimate, Inertial, ParamId, Values};
+use crate::param::{Inertial, ParamId, Values};
 
 /// The parameters of one body, in the order of `X_i`: the mass from the force balance along
 /// each world axis, the central principal moments.
@@ -161,129 +162,6 @@ pub(crate) fn whole_arm_system(data: &Measurements) -> (DMatrix<f64>, DVector<f6
         r += yb.nrows();
     }
     (y, z)
-}
-
-fn estimates(b: usize, values: &[Option<f64>]) -> impl Iterator<Item = (ParamId, Estimate)> + '_ {
-    (values.iter().enumerate()).map(move |(k, v)| (param((b + 1) as u8, k), Estimate::value(*v)))
-}
-
-fn check(name: &str, data: &Measurements) -> Result<(), EstimateError> {
-    if data.bodies.is_empty() || data.samples() == 0 {
-        return Err(EstimateError {
-            estimator: name.into(),
-            message: "expected at least one body and one sample".into(),
-        });
-    }
-    Ok(())
-}
-
-/// MIM at a single instant (the paper's Table 2: the sample at `t = 1.5 s`, eq. 18 on six equations).
-#[derive(Clone, Debug)]
-pub struct MimSingleInstant {
-    /// Time of the sample used (s).
-    pub time: f64,
-    /// Relative singular-value threshold.
-    pub tolerance: f64,
-}
-
-impl MimSingleInstant {
-    /// The paper's choice, `t = 1.5 s`.
-    pub fn paper() -> Self {
-        Self {
-            time: 1.5,
-            tolerance: DEFAULT_TOLERANCE,
-        }
-    }
-}
-
-impl MimSingleInstant {
-    /// Short name, the `method` column of reports.
-    pub fn name(&self) -> String {
-        "mim_single".into()
-    }
-
-    /// Estimates the parameters of every body it can.
-    pub fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
-        check(&self.name(), data)?;
-        let k = data.sample_at(self.time).ok_or_else(|| EstimateError {
-            estimator: self.name(),
-            message: format!("expected a sample at t = {} s", self.time),
-        })?;
-        let mut out = Values::new();
-        for b in 0..data.bodies.len() {
-            let (y, z) = stacked(data, b, std::iter::once(k));
-            out.extend(estimates(b, &solve_identifiable(&y, &z, self.tolerance)));
-        }
-        Ok(out)
-    }
-}
-
-/// MIM stacked over all samples, body by body (eq. 18).
-#[derive(Clone, Debug)]
-pub struct MimStacked {
-    /// Relative singular-value threshold.
-    pub tolerance: f64,
-}
-
-impl Default for MimStacked {
-    fn default() -> Self {
-        Self {
-            tolerance: DEFAULT_TOLERANCE,
-        }
-    }
-}
-
-impl MimStacked {
-    /// Short name, the `method` column of reports.
-    pub fn name(&self) -> String {
-        "mim_stacked".into()
-    }
-
-    /// Estimates the parameters of every body it can.
-    pub fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
-        check(&self.name(), data)?;
-        let mut out = Values::new();
-        for b in 0..data.bodies.len() {
-            let (y, z) = stacked(data, b, 0..data.samples());
-            out.extend(estimates(b, &solve_identifiable(&y, &z, self.tolerance)));
-        }
-        Ok(out)
-    }
-}
-
-/// MIM for the whole arm at once (eqs. 19–20): the block-diagonal system of all bodies and all
-/// samples, solved as one. Its blocks do not couple, so it must agree with [`MimStacked`]; it is
-/// kept to show exactly that.
-#[derive(Clone, Debug)]
-pub struct MimWholeArm {
-    /// Relative singular-value threshold (relative to the whole system's largest).
-    pub tolerance: f64,
-}
-
-impl Default for MimWholeArm {
-    fn default() -> Self {
-        Self {
-            tolerance: DEFAULT_TOLERANCE,
-        }
-    }
-}
-
-impl MimWholeArm {
-    /// Short name, the `method` column of reports.
-    pub fn name(&self) -> String {
-        "mim_arm".into()
-    }
-
-    /// Estimates the parameters of every body it can.
-    pub fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
-        check(&self.name(), data)?;
-        let n = data.bodies.len();
-        let (y, z) = whole_arm_system(data);
-        let x = solve_identifiable(&y, &z, self.tolerance);
-        Ok((0..n)
-            .flat_map(|b| estimates(b, &x[6 * b..6 * b + 6]).collect::<Vec<_>>())
-            .collect::<Values>())
-    }
 }
 
 #[cfg(test)]

@@ -38,7 +38,7 @@ fn with_wrenches<'a>(
 
 impl Estimator for MimEncoders {
     fn name(&self) -> &'static str {
-        "mim_encoders"
+        crate::estimate::EstimatorId::MimEncoders.name()
     }
 
     fn family(&self) -> Family {
@@ -55,6 +55,6 @@ impl Estimator for MimEncoders {
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         let view = encoder_view(experiment).map_err(|e| e.into_error(self.name()))?;
-        crate::estimate::mim::Stacked.estimate(&Experiment::single(&view))
+        crate::estimate::mim::Stacked::default().estimate(&Experiment::single(&view))
     }
 }

@@ -33,12 +33,13 @@ fn run<'a>(experiment: &Experiment<'a>) -> Result<&'a Measurements, NotApplicabl
 const MIM_RUN: &str =
     "a single run with joint force/torque and body kinematics (the MIM paper's sensing)";
 
-/// Per-body solve over `samples`, with OLS standard deviations.
-fn per_body(data: &Measurements, samples: &[usize]) -> Estimates {
+/// Per-body solve over `samples` with relative threshold `tolerance`
+/// ([`solve_identifiable`]), with OLS standard deviations.
+fn per_body(data: &Measurements, samples: &[usize], tolerance: f64) -> Estimates {
     let mut out = Estimates::default();
     for b in 0..data.bodies.len() {
         let (y, z) = stacked(data, b, samples.iter().copied());
-        let x = solve_identifiable(&y, &z, DEFAULT_TOLERANCE);
+        let x = solve_identifiable(&y, &z, tolerance);
         let std = ols_std(&y, &z, &x);
         for k in 0..6 {
             out.values.insert(
@@ -53,20 +54,29 @@ fn per_body(data: &Measurements, samples: &[usize]) -> Estimates {
     out
 }
 
-/// MIM at one instant (the paper's Table 2: `t = 1.5 s`).
+/// MIM at one instant (eq. 18 on the six equations of each body at one sample; the paper's
+/// Table 2 takes `t = 1.5 s`).
 #[derive(Clone, Debug)]
-pub struct SingleInstant(pub algo::MimSingleInstant);
+pub struct SingleInstant {
+    /// Time of the sample used (s).
+    pub time: f64,
+    /// Relative threshold of [`solve_identifiable`].
+    pub tolerance: f64,
+}
 
 impl SingleInstant {
-    /// The paper's instant.
+    /// The paper's instant, `t = 1.5 s`.
     pub fn paper() -> Self {
-        SingleInstant(algo::MimSingleInstant::paper())
+        SingleInstant {
+            time: 1.5,
+            tolerance: DEFAULT_TOLERANCE,
+        }
     }
 }
 
 impl Estimator for SingleInstant {
     fn name(&self) -> &'static str {
-        "mim_single"
+        crate::estimate::EstimatorId::MimSingle.name()
     }
 
     fn family(&self) -> Family {
@@ -80,55 +90,38 @@ impl Estimator for SingleInstant {
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
         let data = run(experiment)?;
-        data.sample_at(self.0.time)
+        data.sample_at(self.time)
             .map(|_| ())
-            .ok_or_else(|| NotApplicable::new(format!("needs a sample at t = {} s", self.0.time)))
+            .ok_or_else(|| NotApplicable::new(format!("needs a sample at t = {} s", self.time)))
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         self.applies(experiment)
             .map_err(|e| e.into_error(self.name()))?;
         let data = run(experiment).map_err(|e| e.into_error(self.name()))?;
-        let k = data.sample_at(self.0.time).expect("checked");
-        Ok(per_body(data, &[k]))
+        let k = data.sample_at(self.time).expect("checked");
+        Ok(per_body(data, &[k], self.tolerance))
     }
 }
 
 /// MIM stacked over every sample, body by body (eq. 18).
 #[derive(Clone, Copy, Debug)]
-pub struct Stacked;
+pub struct Stacked {
+    /// Relative threshold of [`solve_identifiable`].
+    pub tolerance: f64,
+}
 
-impl Estimator for Stacked {
-    fn name(&self) -> &'static str {
-        "mim_stacked"
-    }
-
-    fn family(&self) -> Family {
-        Family::Mim
-    }
-
-    fn needs(&self) -> &str {
-        MIM_RUN
-    }
-
-    fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
-        run(experiment).map(|_| ())
-    }
-
-    fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
-        let data = run(experiment).map_err(|e| e.into_error(self.name()))?;
-        Ok(per_body(data, &(0..data.samples()).collect::<Vec<_>>()))
+impl Default for Stacked {
+    fn default() -> Self {
+        Stacked {
+            tolerance: DEFAULT_TOLERANCE,
+        }
     }
 }
 
-/// MIM as one whole-arm system (eqs. 19–20): ordinary least squares on the block-diagonal
-/// system; equal to [`Stacked`] (its blocks do not couple).
-#[derive(Clone, Copy, Debug)]
-pub struct WholeArm;
-
-impl Estimator for WholeArm {
+impl Estimator for Stacked {
     fn name(&self) -> &'static str {
-        "mim_arm"
+        crate::estimate::EstimatorId::MimStacked.name()
     }
 
     fn family(&self) -> Family {
@@ -145,9 +138,50 @@ impl Estimator for WholeArm {
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         let data = run(experiment).map_err(|e| e.into_error(self.name()))?;
-        // The system of `algo::MimWholeArm`, assembled once for the solve and its residual.
+        let samples: Vec<usize> = (0..data.samples()).collect();
+        Ok(per_body(data, &samples, self.tolerance))
+    }
+}
+
+/// MIM as one whole-arm system (eqs. 19–20): the block-diagonal system of every body and
+/// sample, solved as one (its threshold relative to the whole system's largest singular
+/// value). Its blocks do not couple, so it must agree with [`Stacked`]; it is kept to show
+/// exactly that.
+#[derive(Clone, Copy, Debug)]
+pub struct WholeArm {
+    /// Relative threshold of [`solve_identifiable`].
+    pub tolerance: f64,
+}
+
+impl Default for WholeArm {
+    fn default() -> Self {
+        WholeArm {
+            tolerance: DEFAULT_TOLERANCE,
+        }
+    }
+}
+
+impl Estimator for WholeArm {
+    fn name(&self) -> &'static str {
+        crate::estimate::EstimatorId::MimArm.name()
+    }
+
+    fn family(&self) -> Family {
+        Family::Mim
+    }
+
+    fn needs(&self) -> &str {
+        MIM_RUN
+    }
+
+    fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
+        run(experiment).map(|_| ())
+    }
+
+    fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
+        let data = run(experiment).map_err(|e| e.into_error(self.name()))?;
         let (y, z) = algo::whole_arm_system(data);
-        let x = solve_identifiable(&y, &z, DEFAULT_TOLERANCE);
+        let x = solve_identifiable(&y, &z, self.tolerance);
         let std = ols_std(&y, &z, &x);
         let mut out = Estimates::default();
         for (i, (value, std)) in x.into_iter().zip(std).enumerate() {
@@ -165,7 +199,7 @@ pub struct WholeArmGls;
 
 impl Estimator for WholeArmGls {
     fn name(&self) -> &'static str {
-        "mim_gls"
+        crate::estimate::EstimatorId::MimGls.name()
     }
 
     fn family(&self) -> Family {
@@ -179,15 +213,12 @@ impl Estimator for WholeArmGls {
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
         let data = run(experiment)?;
-        WrenchNoise::stated(data)
-            .map(|_| ())
-            .map_err(|e| NotApplicable(e.to_string()))
+        WrenchNoise::stated(data).map(|_| ())
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
         let data = run(experiment).map_err(|e| e.into_error(self.name()))?;
-        let noise = WrenchNoise::stated(data)
-            .map_err(|e| NotApplicable(e.to_string()).into_error(self.name()))?;
+        let noise = WrenchNoise::stated(data).map_err(|e| e.into_error(self.name()))?;
         let solved = information(data, &noise).solve();
         let mut out = Estimates::default();
         for (i, (value, std)) in solved.into_iter().enumerate() {
@@ -206,7 +237,7 @@ pub struct Standard;
 
 impl Estimator for Standard {
     fn name(&self) -> &'static str {
-        "mim_standard"
+        crate::estimate::EstimatorId::MimStandard.name()
     }
 
     fn family(&self) -> Family {

@@ -29,6 +29,7 @@ use sim::sensor::Sensor;
 
 use super::algorithm::{DEFAULT_TOLERANCE, body_equations, stacked};
 use crate::dataset::Measurements;
+use crate::estimate::NotApplicable;
 use crate::lsq::solve_identifiable;
 
 /// The stated variances of one joint's wrench errors.
@@ -67,7 +68,7 @@ pub(crate) fn law_variance(laws: &[Noise]) -> f64 {
 impl WrenchNoise {
     /// The model a run states; `Err` says which joint's force or moment has no stated noise
     /// (GLS needs every channel weighted).
-    pub fn stated(data: &Measurements) -> crate::Result<Self> {
+    pub fn stated(data: &Measurements) -> Result<Self, NotApplicable> {
         let joints: Vec<JointNoise> = (1..=data.bodies.len() as u8)
             .map(|b| {
                 let mut j = JointNoise::default();
@@ -94,7 +95,7 @@ impl WrenchNoise {
         for (i, j) in joints.iter().enumerate() {
             for (k, what) in ["force", "moment"].iter().enumerate() {
                 if (j.sensor[k] + j.world[k]).min() <= 0.0 {
-                    return Err(crate::Error::Data(format!(
+                    return Err(NotApplicable::new(format!(
                         "needs a stated noise on every axis of every joint's {what} (joint O{}: a `force_torque` sensor's sigma or `[[noise]]` on `{}`)",
                         i + 1,
                         ["f", "n"][k]

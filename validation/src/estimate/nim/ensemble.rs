@@ -177,7 +177,7 @@ impl<N: Predictor> Ensemble<N> {
                 return Err(crate::Error::Format {
                     path: dir.to_path_buf(),
                     message: "neither ensemble.json nor body1.safetensors (expected a directory \
-                              written by `studies/nim_full.toml` or `cargo xtask nim-train`)"
+                              written by `studies/nim_full.toml` or `armid nim-train`)"
                         .into(),
                 });
             }

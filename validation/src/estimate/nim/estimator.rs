@@ -1,6 +1,6 @@
 //! NIM, the MIM paper's neural identification method ([`crate::estimate::nim`]), with models from a
 //! directory: an ensemble written by the NIM motion study (`studies/nim_motions*.toml`) (`ensemble.json`,
-//! `member<i>/body<k>.safetensors`) or one network per body position from `cargo xtask
+//! `member<i>/body<k>.safetensors`) or one network per body position from `armid
 //! nim-train` or `studies/nim_full.toml` (`body<k>.safetensors`), read as a one-member ensemble
 //! ([`crate::estimate::nim::ensemble::Ensemble::load`]). Each body's estimate pools its samples'
 //! predictions and the members'; its standard deviation is given where the ensemble is
@@ -77,7 +77,7 @@ impl NimModels {
         let dir = self.dir.as_ref().ok_or_else(|| {
             NotApplicable::new(
                 "needs trained NIM models (--nim-models DIR from the NIM motion study, \
-                 `studies/nim_full.toml` or `cargo xtask nim-train`)",
+                 `studies/nim_full.toml` or `armid nim-train`)",
             )
         })?;
         self.models
@@ -95,7 +95,12 @@ impl NimModels {
     }
 
     fn static_name(&self) -> &'static str {
-        if self.encoders { "nim_encoders" } else { "nim" }
+        use crate::estimate::EstimatorId;
+        if self.encoders {
+            EstimatorId::NimEncoders.name()
+        } else {
+            EstimatorId::Nim.name()
+        }
     }
 }
 

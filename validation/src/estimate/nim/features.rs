@@ -88,6 +88,19 @@ impl Inputs {
         }
     }
 
+    /// The schema named `id` on the command line or in a study file.
+    pub fn from_id(id: &str) -> Option<Inputs> {
+        Inputs::ALL.into_iter().find(|i| i.id() == id)
+    }
+
+    /// Every schema's name and input count, for an error message: `paper (18), …`.
+    pub fn known() -> String {
+        let ids: Vec<String> = (Inputs::ALL.iter())
+            .map(|i| format!("{} ({})", i.id(), i.len()))
+            .collect();
+        ids.join(", ")
+    }
+
     /// The input groups (vectors and scalars), in order: name and component suffixes.
     fn groups(self) -> Vec<(&'static str, &'static [&'static str])> {
         let paper = [
@@ -541,6 +554,18 @@ impl Scaler {
                     .map(|(v, (m, s))| f64::from(*v) * s + m)
             })
             .collect()
+    }
+}
+
+impl std::str::FromStr for Inputs {
+    type Err = crate::Error;
+
+    /// `--inputs ID`: the schema of that name ([`Inputs::id`]).
+    fn from_str(id: &str) -> crate::Result<Self> {
+        Inputs::from_id(id).ok_or_else(|| crate::Error::Invalid {
+            what: format!("--inputs {id}"),
+            expected: format!("one of {}", Inputs::known()),
+        })
     }
 }
 

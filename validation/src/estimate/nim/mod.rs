@@ -13,6 +13,7 @@ pub mod network;
 pub mod pooling;
 pub mod population;
 pub mod protocol;
+pub mod saved;
 pub mod set;
 pub mod targets;
 

@@ -51,7 +51,7 @@ pub struct InverseDynamicsLs {
 
 impl InverseDynamicsLs {
     /// Short name, the `method` column of reports.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         match self.derivatives {
             Derivatives::Recorded => "time_domain".into(),
             Derivatives::Fourier { .. } => "time_domain_fourier".into(),
@@ -59,7 +59,7 @@ impl InverseDynamicsLs {
     }
 
     /// Estimates the parameters of every body it can.
-    pub fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
+    pub(crate) fn estimate(&self, data: &Measurements) -> Result<Values, EstimateError> {
         let n = self.geometry.bodies();
         require(&self.name(), &self.geometry, data.joints.len())?;
         let window = self.excitation.window(&self.name(), data)?;

@@ -4,33 +4,47 @@
 
 use crate::dataset::JointColumn;
 use crate::estimate::Family;
+use crate::estimate::frequency::Told;
 use crate::estimate::time_domain::algorithm::{Derivatives, InverseDynamicsLs};
 use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
 
 /// The time-domain estimator with its source of `q̇, q̈`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct TimeDomain {
     fourier: bool,
+    /// What it is told beyond the run.
+    pub told: Told,
 }
 
 impl TimeDomain {
     /// With the recorded `q̇, q̈` (ideal sensors: applies only where `q` is not measured).
     pub fn recorded() -> Self {
-        TimeDomain { fourier: false }
+        TimeDomain {
+            fourier: false,
+            told: Told::default(),
+        }
     }
 
     /// With a denoised Fourier series of the measured angles and an offset per angle.
     pub fn fourier() -> Self {
-        TimeDomain { fourier: true }
+        TimeDomain {
+            fourier: true,
+            told: Told::default(),
+        }
+    }
+
+    /// The same, told `told`.
+    pub fn told(self, told: Told) -> Self {
+        TimeDomain { told, ..self }
     }
 }
 
 impl Estimator for TimeDomain {
     fn name(&self) -> &'static str {
         if self.fourier {
-            "time_domain_fourier"
+            crate::estimate::EstimatorId::TimeDomainFourier.name()
         } else {
-            "time_domain"
+            crate::estimate::EstimatorId::TimeDomain.name()
         }
     }
 
@@ -43,7 +57,7 @@ impl Estimator for TimeDomain {
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
-        let (data, _, _) = crate::estimate::frequency::multisine_run(experiment)?;
+        let (data, _, _) = crate::estimate::frequency::multisine_run(experiment, &self.told)?;
         if !self.fourier
             && data
                 .joints
@@ -58,8 +72,9 @@ impl Estimator for TimeDomain {
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
-        let (data, excitation, geometry) = crate::estimate::frequency::multisine_run(experiment)
-            .map_err(|e| e.into_error(self.name()))?;
+        let (data, excitation, geometry) =
+            crate::estimate::frequency::multisine_run(experiment, &self.told)
+                .map_err(|e| e.into_error(self.name()))?;
         // Harmonics of the fundamental up to the Nyquist frequency; the noise floor is
         // estimated over the middle three fifths of that band.
         let h = data.t[1] - data.t[0];

@@ -57,13 +57,11 @@ pub(super) fn run(
         out.inconsistent.extend(o.inconsistent);
     }
     if out.rows.is_empty() {
-        return Err(crate::Error::Data(format!(
-            "no estimator applies to the log ({})",
-            (out.skipped.iter().chain(&out.failed))
-                .map(|(m, why)| format!("{m}: {why}"))
-                .collect::<Vec<_>>()
-                .join("; ")
-        )));
+        return Err(crate::Error::NoEstimator {
+            what: "the log".into(),
+            wanted: "applies".into(),
+            reasons: out.skipped.iter().chain(&out.failed).cloned().collect(),
+        });
     }
     Ok(out)
 }

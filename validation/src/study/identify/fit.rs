@@ -3,13 +3,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::estimate::EstimatorId;
 use crate::estimate::engine::{Loaded, Outcome};
 use crate::estimate::score::Row;
 use crate::study::recorded::{RecordedStudy, ReplayCheck};
 
 /// The estimator whose σ (the least-squares covariance under white equation errors) the
 /// parameters table shows beside the chosen estimator's own.
-pub const REFERENCE: &str = "idim_ols";
+pub const REFERENCE: EstimatorId = EstimatorId::IdimOls;
 
 /// One joint's fit over the held-out stretch.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -259,8 +259,8 @@ fn run_id(log: &Path) -> String {
 
 /// The error when no estimator gave a model the rule can choose.
 fn no_choice(outcome: &crate::estimate::engine::Outcome) -> crate::Error {
-    let mut inconsistent: Vec<String> = (outcome.inconsistent.iter())
-        .map(|(m, link, why)| format!("{m}: link {link}: {why}"))
+    let mut reasons: Vec<(String, String)> = (outcome.inconsistent.iter())
+        .map(|(m, link, why)| (m.clone(), format!("inconsistent: link {link}: {why}")))
         .collect();
     for m in outcome
         .models
@@ -274,22 +274,21 @@ fn no_choice(outcome: &crate::estimate::engine::Outcome) -> crate::Error {
                 ("rotor inertia", d.armature),
             ] {
                 if v < 0.0 {
-                    inconsistent.push(format!(
-                        "{}: drive of joint {}: {what} {v:e} < 0",
-                        m.method, d.joint
+                    reasons.push((
+                        m.method.clone(),
+                        format!("inconsistent: drive of joint {}: {what} {v:e} < 0", d.joint),
                     ));
                 }
             }
         }
     }
-    let skipped: Vec<String> = (outcome.skipped.iter().chain(&outcome.failed))
-        .map(|(m, why)| format!("{m}: {why}"))
-        .collect();
-    crate::Error::Data(format!(
-        "no estimator gave a model whose every body is physically consistent, nothing written \
-         (the rule: {}). Inconsistent: [{}]. Not run or failed: [{}]",
-        choice::RULE,
-        inconsistent.join("; "),
-        skipped.join("; ")
-    ))
+    reasons.extend(outcome.skipped.iter().chain(&outcome.failed).cloned());
+    crate::Error::NoEstimator {
+        what: "the log".into(),
+        wanted: format!(
+            "gave a model whose every body is physically consistent (the rule: {})",
+            choice::RULE
+        ),
+        reasons,
+    }
 }

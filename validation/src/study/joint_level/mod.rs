@@ -39,7 +39,7 @@ use crate::dataset::Run;
 use crate::estimate::engine::NoEstimate;
 use crate::estimate::nim::joint::sensing::{body_parameters, encode_bodies, read};
 use crate::estimate::nim::joint::{LinkPopulation, Prior, Sensing};
-use crate::estimate::{Estimator, Experiment, Options, Role, by_name};
+use crate::estimate::{Estimator, EstimatorId, Experiment, Options, Role, by_id};
 use crate::param::{ParamId, arm_truth, truth_table};
 
 /// Parameters counted: `|truth|` at least this share of the arm's largest base parameter.
@@ -201,17 +201,10 @@ pub fn evaluate(
     population: &str,
     training: &[Run],
     held_out: &[Run],
-    methods: &[&str],
+    methods: &[EstimatorId],
     options: &Options,
 ) -> crate::Result<JointLevelStudy> {
-    let built = (methods.iter())
-        .map(|&name| {
-            by_name(options, name).ok_or_else(|| crate::Error::Invalid {
-                what: format!("joint-level study: estimator `{name}`"),
-                expected: "a name of the registry (`validation::estimate::registry`)".into(),
-            })
-        })
-        .collect::<crate::Result<Vec<_>>>()?;
+    let built: Vec<_> = (methods.iter()).map(|&id| by_id(options, id)).collect();
     let methods: Vec<&dyn Estimator> = built.iter().map(|e| e.as_ref()).collect();
     evaluate_with(sensing, population, training, held_out, &methods)
 }
@@ -239,7 +232,7 @@ pub fn evaluate_with(
     let mut names: Vec<String> = std::iter::once(POPULATION_MEAN.to_string())
         .chain(methods.iter().map(|m| m.name().to_string()))
         .collect();
-    if methods.iter().any(|m| m.name() == sensing.encoder()) {
+    if methods.iter().any(|m| m.name() == sensing.encoder().name()) {
         names.push(shrunk(sensing));
     }
     Ok(JointLevelStudy {
@@ -279,9 +272,8 @@ fn score_arm(
         }
         PopulationPrior::Shared(p) => p,
         PopulationPrior::Links(links) => {
-            own = (links.prior_for(&run.manifest.model)).map_err(|e| {
-                crate::Error::Data(format!("joint-level study: {}: {e}", run.dir.display()))
-            })?;
+            own = (links.prior_for(&run.manifest.model))
+                .map_err(|e| e.within(format!("joint-level study, run `{}`", run.dir.display())))?;
             &own
         }
     };
@@ -349,7 +341,7 @@ impl PopulationPrior {
         }
         Prior::of(&truths)
             .map(PopulationPrior::Shared)
-            .map_err(|e| crate::Error::Data(format!("joint-level study: {e}")))
+            .map_err(|e| e.within("joint-level study"))
     }
 }
 
@@ -368,15 +360,11 @@ pub fn shrunk(sensing: Sensing) -> String {
 /// estimator). A missing value or std is NaN.
 pub(crate) fn identify(
     run: &Run,
-    name: &str,
+    id: EstimatorId,
     ids: &[ParamId],
     options: &Options,
-) -> crate::Result<Result<Vec<(f64, f64)>, NoEstimate>> {
-    let estimator = by_name(options, name).ok_or_else(|| crate::Error::Invalid {
-        what: format!("joint-level study: estimator `{name}`"),
-        expected: "a name of the registry (`validation::estimate::registry`)".into(),
-    })?;
-    Ok(identify_with(run, estimator.as_ref(), ids))
+) -> Result<Vec<(f64, f64)>, NoEstimate> {
+    identify_with(run, by_id(options, id).as_ref(), ids)
 }
 
 /// `estimator`'s estimates `(value, std)` of the parameters `ids` from `run`'s own
@@ -417,11 +405,16 @@ pub(crate) fn truth(sensing: Sensing, run: &Run) -> (Vec<ParamId>, Vec<f64>) {
 }
 
 fn structure_error(run: &Run, got: usize, expected: usize) -> crate::Error {
-    crate::Error::Data(format!(
-        "joint-level study: {} has {got} base parameters, the population's first arm {expected}: \
-         expected arms of one kinematic structure (a scaled family, not random arms)",
-        run.dir.display()
-    ))
+    crate::Error::invalid(
+        format!(
+            "joint-level study, run `{}` ({got} base parameters)",
+            run.dir.display()
+        ),
+        format!(
+            "arms of one kinematic structure (a scaled family, not random arms): the population's \
+             first arm's {expected}"
+        ),
+    )
 }
 
 /// Per band and method, the median and 90th percentile of the arms' errors.

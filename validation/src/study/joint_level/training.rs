@@ -62,7 +62,7 @@ pub fn examples(
         .map(|(arm, run)| {
             let (ids, truth) = truth(sensing, run);
             let encoded = match sensing {
-                Sensing::JointLevel => identify(run, sensing.encoder(), &ids, &options)?.ok(),
+                Sensing::JointLevel => identify(run, sensing.encoder(), &ids, &options).ok(),
                 Sensing::Paper => (encode_bodies(&Experiment::single(&run.measurements)))
                     .ok()
                     .map(|e| e.1),
@@ -157,9 +157,10 @@ pub fn train(
     let model_of = |&(arm, _): &(usize, Example)| &training[arm].manifest.model;
     let shared = one_structure((examples.iter()).map(|f| (model_of(f), f.1.truth.len())));
     if !shared && sensing == Sensing::Paper {
-        return Err(crate::Error::Data(format!(
-            "paper-sensing NIM on {population}: expected arms of one kinematic structure"
-        )));
+        return Err(crate::Error::invalid(
+            format!("paper-sensing NIM on {population}: the arms"),
+            "arms of one kinematic structure",
+        ));
     }
     let links =
         (!shared).then(|| LinkPopulation::of(&fit.iter().map(model_of).collect::<Vec<_>>()));
@@ -167,13 +168,13 @@ pub fn train(
         None => {
             let truths: Vec<Vec<f64>> = fit.iter().map(|f| f.1.truth.clone()).collect();
             let prior = Prior::of(&truths)
-                .map_err(|e| crate::Error::Data(format!("joint-level NIM on {population}: {e}")))?;
+                .map_err(|e| e.within(format!("joint-level NIM on {population}")))?;
             vec![prior; examples.len()]
         }
         Some(links) => (examples.iter())
             .map(|f| links.prior_for(model_of(f)))
             .collect::<Result<_, _>>()
-            .map_err(|e| crate::Error::Data(format!("joint-level NIM on {population}: {e}")))?,
+            .map_err(|e| e.within(format!("joint-level NIM on {population}")))?,
     };
     let labeled: Vec<Labeled> = priors.iter().zip(examples.iter().map(|f| &f.1)).collect();
     let (labeled_fit, labeled_calibration) = labeled.split_at(fit.len());

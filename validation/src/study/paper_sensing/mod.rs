@@ -29,7 +29,7 @@ use crate::dataset::Run;
 use crate::estimate::mim::algorithm;
 use crate::estimate::nim::joint::Sensing;
 use crate::estimate::nim::joint::sensing::encode_bodies;
-use crate::estimate::{Experiment, Options, Role, by_name};
+use crate::estimate::{EstimatorId, Experiment, Options, Role, by_name};
 use crate::param::{ParamId, truth_table};
 
 /// A method's largest errors on a run without sensor noise.
@@ -75,11 +75,12 @@ impl PaperSensingStudy {
         exact: Vec<ExactRow>,
     ) -> crate::Result<Self> {
         if arms.sensing != Sensing::Paper {
-            return Err(crate::Error::Data(
-                "paper-sensing study: the held-out arms' study reads joint-level sensing".into(),
+            return Err(crate::Error::invalid(
+                "paper-sensing study: the held-out arms' study (joint-level sensing)",
+                "a study of paper sensing",
             ));
         }
-        let levels = levels(&sweep, "mim_gls", |p| p.contains(".j"));
+        let levels = levels(&sweep, EstimatorId::MimGls, |p| p.contains(".j"));
         Ok(PaperSensingStudy {
             arms,
             sweep,

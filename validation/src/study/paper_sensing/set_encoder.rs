@@ -68,7 +68,7 @@ pub fn train_set_encoder(
     let read: Vec<Read> = read.into_iter().flatten().collect();
     let kept_out = ((read.len() as f64 * CALIBRATION_SHARE).round() as usize).max(1);
     let (fit, calibration) = read.split_at(read.len().saturating_sub(kept_out));
-    let data_error = |e: crate::Error| crate::Error::Data(format!("set encoder: {e}"));
+    let data_error = |e: crate::Error| e.within("set encoder");
     let truths: Vec<Vec<f64>> = fit.iter().map(|r| r.1.clone()).collect();
     let prior = Prior::of(&truths).map_err(data_error)?;
     let bodies = prior.len() / 6;

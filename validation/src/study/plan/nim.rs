@@ -176,20 +176,22 @@ impl NimMotionPlan {
         let mut scored: Vec<(Category, &Run)> = Vec::new();
         for (level, (arms, denser)) in self.levels().into_iter().zip(recordings) {
             if arms.iter().any(|r| family(r).is_none()) {
-                return Err(crate::Error::Data(format!(
-                    "{}: the arms draw no motion family (expected a `[population.motion]`)",
-                    self.population.display()
-                )));
+                return Err(crate::Error::invalid(
+                    format!("population `{}`", self.population.display()),
+                    "arms that draw a motion family (a `[population.motion]`)",
+                ));
             }
             let (trained, held): (Vec<&Run>, Vec<&Run>) =
                 arms.iter().partition(|r| family(r) != Some(self.holdout));
             if trained.len() <= reserved {
-                return Err(crate::Error::Data(format!(
-                    "{} arms give {} of the training families: fewer than the {reserved} reserved \
-                     for calibration and scoring",
-                    self.arms,
-                    trained.len()
-                )));
+                return Err(crate::Error::invalid(
+                    format!(
+                        "{} arms, {} of them of the training families",
+                        self.arms,
+                        trained.len()
+                    ),
+                    format!("more than the {reserved} reserved for calibration and scoring"),
+                ));
             }
             let n_train = trained.len() - reserved;
             train.extend(&trained[..n_train]);

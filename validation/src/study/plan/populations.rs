@@ -33,7 +33,7 @@ pub fn other_fourier_family(
     harmonics: usize,
     end: f64,
 ) -> crate::Result<(Scenario, u64)> {
-    let needs = "another motion family needs a `[population]` seed and a `fourier` excitation";
+    let needs = "a `[population]` seed and a `fourier` excitation (for another motion family)";
     next_arms(scenario, needs, |f| {
         f.time.end = end;
         let fourier = f.population.as_mut().and_then(|p| p.fourier.as_mut());
@@ -66,14 +66,14 @@ fn next_arms(
     })?;
     match seed {
         Some(seed) if edited => Ok((next, seed)),
-        _ => Err(crate::Error::Data(format!("{file}: {needs}"))),
+        _ => Err(crate::Error::invalid(format!("scenario `{file}`"), needs)),
     }
 }
 
 /// A population with every drawn density `scale` times higher (bounds too) and the next seed:
 /// arms out of the distribution `scenario`'s networks were trained on. Its seed, for reports.
 pub fn denser(scenario: &Scenario, scale: f64) -> crate::Result<(Scenario, u64)> {
-    let needs = "the out-of-distribution arms need a `[population]` seed and a drawn density";
+    let needs = "a `[population]` seed and a drawn density (for the out-of-distribution arms)";
     next_arms(scenario, needs, |f| {
         let mut scaled = false;
         if let Some(p) = f.population.as_mut() {

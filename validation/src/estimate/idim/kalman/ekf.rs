@@ -6,7 +6,7 @@ use nalgebra::DMatrix;
 
 use super::{Belief, Breakdown, Interval, Predict, Step, split, symmetric};
 use crate::estimate::EstimateError;
-use crate::estimate::idim::WholeArm;
+use crate::estimate::idim::Identifier;
 use crate::estimate::idim::base::FullRegressor;
 use crate::estimate::idim::closed_loop::arm::Arm;
 use crate::estimate::idim::{Identified, Prepared};
@@ -22,9 +22,9 @@ impl Ekf {
     }
 }
 
-impl crate::estimate::idim::WholeArm for Ekf {
+impl crate::estimate::idim::Identifier for Ekf {
     fn name(&self) -> &'static str {
-        "ekf"
+        crate::estimate::EstimatorId::Ekf.name()
     }
 
     fn identify(

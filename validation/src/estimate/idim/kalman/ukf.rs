@@ -9,7 +9,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::{Belief, Breakdown, Interval, Predict, Step, split, symmetric};
 use crate::estimate::EstimateError;
-use crate::estimate::idim::WholeArm;
+use crate::estimate::idim::Identifier;
 use crate::estimate::idim::base::FullRegressor;
 use crate::estimate::idim::closed_loop::arm::Arm;
 use crate::estimate::idim::{Identified, Prepared};
@@ -28,9 +28,9 @@ impl Ukf {
     }
 }
 
-impl crate::estimate::idim::WholeArm for Ukf {
+impl crate::estimate::idim::Identifier for Ukf {
     fn name(&self) -> &'static str {
-        "ukf"
+        crate::estimate::EstimatorId::Ukf.name()
     }
 
     fn identify(

@@ -32,7 +32,7 @@ impl<N: Predictor> JointNim<N> {
 
     /// The run's body parameters revised (module docs), with each body's mass ([`answer`]).
     pub(crate) fn identify_bodies(&self, experiment: &Experiment) -> crate::Result<Estimates> {
-        (self.applies_to_bodies(experiment)).map_err(|e| crate::Error::Data(e.0))?;
+        (self.applies_to_bodies(experiment)).map_err(|e| e.into_error("paper-sensing NIM"))?;
         let (ids, encoded) = encode_bodies(experiment)?;
         let revised = self.predict(&[(&self.card.prior, &encoded)]).remove(0);
         Ok(answer(&ids, &revised))

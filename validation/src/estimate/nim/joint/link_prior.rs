@@ -52,11 +52,10 @@ impl LinkPopulation {
     /// more links than any training arm, or fewer than two training arms.
     pub(crate) fn prior_for(&self, arm: &Chain) -> crate::Result<Prior> {
         if arm.len() > self.links.len() {
-            return Err(crate::Error::Data(format!(
-                "the arm has {} links, the training arms at most {}",
-                arm.len(),
-                self.links.len()
-            )));
+            return Err(crate::Error::invalid(
+                format!("arm `{}` ({} links)", arm.name, arm.len()),
+                format!("at most {} links, as the training arms", self.links.len()),
+            ));
         }
         let base = BaseParameters::of_chain(&arm.kinematics_only());
         let truths: Vec<Vec<f64>> = (0..self.arms)

@@ -226,15 +226,15 @@ impl<N: Network> JointNim<N> {
         config: &TrainConfig,
     ) -> crate::Result<(Self, TrainReport)> {
         let truths: Vec<Vec<f64>> = examples.iter().map(|e| e.truth.clone()).collect();
-        let prior = Prior::of(&truths)
-            .map_err(|e| crate::Error::Data(format!("joint-level NIM on {population}: {e}")))?;
+        let within = || format!("joint-level NIM on {population}");
+        let prior = Prior::of(&truths).map_err(|e| e.within(within()))?;
         let n = prior.len();
         if let Some(e) = examples.iter().find(|e| e.ols.len() != n) {
-            return Err(crate::Error::Data(format!(
-                "joint-level NIM on {population}: an arm's least squares has {} base parameters, \
-                 its truth {n}",
-                e.ols.len()
-            )));
+            return Err(crate::Error::invalid(
+                format!("an arm's least squares ({} base parameters)", e.ols.len()),
+                format!("its truth's {n} base parameters"),
+            )
+            .within(within()));
         }
         let labeled: Vec<Labeled> = examples.iter().map(|e| (&prior, e)).collect();
         let widths: Vec<usize> = std::iter::once(2 * n)
@@ -383,11 +383,14 @@ impl<N: Predictor> JointNim<N> {
             None => Cow::Borrowed(&self.card.prior),
         };
         if prior.len() != n {
-            return Err(crate::Error::Data(format!(
-                "the model was trained on arms with {} base parameters ({}), this arm has {n}",
-                prior.len(),
-                self.card.population
-            )));
+            return Err(crate::Error::invalid(
+                format!("an arm of {n} base parameters"),
+                format!(
+                    "an arm like the model's training arms ({}): {} base parameters",
+                    self.card.population,
+                    prior.len()
+                ),
+            ));
         }
         Ok(prior)
     }

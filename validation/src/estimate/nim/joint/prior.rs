@@ -30,17 +30,17 @@ impl Prior {
     /// kinematic structures have different base parameters).
     pub fn of(truths: &[Vec<f64>]) -> crate::Result<Prior> {
         let Some(first) = truths.first().filter(|_| truths.len() >= 2) else {
-            return Err(crate::Error::Data(
-                "expected at least 2 training arms".into(),
+            return Err(crate::Error::invalid(
+                format!("{} training arms", truths.len()),
+                "at least 2",
             ));
         };
         let n = first.len();
         if let Some((arm, t)) = truths.iter().enumerate().find(|(_, t)| t.len() != n) {
-            return Err(crate::Error::Data(format!(
-                "training arm {arm} has {} base parameters, the first {n}: expected arms of one \
-                 kinematic structure",
-                t.len()
-            )));
+            return Err(crate::Error::invalid(
+                format!("training arm {arm} ({} base parameters)", t.len()),
+                format!("arms of one kinematic structure: the first arm's {n} base parameters"),
+            ));
         }
         let count = truths.len() as f64;
         let mean: Vec<f64> = (0..n)

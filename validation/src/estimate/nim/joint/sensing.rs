@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::estimate::mim::algorithm::{PARAMETERS, param};
 use crate::estimate::mim::{Stacked, WholeArmGls};
-use crate::estimate::{Estimates, Estimator, Experiment, NotApplicable};
+use crate::estimate::{Estimates, Estimator, EstimatorId, Experiment, engine};
 use crate::param::ParamId;
 
 /// What a run-level NIM reads (module docs).
@@ -33,10 +33,10 @@ pub enum Sensing {
 
 impl Sensing {
     /// The registry name of the estimator that encodes a run (on runs with stated noise).
-    pub fn encoder(self) -> &'static str {
+    pub fn encoder(self) -> EstimatorId {
         match self {
-            Sensing::JointLevel => "idim_ols",
-            Sensing::Paper => "mim_gls",
+            Sensing::JointLevel => EstimatorId::IdimOls,
+            Sensing::Paper => EstimatorId::MimGls,
         }
     }
 }
@@ -66,14 +66,12 @@ pub type Encoding = (Vec<ParamId>, Vec<(f64, f64)>);
 /// states its wrench noise, MIM stacked's where it does not (module docs); `Err` with the
 /// reason where neither applies.
 pub(crate) fn encode_bodies(experiment: &Experiment) -> crate::Result<Encoding> {
-    let data = crate::estimate::single(experiment).map_err(|e| crate::Error::Data(e.0))?;
+    let data = crate::estimate::single(experiment).map_err(|e| e.into_error("MIM encoding"))?;
     let ids = body_parameters(data.bodies.len());
     let estimated = if WholeArmGls.applies(experiment).is_ok() {
-        WholeArmGls.estimate(experiment)
+        engine::required(&WholeArmGls, experiment)
     } else {
-        (Stacked.applies(experiment))
-            .map_err(|e: NotApplicable| e.into_error(Stacked.name()))
-            .and_then(|()| Stacked.estimate(experiment))
+        engine::required(&Stacked::default(), experiment)
     };
     let estimates = estimated?;
     let encoded = read(&estimates, &ids);

@@ -114,8 +114,12 @@ pub fn train(train: &SetData, calibration: &SetData, how: &SetTraining) -> crate
         ));
     };
     if train.arms == 0 || calibration.arms == 0 || how.config.max_steps == 0 {
-        return Err(crate::Error::Data(
-            "needs training and calibration arms and at least one step".into(),
+        return Err(crate::Error::invalid(
+            format!(
+                "set encoder training ({} training arms, {} calibration arms, {} steps)",
+                train.arms, calibration.arms, how.config.max_steps
+            ),
+            "at least one of each",
         ));
     }
     let targets = train.targets.len() / train.arms;

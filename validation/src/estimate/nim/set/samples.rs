@@ -43,7 +43,7 @@ impl SampleSet {
                 "needs at least {SAMPLES} samples (the set it was trained on), the run has {n}"
             )));
         }
-        let noise = WrenchNoise::stated(data).map_err(|e| NotApplicable::new(e.to_string()))?;
+        let noise = WrenchNoise::stated(data)?;
         let bodies = data.bodies.len();
         let mut rows = Vec::with_capacity(SAMPLES * PER_BODY * bodies);
         for i in 0..SAMPLES {

@@ -1,4 +1,4 @@
-//! What makes a whole-arm identifier of the IDIM family an [`Estimator`]: [`WholeArm`], which
+//! What makes a whole-arm identifier of the IDIM family an [`Estimator`]: [`Identifier`], which
 //! each identifier implements in its own file (its name, what it needs, its algorithm on a
 //! [`Prepared`](super::Prepared) experiment), and the one implementation of [`Estimator`] for
 //! them all: the runs chosen by role, `q̇, q̈` obtained, the sweep analysis shared, the
@@ -52,7 +52,7 @@ pub enum Runs {
 
 /// A whole-arm identifier of the IDIM family. Every type implementing it is an [`Estimator`]
 /// (of [`Family::Idim`]).
-pub trait WholeArm: Send + Sync {
+pub trait Identifier: Send + Sync {
     /// Its registry name: the `method` column of every output.
     fn name(&self) -> &'static str;
 
@@ -95,7 +95,7 @@ pub struct Processed<T> {
     pub processing: Processing,
 }
 
-impl<T: WholeArm> WholeArm for Processed<T> {
+impl<T: Identifier> Identifier for Processed<T> {
     fn name(&self) -> &'static str {
         self.inner.name()
     }
@@ -127,7 +127,7 @@ impl<T: WholeArm> WholeArm for Processed<T> {
 
 /// The runs of `experiment` that `arm` takes: its sweeps and its excitation run.
 fn runs<'a>(
-    arm: &dyn WholeArm,
+    arm: &dyn Identifier,
     experiment: &Experiment<'a>,
 ) -> Result<(Vec<&'a Measurements>, &'a Measurements), NotApplicable> {
     arm.available()?;
@@ -179,9 +179,9 @@ fn named(parameters: &[(ParamId, f64)]) -> BTreeMap<ParamId, f64> {
     parameters.iter().copied().collect()
 }
 
-impl<T: WholeArm> Estimator for T {
+impl<T: Identifier> Estimator for T {
     fn name(&self) -> &str {
-        WholeArm::name(self)
+        Identifier::name(self)
     }
 
     fn family(&self) -> Family {
@@ -189,7 +189,7 @@ impl<T: WholeArm> Estimator for T {
     }
 
     fn needs(&self) -> &str {
-        WholeArm::needs(self)
+        Identifier::needs(self)
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
@@ -197,7 +197,7 @@ impl<T: WholeArm> Estimator for T {
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
-        let name = WholeArm::name(self);
+        let name = Identifier::name(self);
         let (sweeps, excitation) = runs(self, experiment).map_err(|e| e.into_error(name))?;
         let (derivatives, filter) = derivatives(excitation, self.processing());
         let mut ex = id::Prepared::new(sweeps, excitation, derivatives, filter);
@@ -206,7 +206,7 @@ impl<T: WholeArm> Estimator for T {
             let fit = experiment.derived(|| SweepAnalysis(friction_sweep::fit(&ex)));
             ex = ex.with_sweep_fit(fit.0.clone());
         }
-        let identified = WholeArm::identify(self, &ex)?;
+        let identified = Identifier::identify(self, &ex)?;
         let mut values: BTreeMap<ParamId, Estimate> = named(&identified.parameters)
             .into_iter()
             .map(|(p, v)| (p, Estimate::value(Some(v))))
