@@ -18,8 +18,8 @@ mod rapier_patch;
 mod rapier_trajectories;
 
 use clap::{Parser, Subcommand};
-use validation::kind::Context;
 use validation::kind::tiers::Tiers;
+use validation::kind::{Context, render_chapter};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -182,9 +182,7 @@ fn reproduce(
             t0.elapsed().as_secs_f64()
         );
         if study.chapter {
-            let path = study
-                .plan
-                .render_chapter(&ctx.report(), &root.join("book/src"))?;
+            let path = render_chapter(&study.plan, &ctx.report(), &root.join("book/src"))?;
             println!("rendered {}", path.display());
         }
     }
@@ -202,7 +200,7 @@ fn book(root: &Path, report: &Path) -> Result<(), Box<dyn std::error::Error>> {
             );
             continue;
         }
-        let path = study.plan.render_chapter(report, &root.join("book/src"))?;
+        let path = render_chapter(&study.plan, report, &root.join("book/src"))?;
         println!("rendered {}", path.display());
     }
     Ok(())

@@ -21,105 +21,12 @@
 //! filter has settled on, as the estimators read them), or their last part with `--holdout F`
 //! (the cut at the same time as `validation estimate --holdout F`).
 
+mod command;
+mod error;
 pub mod residual;
 mod scenario;
 
-use std::path::{Path, PathBuf};
-
 pub use crate::drive_train::{DriveTerms, DriveTrain, DriveTrainError};
+pub use command::{Options, replay};
+pub use error::ReplayError;
 pub use scenario::scenario;
-
-use crate::dataset::DatasetError;
-use crate::dataset::manifest::Replayed;
-use crate::scenario::ScenarioError;
-
-/// What to replay, on what, and where (also the `sim replay` command's arguments).
-#[derive(Clone, Debug, clap::Args)]
-pub struct Options {
-    /// The recorded run directory (`validation import` output).
-    pub run: PathBuf,
-    /// The model's URDF (default: the one the run was imported with, as its manifest names it).
-    #[arg(long)]
-    pub urdf: Option<PathBuf>,
-    /// Drive terms added to the model's torque (`DRIVES.toml`, [`DriveTrain`]); the model's
-    /// own joint friction is then switched off.
-    #[arg(long)]
-    pub drives: Option<PathBuf>,
-    /// Compare on the last FRACTION of the settled samples only (as `validation estimate
-    /// --holdout FRACTION` validates).
-    #[arg(long)]
-    pub holdout: Option<f64>,
-    /// The run directory to write (atomically).
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Replace OUT if it exists.
-    #[arg(long)]
-    pub force: bool,
-}
-
-/// A replay that cannot be made, with where and why.
-#[derive(Debug, thiserror::Error)]
-pub enum ReplayError {
-    /// The recorded run, or the output, could not be read or written.
-    #[error(transparent)]
-    Dataset(#[from] DatasetError),
-    /// The replay's scenario is refused (the model, the recording's span or limits).
-    #[error(transparent)]
-    Scenario(#[from] ScenarioError),
-    /// The drive-train file is refused.
-    #[error(transparent)]
-    DriveTrain(#[from] DriveTrainError),
-    /// The replay failed a validity gate: nothing is written.
-    #[error("replay of `{run}`: {why}; nothing written")]
-    Invalid {
-        /// The recorded run.
-        run: PathBuf,
-        /// The gate's message.
-        why: String,
-    },
-    /// An option is out of range.
-    #[error("{0}")]
-    Option(String),
-}
-
-/// Replays `options.run`, writes the run directory and returns the residual.
-pub fn replay(
-    options: &Options,
-    progress: Option<&indicatif::ProgressBar>,
-) -> Result<Replayed, ReplayError> {
-    if options.out.exists() && !options.force {
-        return Err(DatasetError::Exists(options.out.clone()).into());
-    }
-    let (header, recorded) = crate::recorded::read(&options.run)?;
-    let urdf = options
-        .urdf
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(&header.urdf.path));
-    let drives = match &options.drives {
-        Some(p) => Some(DriveTrain::read(p, header.joints.len())?),
-        None => None,
-    };
-    let scenario = scenario(&options.run, &header, &urdf, drives.is_some())?;
-    let mut run = crate::simulate(&scenario, progress);
-    if let Some(invalid) = &run.manifest.invalid {
-        return Err(ReplayError::Invalid {
-            run: options.run.clone(),
-            why: invalid.to_string(),
-        });
-    }
-    let window = residual::window(&recorded.t, header.signal.settling, options.holdout)?;
-    let mut replayed =
-        residual::compare(&recorded, &header, &run.recording, drives.as_ref(), window);
-    replayed.recording = absolute(&options.run).display().to_string();
-    replayed.recording_joints_sha256 =
-        crate::dataset::checksum::digest(&options.run.join(crate::dataset::columns::JOINTS_FILE))?;
-    replayed.drive_train = options.drives.as_ref().map(|p| p.display().to_string());
-    run.manifest.replay = Some(replayed.clone());
-    crate::dataset::write_run(&options.out, &run.recording, &run.manifest, options.force)?;
-    Ok(replayed)
-}
-
-/// `p` made absolute against the current directory (the scenario text names paths so).
-fn absolute(p: &Path) -> PathBuf {
-    std::path::absolute(p).unwrap_or_else(|_| p.to_owned())
-}

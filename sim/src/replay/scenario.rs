@@ -1,9 +1,8 @@
 //! The scenario of a replay: written as TOML text (it goes into the run's manifest, so
 //! `sim run` on that text makes the same run) and read back through [`Scenario`]'s checks.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::absolute;
 use crate::friction::Friction;
 use crate::profile::{Profile, RecordedMotion};
 use crate::recorded::Header;
@@ -83,4 +82,9 @@ pub fn scenario(
         });
     }
     Ok(scenario)
+}
+
+/// `p` made absolute against the current directory (the scenario text names paths so).
+pub(super) fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_owned())
 }

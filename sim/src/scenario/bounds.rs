@@ -2,11 +2,8 @@
 //! population's arms and bytes. Refused when the file is read, before anything runs.
 
 use super::ScenarioFile;
+pub use super::time::MAX_STEPS;
 use crate::model::Chain;
-
-/// Largest number of integrator steps a scenario may ask for (time.end / time.step): about 15
-/// hours of simulation on one core at today's speed.
-pub const MAX_STEPS: usize = 2_000_000_000;
 
 /// Largest recording a scenario may ask for (bytes, estimated before simulating by
 /// [`super::Scenario::estimated_recording_bytes`]): a run is held in memory until it is written, and

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::time::TimeSection;
 use crate::drive::Signal;
 use crate::noise::ColumnNoise;
 use crate::profile::Profile;
@@ -56,24 +57,6 @@ pub struct ScenarioFile {
     /// and the payload as one. A population draws its arms around the arm carrying it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payload: Option<crate::payload::Payload>,
-}
-
-/// `[time]`: all in seconds.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TimeSection {
-    /// End time (s); the first sample is at 0.
-    pub end: f64,
-    /// Integrator step (s).
-    pub step: f64,
-    /// Output sample period (s), an integer multiple of `step`.
-    pub sample_period: f64,
-    /// Whether the record must end at steady state (for frequency-domain analyses): the run
-    /// is then invalid unless its last excitation period repeats the one before
-    /// ([`crate::validity`], gate `steady_state`). Needs periodic torques on every driven
-    /// joint and at least two whole periods recorded.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub steady_state: bool,
 }
 
 /// `[solver]`: Rapier's velocity-solver iterations.
@@ -169,6 +152,13 @@ macro_rules! joint_section {
                     motor: None,
                     spring: None,
                     $($field: None,)*
+                }
+            }
+
+            /// The registered terms it states.
+            pub fn terms(&self) -> super::terms::JointTerms {
+                super::terms::JointTerms {
+                    $($field: self.$field,)*
                 }
             }
         }

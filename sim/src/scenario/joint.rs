@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::check::within_limits;
-use super::{JointDrive, JointSection, JointTerms, ScenarioError, ScenarioFile, Transmission};
+use super::{JointDrive, JointSection, ScenarioError, ScenarioFile, Transmission};
 use crate::drive::Drive;
 use crate::model::Chain;
 use crate::param::{non_negative, positive};
@@ -90,7 +90,7 @@ pub(super) fn joint_drive(
             },
         },
         motor: j.motor,
-        terms: JointTerms::of(j),
+        terms: j.terms(),
     })
 }
 
@@ -222,7 +222,7 @@ fn terms(
         prescribed: matches!(drive, Drive::Motion(_)),
         actuated: !matches!(drive, Drive::Free),
     };
-    for (name, term) in JointTerms::of(j).iter() {
+    for (name, term) in j.terms().iter() {
         let field = |f: &str| format!("joint[{k}].{name}{f}");
         term.check_place(&place)
             .map_err(|e| invalid(&field(""), e.to_string()))?;

@@ -48,6 +48,7 @@ mod file;
 mod joint;
 pub mod population;
 mod terms;
+mod time;
 
 use std::path::{Path, PathBuf};
 
@@ -55,8 +56,9 @@ use crate::drive::Drive;
 use crate::model::Chain;
 
 pub use bounds::{MAX_ARMS, MAX_POPULATION_BYTES, MAX_RECORDING_BYTES, MAX_STEPS, recording_bytes};
-pub use file::{JointSection, ScenarioFile, SolverSection, TimeSection};
+pub use file::{JointSection, ScenarioFile, SolverSection};
 pub use terms::JointTerms;
+pub use time::TimeSection;
 
 /// A checked scenario, ready to simulate.
 #[derive(Clone, Debug)]

@@ -1,6 +1,6 @@
 //! The one list of joint terms (`sim::term`): each line a `[[joint]]` field and the type that
 //! reads it. A new term is its module (its type implementing [`crate::term::JointTerm`]) and one
-//! line here; the line gives it its field in [`super::JointSection`], its place in
+//! line here; the line gives it its field in a `[[joint]]` section (`JointSection`), its place in
 //! [`JointTerms`], its checks in every scenario and its force in every step and sample.
 
 use crate::term::{Contribution, JointNow, JointTerm};
@@ -33,13 +33,6 @@ macro_rules! joint_terms {
         }
 
         impl JointTerms {
-            /// The terms of `section`.
-            pub fn of(section: &super::JointSection) -> JointTerms {
-                JointTerms {
-                    $($field: section.$field,)*
-                }
-            }
-
             /// The stated terms with their fields, in the list's order.
             pub fn iter(&self) -> impl Iterator<Item = (&'static str, &dyn JointTerm)> {
                 [$(self.$field.as_ref().map(|t| (stringify!($field), t as &dyn JointTerm)),)*]

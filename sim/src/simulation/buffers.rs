@@ -7,7 +7,7 @@ use crate::profile::MotionState;
 use crate::readout::{self, Known};
 use crate::wrench::{BodyStep, JointWrench};
 
-use super::State;
+use super::state::State;
 
 /// Per-sample scratch of [`super::Simulation::sample`], all in dataset joint order or link
 /// order.

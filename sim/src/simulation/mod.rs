@@ -28,7 +28,6 @@ use ::nalgebra::{Matrix3, UnitQuaternion, Vector3};
 use indicatif::ProgressBar;
 use rapier3d_f64::prelude::*;
 
-use crate::convert::{rot_from, vec_from};
 use crate::model::Chain;
 use crate::recording::Recording;
 use crate::residuals::ResidualSum;
@@ -41,10 +40,12 @@ mod consistency;
 mod drive_train;
 mod friction_state;
 mod sample;
+mod state;
 mod step;
 
 use consistency::Meter;
 pub use consistency::{RapierConsistency, StepDifferences};
+use state::State;
 
 /// Integrator settings.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -60,22 +61,6 @@ pub struct Integrator {
     pub num_internal_pgs_iterations: usize,
     /// Integrator steps per output sample.
     pub steps_per_sample: usize,
-}
-
-/// Pose of one rigid body as Rapier holds it (world frame).
-#[derive(Clone, Copy, Debug)]
-struct State {
-    rot: UnitQuaternion<f64>,
-    pos: Vector3<f64>,
-}
-
-impl State {
-    fn of(rb: &RigidBody) -> State {
-        State {
-            rot: rot_from(*rb.rotation()),
-            pos: vec_from(rb.translation()),
-        }
-    }
 }
 
 /// Static description of a body as the simulation uses it.

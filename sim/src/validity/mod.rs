@@ -38,20 +38,12 @@ use crate::scenario::Scenario;
 use crate::simulation::StepDifferences;
 
 mod gates;
+mod tolerance;
 
-/// Largest relative inverse-dynamics residual of a valid run.
-pub(crate) const RNEA_TOLERANCE: f64 = 1e-9;
-/// Largest relative Newton–Euler residual of a body's recorded columns in a valid run.
-pub const NEWTON_EULER_TOLERANCE: f64 = 1e-9;
-/// Largest deviation of a prescribed joint from its profile in a valid run (rad or m).
-pub const TRACKING_TOLERANCE: f64 = 1e-9;
-/// Largest relative resolution of a world position in a valid run (see the module docs).
-pub(crate) const PRECISION_TOLERANCE: f64 = 1e-9;
-/// Largest relative difference between the engine's step and the recorded acceleration of a
-/// joint that the engine integrates.
-pub const INTEGRATION_TOLERANCE: f64 = 0.05;
 pub use crate::checks::STEADY_TOLERANCE;
 pub use crate::invalid::{Gate, Invalid};
+pub use tolerance::{INTEGRATION_TOLERANCE, NEWTON_EULER_TOLERANCE, TRACKING_TOLERANCE};
+pub(crate) use tolerance::{PRECISION_TOLERANCE, RNEA_TOLERANCE};
 
 /// What the gates read besides the recording: the inverse-dynamics residuals and the manifest's
 /// checks (as computed once for the manifest), and the engine's step differences.

@@ -1,12 +1,20 @@
 //! The modules of each crate form layers, at every level: no import cycle between the top-level
-//! modules of `sim` or `validation` (data flow one way: scenario → model → simulation → recording
-//! → dataset → estimator → study → report), nor between the files (child modules) of any module
-//! folder. Read from the sources: every `crate::`, `super::` or `self::` path outside comments
-//! and unit-test modules, `use` trees expanded, resolved to the module it names (through the
-//! `pub use` re-exports of a module's root file); a path from a file inside child `a` of module
-//! `m` to an item inside its sibling `b` is an edge `a → b` of `m`. A cycle fails the test with
-//! the files and lines that close it. A module's root file (`mod.rs`, `lib.rs`) re-exports its
-//! children and is not a sibling of them, so its own paths make no edge at its level.
+//! modules of `sim` or `validation`, nor between the files (child modules) of any module folder,
+//! and the top-level modules keep the layers each crate declares ([`SIM_LAYERS`],
+//! [`VALIDATION_LAYERS`]: data flow one way, scenario → model → simulation → recording →
+//! dataset → estimator → study → report).
+//!
+//! Read from the sources: every `crate::`, `super::` or `self::` path outside comments and
+//! unit-test modules, and in a root file every path from one of its children's bare names;
+//! `use` trees expanded (a glob `super::*` names the module itself), resolved to the module it
+//! names through the `pub use` re-exports of root files. A path from a file inside child `a` of
+//! module `m` to an item inside its sibling `b` is an edge `a → b` of `m`. A root file's own
+//! code (`mod.rs`, `lib.rs`: 17 % of the code before issue 61) is the child [`ROOT`] of its
+//! module: a path from a child to an item the root defines, or to the module itself, is an edge
+//! to it, and a path of the root's code to a child an edge from it; its `mod` and `pub use`
+//! lines only name its children and make no edge. The crate's error ([`ERROR`]) gathers the
+//! module errors for `?`: its paths to them are conversions and make no edge. A cycle fails the
+//! test with the files and lines that close it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -120,9 +128,11 @@ fn expand(tree: &str) -> Vec<Vec<String>> {
     vec![prefix]
 }
 
-/// Every path of a file's code that starts at `crate`, `super` or `self`, with its line:
+/// Every path of a file's code that starts at `crate`, `super` or `self`, or at one of
+/// `children` (the modules a root file declares, in scope by their bare names), with its line:
 /// whole `use` statements (over several lines) expanded, other paths read to their last `::`.
-fn paths(code: &[(usize, String)]) -> Vec<(usize, Vec<String>)> {
+/// A path from a child name is returned from `self`.
+fn paths(code: &[(usize, String)], children: &[String]) -> Vec<(usize, Vec<String>)> {
     let mut out = Vec::new();
     let mut k = 0;
     while k < code.len() {
@@ -142,9 +152,14 @@ fn paths(code: &[(usize, String)]) -> Vec<(usize, Vec<String>)> {
             let stmt = stmt.split(';').next().unwrap_or("");
             out.extend(expand(stmt).into_iter().map(|p| (*line, p)));
         } else {
-            out.extend(inline_paths(text).into_iter().map(|p| (*line, p)));
+            out.extend(inline_paths(text, children).into_iter().map(|p| (*line, p)));
         }
         k += 1;
+    }
+    for (_, p) in &mut out {
+        if p.first().is_some_and(|h| children.contains(h)) {
+            p.insert(0, "self".into());
+        }
     }
     out.retain(|(_, p)| {
         p.first()
@@ -153,12 +168,15 @@ fn paths(code: &[(usize, String)]) -> Vec<(usize, Vec<String>)> {
     out
 }
 
-/// The `crate::a::b`, `super::a` and `self::a` paths written inside a line of code.
-fn inline_paths(line: &str) -> Vec<Vec<String>> {
+/// The `crate::a::b`, `super::a` and `self::a` paths, and those from one of `children`,
+/// written inside a line of code.
+fn inline_paths(line: &str, children: &[String]) -> Vec<Vec<String>> {
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let mut out = Vec::new();
-    for head in ["crate::", "super::", "self::"] {
-        for (k, _) in line.match_indices(head) {
+    let heads = ["crate", "super", "self"].map(String::from);
+    for head in heads.iter().chain(children) {
+        let head = format!("{head}::");
+        for (k, _) in line.match_indices(&head) {
             if line[..k]
                 .chars()
                 .next_back()
@@ -215,7 +233,13 @@ impl Tree {
                     .strip_prefix("pub use ")
                     .or(t.strip_prefix("pub(crate) use "))
                 {
-                    for path in expand(rest.trim_end_matches(';')) {
+                    for mut path in expand(rest.trim_end_matches(';')) {
+                        // `pub use child::Item;` names a child by its bare name.
+                        let mut child = m.clone();
+                        child.extend(path.first().cloned());
+                        if tree.modules.contains(&child) {
+                            path.insert(0, "self".into());
+                        }
                         let target = tree.resolve(&m, &path);
                         if let (Some(name), Some(target)) = (path.last(), target) {
                             tree.reexports.insert((m.clone(), name.clone()), target);
@@ -253,6 +277,53 @@ impl Tree {
     }
 }
 
+/// The name a module's root file (`mod.rs`, `lib.rs`) takes among the module's children: its
+/// own code (types, functions), which children use and which may use them.
+const ROOT: &str = "(root)";
+
+/// The module of a crate's one error type.
+const ERROR: &str = "error";
+
+/// Whether a line of a root file only re-exports (`pub use`, `mod`): naming a child is the
+/// root's job, not a dependency of its code.
+fn reexports(line: &str) -> bool {
+    let t = line.trim_start();
+    [
+        "pub use ",
+        "pub(crate) use ",
+        "mod ",
+        "pub mod ",
+        "pub(crate) mod ",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+}
+
+/// The edge a path from module `from` (its root file where `root`) to `to` draws: the module it
+/// is drawn in and the two children it joins, each a child module or [`ROOT`] (the module's
+/// own code, where the path ends at an item of the root file, or at the module itself as a
+/// glob `super::*` does).
+fn edge(
+    tree: &Tree,
+    from: &ModPath,
+    root: bool,
+    to: &ModPath,
+) -> Option<(ModPath, String, String)> {
+    let common = from.iter().zip(to).take_while(|(a, b)| a == b).count();
+    let side = |m: &ModPath| -> String {
+        match m.get(common) {
+            Some(c) if tree.modules.contains(&m[..=common]) => c.clone(),
+            _ => ROOT.to_string(),
+        }
+    };
+    let (a, b) = match (common < from.len(), common < to.len()) {
+        (true, _) => (from[common].clone(), side(to)),
+        (false, true) if root => (ROOT.to_string(), side(to)),
+        _ => return None,
+    };
+    (a != b).then(|| (from[..common].to_vec(), a, b))
+}
+
 fn edges(src: &Path) -> (Tree, Edges) {
     let mut files = Vec::new();
     sources(src, &mut files);
@@ -263,23 +334,38 @@ fn edges(src: &Path) -> (Tree, Edges) {
         let Some(from) = module_of(src, file) else {
             continue;
         };
+        let name = file.file_name().unwrap();
+        let root = name == "mod.rs" || name == "lib.rs";
         let text = std::fs::read_to_string(file).unwrap();
-        for (line, path) in paths(&code(&text)) {
+        let code = code(&text);
+        let lines: BTreeMap<usize, &str> = code.iter().map(|(k, l)| (*k, l.as_str())).collect();
+        // A root file names its children by their bare names.
+        let children: Vec<String> = match root {
+            true => (tree.modules.iter())
+                .filter(|m| m.len() == from.len() + 1 && m.starts_with(&from))
+                .map(|m| m[from.len()].clone())
+                .collect(),
+            false => Vec::new(),
+        };
+        for (line, path) in paths(&code, &children) {
             let Some(to) = tree.resolve(&from, &path) else {
                 continue;
             };
-            let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
-            if common < from.len() && common < to.len() {
-                let parent = from[..common].to_vec();
-                let child = |m: &ModPath| m[common].clone();
-                if !tree.modules.contains(&to[..=common]) {
-                    continue;
-                }
-                let at = format!("{}:{line}", file.display());
-                (edges.entry(parent).or_default())
-                    .entry((child(&from), child(&to)))
-                    .or_insert(at);
+            let Some((parent, a, b)) = edge(&tree, &from, root, &to) else {
+                continue;
+            };
+            if a == ROOT && reexports(lines[&line]) {
+                continue;
             }
+            // The crate's error gathers its modules' errors for `?` (`#[from]` conversions):
+            // naming them is its job, not a dependency.
+            if from == [ERROR] {
+                continue;
+            }
+            let at = format!("{}:{line}", file.display());
+            (edges.entry(parent).or_default())
+                .entry((a, b))
+                .or_insert(at);
         }
     }
     (tree, edges)
@@ -338,7 +424,88 @@ fn cycles(edges: &Edges) -> Vec<String> {
     out
 }
 
-fn check(krate: &str) {
+/// `sim`'s top-level modules in layers, the earliest first: a module uses modules of its own
+/// layer and earlier ones, never a later one's (the crate root's own code, [`ROOT`], is the
+/// first layer's). Foundations; the parts of a model; its dynamics and what a run records; the
+/// descriptions a scenario is read from; the simulation, its checks and the run directory; a
+/// whole run, populations and replays; the command line.
+const SIM_LAYERS: &[&[&str]] = &[
+    &[
+        ROOT,
+        "error",
+        "param",
+        "convert",
+        "kinematics",
+        "wrench",
+        "invalid",
+        "drive_train",
+        "butterworth",
+        "store",
+    ],
+    &[
+        "elastic", "motor", "rotor", "term", "cogging", "friction", "noise", "sensor", "model",
+    ],
+    &[
+        "dynamics",
+        "recorded",
+        "recording",
+        "measurement",
+        "physical",
+        "profile",
+        "readout",
+        "residuals",
+        "drive",
+        "payload",
+    ],
+    &["urdf", "mjcf", "description", "scenario"],
+    &["simulation", "checks", "validity", "dataset"],
+    &["run", "batch", "replay"],
+    &["cli"],
+];
+
+/// `validation`'s top-level modules in layers, as [`SIM_LAYERS`]: foundations; the dataset
+/// (simulated and recorded runs, imports, their checks); estimators; studies; reports (which
+/// render a study's serialized result); study kinds (which run and render); the command line.
+const VALIDATION_LAYERS: &[&[&str]] = &[
+    &[
+        ROOT,
+        "error",
+        "lsq",
+        "paper",
+        "regressor",
+        "excitation",
+        "files",
+        "fourier",
+        "param",
+        "signal",
+    ],
+    &["dataset", "import", "consistency", "geometry", "encoder"],
+    &["estimate"],
+    &["study"],
+    &["report"],
+    &["kind"],
+    &["cli"],
+];
+
+/// Every top-level module of `tree` is in one layer, and every top-level edge goes to the same
+/// layer or an earlier one; the violations, one line each.
+fn out_of_order(tree: &Tree, edges: &Edges, layers: &[&[&str]]) -> Vec<String> {
+    let layer = |m: &str| layers.iter().position(|l| l.contains(&m));
+    let mut out: Vec<String> = (tree.modules.iter())
+        .filter(|m| m.len() == 1 && layer(&m[0]).is_none())
+        .map(|m| format!("`{}` is in no layer", m[0]))
+        .collect();
+    for ((a, b), at) in edges.get(&Vec::new()).into_iter().flatten() {
+        if let (Some(la), Some(lb)) = (layer(a), layer(b))
+            && lb > la
+        {
+            out.push(format!("{a} (layer {la}) → {b} (layer {lb}) at {at}"));
+        }
+    }
+    out
+}
+
+fn check(krate: &str, layers: &[&[&str]]) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
         .join(krate)
@@ -357,16 +524,22 @@ fn check(krate: &str) {
         cycles.len(),
         cycles.join("\n")
     );
+    let wrong = out_of_order(&tree, &edges, layers);
+    assert!(
+        wrong.is_empty(),
+        "{krate}: imports against the declared layers:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]
-fn the_simulator_has_no_import_cycle() {
-    check("sim");
+fn the_simulator_has_no_import_cycle_and_keeps_its_layers() {
+    check("sim", SIM_LAYERS);
 }
 
 #[test]
-fn the_estimation_crate_has_no_import_cycle() {
-    check("validation");
+fn the_estimation_crate_has_no_import_cycle_and_keeps_its_layers() {
+    check("validation", VALIDATION_LAYERS);
 }
 
 #[test]
@@ -389,7 +562,52 @@ fn the_checker_reads_paths_and_sees_a_cycle() {
     .enumerate()
     .map(|(k, l)| (k + 1, l.to_string()))
     .collect();
-    let found: Vec<String> = paths(&lines).iter().map(|(_, p)| p.join("::")).collect();
+    // A root file's code, a glob import and a root's item draw edges to and from the module's
+    // own code; a root file names its children by bare names.
+    let m = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<ModPath>();
+    let tree = Tree {
+        modules: [m(&[]), m(&["m"]), m(&["m", "a"]), m(&["n"])]
+            .into_iter()
+            .collect(),
+        reexports: BTreeMap::new(),
+    };
+    let edge_of = |from: &[&str], root: bool, to: &[&str]| edge(&tree, &m(from), root, &m(to));
+    let expected = |parent: &[&str], a: &str, b: &str| Some((m(parent), a.into(), b.into()));
+    assert_eq!(
+        edge_of(&["m", "a"], false, &["m"]),
+        expected(&["m"], "a", ROOT)
+    );
+    assert_eq!(
+        edge_of(&["m", "a"], false, &["m", "Item"]),
+        expected(&["m"], "a", ROOT)
+    );
+    assert_eq!(
+        edge_of(&["m"], true, &["m", "a", "f"]),
+        expected(&["m"], ROOT, "a")
+    );
+    assert_eq!(edge_of(&["m"], false, &["m", "a", "f"]), None);
+    assert_eq!(
+        edge_of(&["m", "a"], false, &["n", "f"]),
+        expected(&[], "m", "n")
+    );
+    let bare = paths(&[(1, "let x = a::f(b);".to_string())], &["a".to_string()]);
+    assert_eq!(bare, [(1, m(&["self", "a", "f"]))]);
+    // A layer's module that uses a later layer's is reported.
+    let mut edges = Edges::new();
+    edges
+        .entry(m(&[]))
+        .or_default()
+        .insert(("m".into(), "n".into()), "at".into());
+    assert_eq!(out_of_order(&tree, &edges, &[&["m"], &["n"]]).len(), 1);
+    assert!(out_of_order(&tree, &edges, &[&["n"], &["m"]]).is_empty());
+    assert_eq!(
+        out_of_order(&tree, &edges, &[&["n"]]),
+        ["`m` is in no layer"]
+    );
+    let found: Vec<String> = paths(&lines, &[])
+        .iter()
+        .map(|(_, p)| p.join("::"))
+        .collect();
     assert_eq!(
         found,
         [

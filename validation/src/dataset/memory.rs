@@ -12,10 +12,11 @@ use super::{BodySeries, BodyTruth, JointSeries, Measurements, ReadError, Run, Tr
 /// The [`Run`] that writing `run` to a directory and reading it back gives (tested equal), with
 /// `dir` as its recorded origin.
 pub fn from_simulated(run: &sim::Run, dir: &Path) -> Result<Run, ReadError> {
-    super::refuse_invalid(&run.manifest, dir)?;
+    super::run_dir::refuse_invalid(&run.manifest, dir)?;
     let rec = &run.recording;
     let mut joints: Vec<JointSeries> = (0..rec.joint_ids.len()).map(|k| joint(rec, k)).collect();
-    let stated = super::apply_design(&mut joints, &run.manifest, &dir.join("manifest.json"))?;
+    let stated =
+        super::run_dir::apply_design(&mut joints, &run.manifest, &dir.join("manifest.json"))?;
     let clean = Measurements {
         run_id: rec.run_id.clone(),
         t: rec.t.clone(),

@@ -13,7 +13,8 @@ use sim::dataset::population::{
 };
 use sim::dataset::reader::{ParquetColumns, arm_rows};
 
-use super::{ReadError, Run, assemble, refuse_invalid};
+use super::run_dir::{assemble, refuse_invalid};
+use super::{ReadError, Run};
 
 /// An open population directory.
 pub struct PopulationReader {

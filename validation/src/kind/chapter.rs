@@ -34,9 +34,10 @@ pub fn figures(markdown: &str) -> Vec<String> {
     out
 }
 
-/// Renders `plan`'s chapter from its result in `report` into `book_src`; the chapter's path. A
-/// missing result is an error naming the file and the command that writes it.
-pub(super) fn render_into(plan: &Plan, report: &Path, book_src: &Path) -> crate::Result<PathBuf> {
+/// Renders `plan`'s guide chapter from its result in `report` into `book_src`
+/// (`results-<name>.md`, written atomically, its figures copied beside it); the chapter's path.
+/// A missing result is an error naming the file and the command that writes it.
+pub fn render_into(plan: &Plan, report: &Path, book_src: &Path) -> crate::Result<PathBuf> {
     let name = plan.name();
     let source = report.join(format!("{name}.json"));
     let json = std::fs::read_to_string(&source).map_err(|e| crate::Error::Format {

@@ -37,7 +37,7 @@ use serde::de::DeserializeOwned;
 
 use crate::study::file::StudyError;
 
-pub use chapter::{banner, figures};
+pub use chapter::{banner, figures, render_into as render_chapter};
 pub use checks::Checks;
 pub use context::Context;
 pub use joint_level::JointLevelPlan;
@@ -194,15 +194,5 @@ impl Plan {
                 format!("expected one of {}, got {kind:?}", Plan::KINDS.join(", ")),
             ))
         })
-    }
-
-    /// The guide chapter rendered from its result in `report` into `book_src`
-    /// (`results-<name>.md`, written atomically, its figures copied beside it); its path.
-    pub fn render_chapter(
-        &self,
-        report: &Path,
-        book_src: &Path,
-    ) -> crate::Result<std::path::PathBuf> {
-        chapter::render_into(self, report, book_src)
     }
 }

@@ -21,7 +21,8 @@ use crate::estimate::idim::{
     Adaptive, Identifier, IdimOls, IdimTls, IdimWls, Processed, Processing, SweepFit, TwoStep,
 };
 use crate::estimate::idim::{
-    Derivatives, MIN_SPEED, Prepared, friction_sweep, periodic_samples, torque_nrms,
+    Derivatives, MIN_SPEED, Prepared, friction_gravity, friction_sweep, periodic_samples,
+    torque_nrms,
 };
 use crate::estimate::{Estimator, EstimatorId, Experiment, Role, engine};
 use crate::param::ParamId;
@@ -145,7 +146,7 @@ pub struct TeachingStudy {
 pub(crate) struct FrictionPanel {
     pub(crate) joint: u8,
     pub(crate) samples: Vec<friction_sweep::FrictionSample>,
-    pub(crate) fitted: friction_sweep::JointFriction,
+    pub(crate) fitted: friction_gravity::JointFriction,
     pub(crate) simulated: sim::friction::Friction,
 }
 
@@ -366,14 +367,13 @@ impl TeachingStudy {
             commanded_condition(&excitation, &base),
             recorded_condition(&excitation, &base)?,
         );
-        let fitted = Prepared::new(
+        let prepared = Prepared::new(
             sweeps.iter().collect(),
             &excitation,
             Derivatives::Recorded,
             None,
-        )
-        .sweep_fit()?
-        .clone();
+        );
+        let fitted = friction_sweep::analysis(&prepared)?.clone();
         let friction = sweeps
             .iter()
             .filter_map(|s| {

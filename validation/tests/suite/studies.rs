@@ -256,7 +256,7 @@ fn a_study_file_runs_end_to_end_into_its_result_report_and_chapter() {
     ] {
         assert!(out.join(file).exists(), "{file}");
     }
-    let chapter = mim.render_chapter(&out.join("report"), &book).unwrap();
+    let chapter = validation::kind::render_chapter(&mim, &out.join("report"), &book).unwrap();
     let text = std::fs::read_to_string(chapter).unwrap();
     let report = std::fs::read_to_string(out.join("report/mim.md")).unwrap();
     assert_eq!(text, validation::kind::banner("mim") + &report);

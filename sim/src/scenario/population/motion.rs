@@ -273,12 +273,12 @@ impl Motion {
                     ));
                 }
                 let steps = time.end / step;
-                if steps > crate::scenario::MAX_STEPS as f64 {
+                if steps > crate::scenario::time::MAX_STEPS as f64 {
                     return Err((
                         "step".into(),
                         format!(
                             "expected at most {:e} integrator steps over time.end, got {steps:.3e}",
-                            crate::scenario::MAX_STEPS
+                            crate::scenario::time::MAX_STEPS
                         ),
                     ));
                 }

@@ -83,7 +83,7 @@ pub fn run(rows: &[(DMatrix<f64>, DVector<f64>)], passes: usize) -> Vec<DVector<
 impl Adaptive {
     /// Identifies the arm from the experiment.
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
-        let fg = experiment.sweep_fit()?.clone();
+        let fg = super::friction_sweep::analysis(experiment)?.clone();
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, self.name())?;
         let full = FullRegressor::new(experiment.geometry(), fg.friction);

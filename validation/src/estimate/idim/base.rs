@@ -19,10 +19,10 @@ use nalgebra::{DMatrix, DVector};
 use sim::friction::PAPER_COEFFICIENTS;
 use sim::model::Chain;
 
-use super::friction_sweep::JointFriction;
+use super::friction_gravity::JointFriction;
 use super::{Identified, Prepared, Samples, TorqueModel};
 use crate::estimate::EstimateError;
-use crate::lsq::{least_squares, total_least_squares};
+use crate::lsq::{CONDITION_LIMIT, least_squares, total_least_squares};
 use crate::param::{FrictionTerm, ParamId};
 use crate::regressor::{BaseParameters, regressor};
 
@@ -226,7 +226,7 @@ impl FullRegressor {
                 ..Self::with_columns(experiment.geometry(), columns)
             });
         }
-        let fg = experiment.sweep_fit()?;
+        let fg = super::friction_sweep::analysis(experiment)?;
         Ok(Self::new(experiment.geometry(), fg.friction.clone()))
     }
 
@@ -546,7 +546,18 @@ impl Idim {
                 }
                 return Ok(identified);
             }
-            Weighting::Total => total_least_squares(&a, &b),
+            Weighting::Total => {
+                let (x, reported) = total_least_squares(&a, &b, CONDITION_LIMIT);
+                let mut identified = full.identified(&x);
+                // A parameter the data do not determine is not an estimate (the model keeps
+                // the solution's minimum-norm completion).
+                let mut k = 0;
+                identified.parameters.retain(|_| {
+                    k += 1;
+                    reported[k - 1]
+                });
+                return Ok(identified);
+            }
             Weighting::Weighted => {
                 let x0 = least_squares(&a, &b);
                 let sigma = super::robust::joint_rms(&(&a * &x0 - &b), &joint);

@@ -13,7 +13,9 @@ use std::collections::BTreeMap;
 
 use crate::dataset::{JointColumn, Measurements};
 use crate::estimate::Family;
-use crate::estimate::idim::{self as id, Derivatives, Identified, friction_sweep};
+use crate::estimate::idim::{
+    self as id, Derivatives, Identified, friction_gravity, friction_sweep,
+};
 use crate::estimate::{
     Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId, Role,
 };
@@ -173,7 +175,7 @@ fn derivatives(excitation: &Measurements, p: Processing) -> (Derivatives, Option
 }
 
 /// The sweep analysis of an experiment's sweep runs, as [`Experiment::derived`] keeps it.
-struct SweepAnalysis(Result<friction_sweep::FrictionGravity, EstimateError>);
+struct SweepAnalysis(Result<friction_gravity::FrictionGravity, EstimateError>);
 
 fn named(parameters: &[(ParamId, f64)]) -> BTreeMap<ParamId, f64> {
     parameters.iter().copied().collect()

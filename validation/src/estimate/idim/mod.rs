@@ -25,6 +25,7 @@ pub mod closed_loop;
 pub mod consistent;
 pub mod didim;
 pub mod drives;
+pub mod friction_gravity;
 pub mod friction_sweep;
 pub mod identifier;
 pub mod irls;
@@ -37,6 +38,7 @@ mod projected;
 pub mod refined;
 pub mod robust;
 pub mod single;
+pub mod sweep_fit;
 pub mod tls;
 pub mod two_step;
 pub mod wls;
@@ -45,7 +47,6 @@ pub use adaptive::Adaptive;
 pub use cloe::Cloe;
 pub use consistent::IdimConsistent;
 pub use didim::Didim;
-pub use friction_sweep::SweepFit;
 pub use identifier::{Identifier, Processed, Processing, Runs};
 pub use irls::IdimIrls;
 pub use iv::Iv;
@@ -54,9 +55,12 @@ pub use ols::IdimOls;
 pub use prior::IdimPrior;
 pub use refined::Refined;
 pub use single::IdimSingle;
+pub use sweep_fit::SweepFit;
 pub use tls::IdimTls;
 pub use two_step::TwoStep;
 pub use wls::IdimWls;
+
+pub use crate::estimate::estimator::TorqueModel;
 
 use std::sync::OnceLock;
 
@@ -85,7 +89,7 @@ pub struct Prepared<'a> {
     /// differentiation, ringing of its truncation) after they enter `W`.
     pub filter: Option<usize>,
     /// The sweep analysis, computed once and shared by the identifiers that build on it.
-    sweep_fit: OnceLock<Result<friction_sweep::FrictionGravity, EstimateError>>,
+    pub(crate) sweep_fit: OnceLock<Result<friction_gravity::FrictionGravity, EstimateError>>,
 }
 
 impl<'a> Prepared<'a> {
@@ -114,19 +118,10 @@ impl<'a> Prepared<'a> {
     /// experiment, [`crate::estimate::experiment::Experiment::derived`]).
     pub(crate) fn with_sweep_fit(
         self,
-        fit: Result<friction_sweep::FrictionGravity, EstimateError>,
+        fit: Result<friction_gravity::FrictionGravity, EstimateError>,
     ) -> Self {
         let _ = self.sweep_fit.set(fit);
         self
-    }
-
-    /// The friction and gravity of the sweep analysis ([`friction_sweep::fit`]), computed on
-    /// first use.
-    pub(crate) fn sweep_fit(&self) -> Result<&friction_sweep::FrictionGravity, EstimateError> {
-        self.sweep_fit
-            .get_or_init(|| friction_sweep::fit(self))
-            .as_ref()
-            .map_err(Clone::clone)
     }
 }
 
@@ -142,12 +137,6 @@ pub enum Derivatives {
         /// Harmonics of the fundamental kept.
         harmonics: usize,
     },
-}
-
-/// A predictor of the joint torques `τ(q, q̇, q̈)` (dataset joint order).
-pub trait TorqueModel {
-    /// The predicted actuator torques.
-    fn torque(&self, q: &[f64], qd: &[f64], qdd: &[f64]) -> Vec<f64>;
 }
 
 /// What an identifier returns.

@@ -11,7 +11,7 @@
 use nalgebra::{DMatrix, DVector, Vector3};
 use sim::model::Chain;
 
-use super::friction_sweep::FrictionGravity;
+use super::friction_gravity::FrictionGravity;
 use super::{Identified, MIN_SPEED, Prepared, TorqueModel};
 use super::{Identifier, Runs};
 use crate::estimate::EstimateError;
@@ -48,7 +48,7 @@ impl TorqueModel for TwoStepModel {
 impl TwoStep {
     /// Identifies the arm from the experiment.
     pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
-        let first = experiment.sweep_fit()?.clone();
+        let first = super::friction_sweep::analysis(experiment)?.clone();
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, self.name())?;
         let geometry = experiment.geometry().clone();

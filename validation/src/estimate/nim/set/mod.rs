@@ -80,7 +80,7 @@ impl SetEncoder {
 
     /// The mean Gaussian NLL per target of `data`'s targets under its outputs (log-variances
     /// within [`LOG_VARIANCE_BOUNDS`]).
-    pub fn nll(&self, data: &network::SetData) -> f64 {
+    pub fn nll(&self, data: &samples::SetData) -> f64 {
         let out = self.outputs(&data.rows, &data.context);
         let t = data.targets.len() / data.arms.max(1);
         let (lo, hi) = LOG_VARIANCE_BOUNDS;

@@ -14,6 +14,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 use super::SetEncoder;
+pub use super::samples::SetData;
 use crate::estimate::nim::TrainConfig;
 use crate::estimate::nim::mlp::{Net, gaussian_nll, seeded, tensor};
 
@@ -32,24 +33,6 @@ impl SetNet {
         let pooled = pooled.reshape([n / samples, width]);
         self.rho.forward(Tensor::cat(vec![pooled, context], 1))
     }
-}
-
-/// Arms as the network reads them, standardized ([`super::samples`]): per arm `samples` rows
-/// of `row_width`, a context row and its targets.
-#[derive(Clone, Debug, Default)]
-pub struct SetData {
-    /// Samples per arm.
-    pub samples: usize,
-    /// Values per sample row.
-    pub row_width: usize,
-    /// `arms × samples × row_width`, row-major.
-    pub rows: Vec<f32>,
-    /// `arms × context width`.
-    pub context: Vec<f32>,
-    /// `arms × targets`.
-    pub targets: Vec<f32>,
-    /// Arms.
-    pub arms: usize,
 }
 
 impl SetData {

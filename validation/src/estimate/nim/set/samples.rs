@@ -141,6 +141,24 @@ impl Standardization {
     }
 }
 
+/// Arms as the network reads them, standardized (this module's): per arm `samples` rows
+/// of `row_width`, a context row and its targets.
+#[derive(Clone, Debug, Default)]
+pub struct SetData {
+    /// Samples per arm.
+    pub samples: usize,
+    /// Values per sample row.
+    pub row_width: usize,
+    /// `arms × samples × row_width`, row-major.
+    pub rows: Vec<f32>,
+    /// `arms × context width`.
+    pub context: Vec<f32>,
+    /// `arms × targets`.
+    pub targets: Vec<f32>,
+    /// Arms.
+    pub arms: usize,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

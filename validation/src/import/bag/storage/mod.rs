@@ -12,6 +12,9 @@
 
 pub mod mcap;
 pub mod sqlite3;
+mod topic;
+
+pub use topic::{Topic, Visitor};
 
 use std::path::{Path, PathBuf};
 
@@ -19,21 +22,6 @@ use super::super::ImportError;
 
 /// The extensions of the storage files read.
 const EXTENSIONS: [&str; 2] = ["mcap", "db3"];
-
-/// A topic as its storage file states it.
-#[derive(Clone, Copy, Debug)]
-pub struct Topic<'a> {
-    /// Its name (`/joint_states`).
-    pub name: &'a str,
-    /// Its message type (`sensor_msgs/msg/JointState`).
-    pub type_name: &'a str,
-    /// How its messages are serialized (`cdr` for ROS 2).
-    pub encoding: &'a str,
-}
-
-/// What a storage file's messages are handed to, in the file's order: the message's topic, log
-/// time (ns since the epoch, when the recorder received it) and serialized bytes.
-pub type Visitor<'v> = dyn FnMut(Topic<'_>, u64, &[u8]) -> Result<(), ImportError> + 'v;
 
 /// Whether `path` is a bag: a storage file by its extension, or a directory holding some.
 pub fn is_bag(path: &Path) -> bool {

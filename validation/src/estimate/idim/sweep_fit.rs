@@ -1,0 +1,41 @@
+//! `friction_sweep`: the sweep analysis ([`super::friction_sweep`]) as an identifier.
+
+use super::friction_sweep::analysis;
+use super::{Identified, Prepared, Runs};
+use crate::estimate::EstimateError;
+
+/// The sweep analysis as an identifier: friction and gravity only (its torque model has no
+/// inertia), reported for its parameters.
+pub struct SweepFit;
+
+impl SweepFit {
+    /// Identifies the arm from the experiment.
+    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+        let fg = analysis(experiment)?.clone();
+        Ok(Identified {
+            std: Vec::new(),
+            parameters: fg.parameters(&experiment.geometry().joint_ids()),
+            model: Box::new(fg),
+            history: Vec::new(),
+            standard: None,
+            determined: Vec::new(),
+        })
+    }
+}
+
+impl super::Identifier for SweepFit {
+    fn name(&self) -> &'static str {
+        crate::estimate::EstimatorId::FrictionSweep.name()
+    }
+
+    fn needs(&self) -> &'static str {
+        "forward/backward sweep runs of each joint (role sweep)"
+    }
+
+    fn runs(&self) -> Runs {
+        Runs::Sweeps
+    }
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+        SweepFit::identify(self, experiment)
+    }
+}
