@@ -314,14 +314,19 @@ fn verify(dir: &std::path::Path) -> crate::Result<()> {
     }
 }
 
+/// A `--lock` argument that is not `NAME=POSITION`.
+#[derive(Debug, thiserror::Error)]
+#[error("expected NAME=POSITION (the position in rad or m), got {given:?}")]
+pub struct LockArgument {
+    /// What was given.
+    pub given: String,
+}
+
 /// A `--lock NAME=POSITION` argument.
-fn lock(text: &str) -> Result<(String, f64), String> {
-    let (name, position) = text
-        .split_once('=')
-        .ok_or_else(|| format!("expected NAME=POSITION, got {text:?}"))?;
-    let position: f64 = position
-        .parse()
-        .map_err(|_| format!("expected a position in rad or m after `=`, got {position:?}"))?;
+fn lock(text: &str) -> Result<(String, f64), LockArgument> {
+    let bad = || LockArgument { given: text.into() };
+    let (name, position) = text.split_once('=').ok_or_else(bad)?;
+    let position: f64 = position.parse().map_err(|_| bad())?;
     Ok((name.to_string(), position))
 }
 
