@@ -52,6 +52,29 @@ impl std::fmt::Debug for Estimates {
     }
 }
 
+impl Estimates {
+    /// An identifier's estimates: a value for each of `parameters` (no σ) and its torque model.
+    pub fn identified(parameters: Vec<(ParamId, f64)>, model: Box<dyn TorqueModel>) -> Estimates {
+        Estimates {
+            values: (parameters.into_iter())
+                .map(|(p, v)| (p, Estimate::value(Some(v))))
+                .collect(),
+            predictor: Some(model),
+            ..Default::default()
+        }
+    }
+
+    /// The same with the standard deviations `std` of the parameters it names.
+    pub fn with_std(mut self, std: Vec<(ParamId, f64)>) -> Estimates {
+        for (p, s) in std {
+            if let Some(e) = self.values.get_mut(&p) {
+                e.std = Some(s);
+            }
+        }
+        self
+    }
+}
+
 /// Why an estimator does not apply to an experiment: one clear sentence.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("{0}")]

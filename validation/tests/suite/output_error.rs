@@ -239,7 +239,9 @@ fn cloe_error(step: f64) -> f64 {
         .filter(base)
         .map(|(_, v)| v.abs())
         .fold(0.0, f64::max);
-    let found: BTreeMap<ParamId, f64> = identified.parameters.into_iter().collect();
+    let found: BTreeMap<ParamId, f64> = (identified.values.iter())
+        .filter_map(|(p, e)| Some((*p, e.value?)))
+        .collect();
     assert_eq!(
         found
             .keys()

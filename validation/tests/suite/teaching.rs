@@ -123,7 +123,12 @@ fn noise_free_pipeline_recovers_friction_and_base_parameters() {
     let truth = validation::param::arm_truth(&runs.excitation.manifest.model);
 
     let friction = SweepFit.identify(&experiment).unwrap();
-    for (name, value) in &friction.parameters {
+    let values = |e: &validation::estimate::Estimates| -> Vec<(ParamId, f64)> {
+        (e.values.iter())
+            .filter_map(|(p, v)| Some((*p, v.value?)))
+            .collect()
+    };
+    for (name, value) in &values(&friction) {
         let t = truth[name];
         if matches!(name, ParamId::Friction { .. }) {
             assert!(
@@ -152,10 +157,8 @@ fn noise_free_pipeline_recovers_friction_and_base_parameters() {
     let mut nrms = Vec::new();
     for id in [Idim::ols(), Idim::wls(), Idim::tls()] {
         let r = id.identify(&experiment).unwrap();
-        let base = r
-            .parameters
-            .iter()
-            .filter(|(n, _)| matches!(n, ParamId::Base(_)));
+        let all = values(&r);
+        let base = all.iter().filter(|(n, _)| matches!(n, ParamId::Base(_)));
         for (name, value) in base {
             let t = truth[name];
             assert!(
@@ -164,12 +167,14 @@ fn noise_free_pipeline_recovers_friction_and_base_parameters() {
                 id.name()
             );
         }
-        nrms.push(torque_nrms(r.model.as_ref(), &check, MIN_SPEED, None));
+        let model = r.predictor.as_deref().expect("a torque model");
+        nrms.push(torque_nrms(model, &check, MIN_SPEED, None));
     }
     assert!(nrms.iter().all(|n| *n < 1e-3), "{nrms:?}");
     // The two-step method ignores the Coriolis torques: visibly worse on the same data.
     let two = TwoStep.identify(&experiment).unwrap();
-    let n2 = torque_nrms(two.model.as_ref(), &check, MIN_SPEED, None);
+    let model = two.predictor.as_deref().expect("a torque model");
+    let n2 = torque_nrms(model, &check, MIN_SPEED, None);
     assert!(n2 > 10.0 * nrms[0], "two-step {n2} against OLS {}", nrms[0]);
 }
 
@@ -185,7 +190,12 @@ fn low_noise_validation_torque_nrms_is_below_one_percent() {
     let check = periodic_samples(&val, derivatives, "validation").unwrap();
     for id in [Idim::ols(), Idim::wls()] {
         let r = id.identify(&experiment).unwrap();
-        let nrms = torque_nrms(r.model.as_ref(), &check, MIN_SPEED, Some(50));
+        let nrms = torque_nrms(
+            r.predictor.as_deref().expect("a torque model"),
+            &check,
+            MIN_SPEED,
+            Some(50),
+        );
         assert!(nrms < 0.01, "{}: NRMS {nrms}", id.name());
     }
 }
@@ -219,11 +229,21 @@ fn consistent_idim_gives_real_bodies_and_its_urdf_predicts_what_it_reported() {
         let experiment = Prepared::new(sweeps.iter().collect(), &exc, derivatives, Some(50));
         let check = periodic_samples(&val, derivatives, "validation").unwrap();
         let ols = Idim::ols().identify(&experiment).unwrap();
-        let ols_nrms = torque_nrms(ols.model.as_ref(), &check, MIN_SPEED, Some(50));
+        let ols_nrms = torque_nrms(
+            ols.predictor.as_deref().expect("a torque model"),
+            &check,
+            MIN_SPEED,
+            Some(50),
+        );
         for constraint in [Constraint::None, Constraint::Consistent] {
             let id = StandardIdim::new(constraint, Some(prior.clone()));
             let r = id.identify(&experiment).unwrap();
-            let nrms = torque_nrms(r.model.as_ref(), &check, MIN_SPEED, Some(50));
+            let nrms = torque_nrms(
+                r.predictor.as_deref().expect("a torque model"),
+                &check,
+                MIN_SPEED,
+                Some(50),
+            );
             let standard = r.standard.unwrap();
             let consistent: Vec<bool> = standard
                 .iter()

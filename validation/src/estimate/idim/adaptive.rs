@@ -18,7 +18,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::base::FullRegressor;
-use super::{Identified, Prepared};
+use super::{Estimates, Prepared};
 use super::{Identifier, Runs};
 use crate::estimate::EstimateError;
 
@@ -82,7 +82,7 @@ pub fn run(rows: &[(DMatrix<f64>, DVector<f64>)], passes: usize) -> Vec<DVector<
 
 impl Adaptive {
     /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         let fg = super::friction_sweep::analysis(experiment)?.clone();
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, self.name())?;
@@ -98,18 +98,14 @@ impl Adaptive {
             .last()
             .cloned()
             .unwrap_or_else(|| DVector::zeros(full.len()));
-        Ok(Identified {
-            std: Vec::new(),
-            parameters: full.parameters(&last),
-            history: estimates
-                .iter()
-                .enumerate()
-                .map(|(k, a)| ((k + 1) as f64 * duration, full.parameters(a)))
-                .collect(),
-            model: Box::new(full.model(&last)),
-            standard: None,
-            determined: Vec::new(),
-        })
+        let mut out = Estimates::identified(full.parameters(&last), Box::new(full.model(&last)));
+        out.history = (estimates.iter().enumerate())
+            .map(|(k, a)| {
+                let t = (k + 1) as f64 * duration;
+                (t, full.parameters(a).into_iter().collect())
+            })
+            .collect();
+        Ok(out)
     }
 }
 
@@ -125,7 +121,7 @@ impl super::Identifier for Adaptive {
     fn runs(&self) -> Runs {
         Runs::SweepsAndExcitation
     }
-    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Estimates, EstimateError> {
         Adaptive::identify(self, experiment)
     }
 }

@@ -20,7 +20,7 @@ use sim::friction::PAPER_COEFFICIENTS;
 use sim::model::Chain;
 
 use super::friction_gravity::JointFriction;
-use super::{Identified, Prepared, Samples, TorqueModel};
+use super::{Estimates, Prepared, Samples, TorqueModel};
 use crate::estimate::EstimateError;
 use crate::lsq::{CONDITION_LIMIT, least_squares, total_least_squares};
 use crate::param::{FrictionTerm, ParamId};
@@ -531,7 +531,7 @@ impl Idim {
     }
 
     /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         let System {
             full, a, b, joint, ..
         } = self.system(experiment, self.name())?;
@@ -542,7 +542,7 @@ impl Idim {
                 let std = crate::lsq::ols_std(&a, &b, &values);
                 let mut identified = full.identified(&x);
                 if let Some(std) = std.into_iter().collect::<Option<Vec<f64>>>() {
-                    identified.std = full.parameters(&DVector::from_vec(std));
+                    identified = identified.with_std(full.parameters(&DVector::from_vec(std)));
                 }
                 return Ok(identified);
             }
@@ -550,12 +550,14 @@ impl Idim {
                 let (x, reported) = total_least_squares(&a, &b, CONDITION_LIMIT);
                 let mut identified = full.identified(&x);
                 // A parameter the data do not determine is not an estimate (the model keeps
-                // the solution's minimum-norm completion).
-                let mut k = 0;
-                identified.parameters.retain(|_| {
-                    k += 1;
-                    reported[k - 1]
-                });
+                // the whole solution).
+                for ((p, _), reported) in full.parameters(&x).iter().zip(reported) {
+                    if !reported {
+                        identified
+                            .values
+                            .insert(*p, crate::param::Estimate::value(None));
+                    }
+                }
                 return Ok(identified);
             }
             Weighting::Weighted => {
@@ -586,15 +588,8 @@ pub struct System {
 
 impl FullRegressor {
     /// The identified model of a parameter vector: its estimates and torque predictor.
-    pub fn identified(&self, x: &DVector<f64>) -> Identified {
-        Identified {
-            parameters: self.parameters(x),
-            std: Vec::new(),
-            model: Box::new(self.model(x)),
-            history: Vec::new(),
-            standard: None,
-            determined: Vec::new(),
-        }
+    pub fn identified(&self, x: &DVector<f64>) -> Estimates {
+        Estimates::identified(self.parameters(x), Box::new(self.model(x)))
     }
 }
 

@@ -23,7 +23,7 @@ use nalgebra::{DMatrix, DVector};
 use super::Identifier;
 use super::base::{FullRegressor, Idim};
 use super::closed_loop::{ClosedLoop, Iteration, LoopFailure};
-use super::{Identified, Prepared, Samples, raw_angles};
+use super::{Estimates, Prepared, Samples, raw_angles};
 use crate::dataset::Measurements;
 use crate::estimate::EstimateError;
 use crate::estimate::NotApplicable;
@@ -66,7 +66,7 @@ struct Fit {
 
 impl Cloe {
     /// Identifies the arm from the experiment, from the IDIM-OLS estimate.
-    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         let system = Idim::ols().system(experiment, self.name())?;
         let start = least_squares(&system.a, &system.b);
         self.identify_from(experiment, &system.full, &system.samples, start)
@@ -80,7 +80,7 @@ impl Cloe {
         full: &FullRegressor,
         samples: &Samples,
         mut x: DVector<f64>,
-    ) -> Result<Identified, EstimateError> {
+    ) -> Result<Estimates, EstimateError> {
         let name = self.name();
         let design = ClosedLoop::of_run(experiment.excitation).map_err(|e| e.into_error(name))?;
         let output = Output::of_run(experiment.excitation, samples, &design);
@@ -125,7 +125,7 @@ impl super::Identifier for Cloe {
         }
         Ok(())
     }
-    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Estimates, EstimateError> {
         Cloe::identify(self, experiment)
     }
 }

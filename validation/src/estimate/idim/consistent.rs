@@ -55,7 +55,7 @@ use sim::dynamics::StandardParameters;
 use sim::model::Chain;
 
 use super::base::FullRegressor;
-use super::{Identified, Identifier, Prepared, log_cholesky};
+use super::{Estimates, Identifier, Prepared, log_cholesky};
 use crate::estimate::{EstimateError, NotApplicable};
 use crate::lsq::least_squares;
 
@@ -414,7 +414,7 @@ impl StandardIdim {
     }
 
     /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         let prior = self.prior_parameters(experiment.geometry())?;
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, self.name())?;
@@ -439,14 +439,21 @@ impl StandardIdim {
             .copy_from(&full.base.map(&pi));
         let nf = full.len() - full.base.len();
         xb.rows_mut(full.base.len(), nf).copy_from(&x.rows(np, nf));
-        Ok(Identified {
-            std: Vec::new(),
-            parameters: full.parameters(&xb),
-            model: Box::new(full.model(&xb)),
-            history: Vec::new(),
-            standard: Some(standard),
-            determined: system.determined(),
-        })
+        let mut out = Estimates::identified(full.parameters(&xb), Box::new(full.model(&xb)));
+        // Only what the data determine is an estimate; the prior's completion is in the model.
+        let determined = system.determined();
+        for (b, p) in standard.iter().enumerate() {
+            let d = determined.get(b).copied().unwrap_or([true; 10]);
+            let x = std::array::from_fn(|i| d[i].then_some(p.0[i]));
+            out.values
+                .extend(crate::estimate::standard_values((b + 1) as u8, &x));
+        }
+        out.model = experiment
+            .geometry()
+            .with_standard_parameters(&standard)
+            .ok();
+        out.standard = Some(standard);
+        Ok(out)
     }
 }
 
@@ -605,7 +612,7 @@ impl Identifier for IdimConsistent {
         self.0.available()
     }
 
-    fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         self.0.identify(experiment)
     }
 }

@@ -13,7 +13,7 @@
 
 use super::Identifier;
 use super::closed_loop::{self, Iteration};
-use super::{Identified, Prepared};
+use super::{Estimates, Prepared};
 use crate::dataset::Measurements;
 use crate::estimate::EstimateError;
 use crate::estimate::NotApplicable;
@@ -28,7 +28,7 @@ pub struct Didim {
 
 impl Didim {
     /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         closed_loop::identify(experiment, self.iteration, self.name(), |system, w_s| {
             least_squares(w_s, &system.b)
         })
@@ -47,7 +47,7 @@ impl super::Identifier for Didim {
     fn requires(&self, excitation: &Measurements) -> Result<(), NotApplicable> {
         super::closed_loop::ClosedLoop::of_run(excitation).map(|_| ())
     }
-    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Estimates, EstimateError> {
         Didim::identify(self, experiment)
     }
 }

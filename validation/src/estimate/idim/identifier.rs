@@ -2,23 +2,17 @@
 //! each identifier implements in its own file (its name, what it needs, its algorithm on a
 //! [`Prepared`](super::Prepared) experiment), and the one implementation of [`Estimator`] for
 //! them all: the runs chosen by role, `q̇, q̈` obtained, the sweep analysis shared, the
-//! algorithm's [`Identified`] read as [`Estimates`].
+//! algorithm's [`Estimates`] returned as they are.
 //!
 //! How `q̇, q̈` are obtained is the estimator's choice, made from what the excitation run
 //! measures: with its recorded clean columns where `q` is not measured (ideal sensors), else a
 //! Fourier series of the measured angles with parallel filtering of the equations
 //! ([`Processing`]: 200 and 50 harmonics unless set otherwise).
 
-use std::collections::BTreeMap;
-
 use crate::dataset::{JointColumn, Measurements};
 use crate::estimate::Family;
-use crate::estimate::idim::{
-    self as id, Derivatives, Identified, friction_gravity, friction_sweep,
-};
-use crate::estimate::{
-    Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId, Role,
-};
+use crate::estimate::idim::{self as id, Derivatives, friction_gravity, friction_sweep};
+use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplicable, Role};
 
 /// How the whole-arm identifiers treat measured angles: `q̇, q̈` from a least-squares Fourier
 /// series of `harmonics` harmonics of the excitation's period, and every equation parallel-
@@ -85,7 +79,7 @@ pub trait Identifier: Send + Sync {
     }
 
     /// The identification.
-    fn identify(&self, experiment: &id::Prepared) -> Result<Identified, EstimateError>;
+    fn identify(&self, experiment: &id::Prepared) -> Result<Estimates, EstimateError>;
 }
 
 /// An identifier with measured angles processed by `processing` in place of its default (the
@@ -122,7 +116,7 @@ impl<T: Identifier> Identifier for Processed<T> {
         self.inner.requires(excitation)
     }
 
-    fn identify(&self, experiment: &id::Prepared) -> Result<Identified, EstimateError> {
+    fn identify(&self, experiment: &id::Prepared) -> Result<Estimates, EstimateError> {
         self.inner.identify(experiment)
     }
 }
@@ -177,10 +171,6 @@ fn derivatives(excitation: &Measurements, p: Processing) -> (Derivatives, Option
 /// The sweep analysis of an experiment's sweep runs, as [`Experiment::derived`] keeps it.
 struct SweepAnalysis(Result<friction_gravity::FrictionGravity, EstimateError>);
 
-fn named(parameters: &[(ParamId, f64)]) -> BTreeMap<ParamId, f64> {
-    parameters.iter().copied().collect()
-}
-
 impl<T: Identifier> Estimator for T {
     fn name(&self) -> &str {
         Identifier::name(self)
@@ -208,36 +198,6 @@ impl<T: Identifier> Estimator for T {
             let fit = experiment.derived(|| SweepAnalysis(friction_sweep::fit(&ex)));
             ex = ex.with_sweep_fit(fit.0.clone());
         }
-        let identified = Identifier::identify(self, &ex)?;
-        let mut values: BTreeMap<ParamId, Estimate> = named(&identified.parameters)
-            .into_iter()
-            .map(|(p, v)| (p, Estimate::value(Some(v))))
-            .collect();
-        for (p, s) in &identified.std {
-            if let Some(e) = values.get_mut(p) {
-                e.std = Some(*s);
-            }
-        }
-        let mut model = None;
-        if let Some(standard) = &identified.standard {
-            // Only what the data determine is an estimate; the prior's completion is in the model.
-            for (b, p) in standard.iter().enumerate() {
-                let determined = identified.determined.get(b).copied().unwrap_or([true; 10]);
-                let x = std::array::from_fn(|i| determined[i].then_some(p.0[i]));
-                values.extend(crate::estimate::standard_values((b + 1) as u8, &x));
-            }
-            model = ex.geometry().with_standard_parameters(standard).ok();
-        }
-        Ok(Estimates {
-            values,
-            predictor: Some(identified.model),
-            history: identified
-                .history
-                .iter()
-                .map(|(t, p)| (*t, named(p)))
-                .collect(),
-            standard: identified.standard,
-            model,
-        })
+        Identifier::identify(self, &ex)
     }
 }

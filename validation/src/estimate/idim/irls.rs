@@ -2,7 +2,7 @@
 //! ([`super::robust::Huber`]).
 
 use super::base::Idim;
-use super::{Identified, Identifier, Prepared};
+use super::{Estimates, Identifier, Prepared};
 use crate::estimate::EstimateError;
 
 /// IDIM-IRLS.
@@ -14,7 +14,7 @@ impl Identifier for IdimIrls {
         crate::estimate::EstimatorId::IdimIrls.name()
     }
 
-    fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         Idim::irls().identify(experiment)
     }
 }

@@ -16,7 +16,7 @@ use nalgebra::{DMatrix, DVector};
 use super::Identifier;
 use super::base::System;
 use super::closed_loop::{self, Iteration};
-use super::{Identified, Prepared};
+use super::{Estimates, Prepared};
 use crate::dataset::Measurements;
 use crate::estimate::EstimateError;
 use crate::estimate::NotApplicable;
@@ -31,7 +31,7 @@ pub struct Iv {
 
 impl Iv {
     /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         closed_loop::identify(experiment, self.iteration, self.name(), |system, z| {
             instrumental(z, system)
         })
@@ -50,7 +50,7 @@ impl super::Identifier for Iv {
     fn requires(&self, excitation: &Measurements) -> Result<(), NotApplicable> {
         super::closed_loop::ClosedLoop::of_run(excitation).map(|_| ())
     }
-    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Estimates, EstimateError> {
         Iv::identify(self, experiment)
     }
 }

@@ -5,18 +5,17 @@
 //!
 //! Each registry name is one type in its own file implementing [`Identifier`] (and through it
 //! [`crate::estimate::Estimator`]): it sees a [`Prepared`] experiment (measurement columns of
-//! several runs of one arm, plus its kinematics) and returns an [`Identified`] model: named
+//! several runs of one arm, plus its kinematics) and returns its [`Estimates`]: named
 //! parameter estimates and a torque predictor, scored on a separate validation trajectory.
 //! Torques are what the drives measure, `τ = K·i`
 //! ([`crate::dataset::JointSeries::motor_torque`]). The shared pieces are functions they call:
 //! the regressor and base map ([`base`]), friction columns, the sweep analysis
 //! ([`friction_sweep`]), the simulated loop ([`closed_loop`]).
 //!
-//! Parameters are [`ParamId`]s: [`ParamId::Base`] of the full regressor
-//! ([`crate::regressor::BaseParameters::of_chain`]), [`ParamId::GravityBase`] of the
-//! gravity regressor, [`ParamId::InertiaBase`] of the inertia (mass-matrix) regressor, and
-//! [`ParamId::Friction`] for friction ([`sim::friction::PAPER_COEFFICIENTS`], the transition
-//! velocity and the gear ratio).
+//! Parameters are [`crate::param::ParamId`]s: `Base` of the full regressor
+//! ([`crate::regressor::BaseParameters::of_chain`]), `GravityBase` of the gravity regressor,
+//! `InertiaBase` of the inertia (mass-matrix) regressor, and `Friction` for friction
+//! ([`sim::friction::PAPER_COEFFICIENTS`], the transition velocity and the gear ratio).
 
 pub mod adaptive;
 pub mod base;
@@ -60,7 +59,7 @@ pub use tls::IdimTls;
 pub use two_step::TwoStep;
 pub use wls::IdimWls;
 
-pub use crate::estimate::estimator::TorqueModel;
+pub use crate::estimate::estimator::{Estimates, TorqueModel};
 
 use std::sync::OnceLock;
 
@@ -69,7 +68,6 @@ use sim::model::Chain;
 use crate::dataset::{JointColumn, Measurements};
 use crate::estimate::EstimateError;
 use crate::fourier;
-use crate::param::ParamId;
 
 /// The runs of one experiment on one arm ([`crate::estimate::experiment::Experiment`], resolved by role
 /// by the estimator's binding, [`crate::estimate::idim`]) prepared for whole-arm
@@ -137,25 +135,6 @@ pub enum Derivatives {
         /// Harmonics of the fundamental kept.
         harmonics: usize,
     },
-}
-
-/// What an identifier returns.
-pub struct Identified {
-    /// The estimates (see the module docs).
-    pub parameters: Vec<(ParamId, f64)>,
-    /// Their standard deviations, for the methods that state one (IDIM-OLS: the least-squares
-    /// covariance under white equation errors, [`crate::lsq::ols_std`]); empty otherwise.
-    pub std: Vec<(ParamId, f64)>,
-    /// The identified torque model.
-    pub model: Box<dyn TorqueModel>,
-    /// For online methods: `(t, estimates)` over the run, `t` in seconds of data consumed.
-    pub history: Vec<(f64, Vec<(ParamId, f64)>)>,
-    /// For methods that estimate the standard parameters: one set per link, in the link frames of
-    /// the run's kinematics ([`sim::dynamics::StandardParameters::of_link`]).
-    pub standard: Option<Vec<sim::dynamics::StandardParameters>>,
-    /// Per link of [`Identified::standard`], which of its ten parameters the data determine
-    /// alone (the others are set by a prior); empty without standard parameters.
-    pub determined: Vec<[bool; 10]>,
 }
 
 /// Joint states and measured torques of a run, sample by sample.

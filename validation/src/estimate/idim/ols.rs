@@ -2,7 +2,7 @@
 //! white equation errors ([`crate::lsq::ols_std`]).
 
 use super::base::Idim;
-use super::{Identified, Identifier, Prepared};
+use super::{Estimates, Identifier, Prepared};
 use crate::estimate::EstimateError;
 
 /// IDIM-OLS.
@@ -14,7 +14,7 @@ impl Identifier for IdimOls {
         crate::estimate::EstimatorId::IdimOls.name()
     }
 
-    fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         Idim::ols().identify(experiment)
     }
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::consistent::{Constraint, StandardIdim};
-use super::{Identified, Identifier, Prepared};
+use super::{Estimates, Identifier, Prepared};
 use crate::estimate::{EstimateError, NotApplicable};
 
 /// Standard-parameter IDIM with a prior, unconstrained.
@@ -31,7 +31,7 @@ impl Identifier for IdimPrior {
         self.0.available()
     }
 
-    fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         self.0.identify(experiment)
     }
 }

@@ -12,7 +12,7 @@ use nalgebra::DVector;
 use sim::model::Chain;
 
 use super::base::{Idim, System};
-use super::{Identified, Prepared};
+use super::{Estimates, Prepared};
 use crate::estimate::{EstimateError, NotApplicable};
 use crate::lsq::least_squares;
 use crate::param::ParamId;
@@ -47,7 +47,7 @@ pub struct Refined {
 
 impl Refined {
     /// Identifies the arm: IDIM-OLS, then the revision.
-    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         let System { full, a, b, .. } = Idim::ols().system(experiment, self.name)?;
         let x = least_squares(&a, &b);
         let values: Vec<Option<f64>> = x.iter().map(|v| Some(*v)).collect();
@@ -73,11 +73,10 @@ impl Refined {
         }
         let value = DVector::from_iterator(x.len(), revised.iter().map(|r| r.0));
         let std = DVector::from_iterator(x.len(), revised.iter().map(|r| r.1));
-        let mut identified = full.identified(&value);
-        identified.std = (full.parameters(&std).into_iter())
+        let std = (full.parameters(&std).into_iter())
             .filter(|(_, s)| s.is_finite())
             .collect();
-        Ok(identified)
+        Ok(full.identified(&value).with_std(std))
     }
 }
 
@@ -86,7 +85,7 @@ impl super::Identifier for Refined {
         self.name
     }
 
-    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Estimates, EstimateError> {
         Refined::identify(self, experiment)
     }
 }

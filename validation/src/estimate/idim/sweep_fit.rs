@@ -1,7 +1,7 @@
 //! `friction_sweep`: the sweep analysis ([`super::friction_sweep`]) as an identifier.
 
 use super::friction_sweep::analysis;
-use super::{Identified, Prepared, Runs};
+use super::{Estimates, Prepared, Runs};
 use crate::estimate::EstimateError;
 
 /// The sweep analysis as an identifier: friction and gravity only (its torque model has no
@@ -10,16 +10,10 @@ pub struct SweepFit;
 
 impl SweepFit {
     /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         let fg = analysis(experiment)?.clone();
-        Ok(Identified {
-            std: Vec::new(),
-            parameters: fg.parameters(&experiment.geometry().joint_ids()),
-            model: Box::new(fg),
-            history: Vec::new(),
-            standard: None,
-            determined: Vec::new(),
-        })
+        let parameters = fg.parameters(&experiment.geometry().joint_ids());
+        Ok(Estimates::identified(parameters, Box::new(fg)))
     }
 }
 
@@ -35,7 +29,7 @@ impl super::Identifier for SweepFit {
     fn runs(&self) -> Runs {
         Runs::Sweeps
     }
-    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Estimates, EstimateError> {
         SweepFit::identify(self, experiment)
     }
 }

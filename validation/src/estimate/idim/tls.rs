@@ -1,7 +1,7 @@
 //! `idim_tls`: IDIM by total least squares (errors in the regressor as in the torques).
 
 use super::base::Idim;
-use super::{Identified, Identifier, Prepared};
+use super::{Estimates, Identifier, Prepared};
 use crate::estimate::EstimateError;
 
 /// IDIM-TLS.
@@ -13,7 +13,7 @@ impl Identifier for IdimTls {
         crate::estimate::EstimatorId::IdimTls.name()
     }
 
-    fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         Idim::tls().identify(experiment)
     }
 }

@@ -12,7 +12,7 @@ use nalgebra::{DMatrix, DVector, Vector3};
 use sim::model::Chain;
 
 use super::friction_gravity::FrictionGravity;
-use super::{Identified, MIN_SPEED, Prepared, TorqueModel};
+use super::{Estimates, MIN_SPEED, Prepared, TorqueModel};
 use super::{Identifier, Runs};
 use crate::estimate::EstimateError;
 use crate::lsq::least_squares;
@@ -47,7 +47,7 @@ impl TorqueModel for TwoStepModel {
 
 impl TwoStep {
     /// Identifies the arm from the experiment.
-    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         let first = super::friction_sweep::analysis(experiment)?.clone();
         let samples =
             super::periodic_samples(experiment.excitation, experiment.derivatives, self.name())?;
@@ -83,14 +83,7 @@ impl TwoStep {
                 .enumerate()
                 .map(|(k, v)| (crate::param::ParamId::InertiaBase(k + 1), *v)),
         );
-        Ok(Identified {
-            std: Vec::new(),
-            parameters,
-            model: Box::new(model),
-            history: Vec::new(),
-            standard: None,
-            determined: Vec::new(),
-        })
+        Ok(Estimates::identified(parameters, Box::new(model)))
     }
 }
 
@@ -106,7 +99,7 @@ impl super::Identifier for TwoStep {
     fn runs(&self) -> Runs {
         Runs::SweepsAndExcitation
     }
-    fn identify(&self, experiment: &super::Prepared) -> Result<super::Identified, EstimateError> {
+    fn identify(&self, experiment: &super::Prepared) -> Result<super::Estimates, EstimateError> {
         TwoStep::identify(self, experiment)
     }
 }

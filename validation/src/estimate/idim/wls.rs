@@ -2,7 +2,7 @@
 //! its OLS residual's RMS (Gautier's weighting).
 
 use super::base::Idim;
-use super::{Identified, Identifier, Prepared};
+use super::{Estimates, Identifier, Prepared};
 use crate::estimate::EstimateError;
 
 /// IDIM-WLS.
@@ -14,7 +14,7 @@ impl Identifier for IdimWls {
         crate::estimate::EstimatorId::IdimWls.name()
     }
 
-    fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         Idim::wls().identify(experiment)
     }
 }

@@ -5,7 +5,7 @@ use nalgebra::{DMatrix, DVector};
 use super::ClosedLoop;
 use crate::estimate::EstimateError;
 use crate::estimate::idim::base::{Idim, System};
-use crate::estimate::idim::{Identified, Prepared};
+use crate::estimate::idim::{Estimates, Prepared};
 use crate::lsq::least_squares;
 
 /// How an output-error identifier iterates on the simulated loop ([`crate::estimate::idim::iv`],
@@ -36,7 +36,7 @@ pub fn identify(
     iteration: Iteration,
     name: &str,
     update: impl Fn(&System, &DMatrix<f64>) -> DVector<f64>,
-) -> Result<Identified, EstimateError> {
+) -> Result<Estimates, EstimateError> {
     let idim = Idim::ols();
     let system = idim.system(experiment, name)?;
     let design = ClosedLoop::of_run(experiment.excitation).map_err(|e| e.into_error(name))?;

@@ -9,7 +9,7 @@ use crate::estimate::EstimateError;
 use crate::estimate::idim::Identifier;
 use crate::estimate::idim::base::FullRegressor;
 use crate::estimate::idim::closed_loop::arm::Arm;
-use crate::estimate::idim::{Identified, Prepared};
+use crate::estimate::idim::{Estimates, Prepared};
 
 /// The EKF identifier.
 #[derive(Clone, Debug, Default)]
@@ -17,7 +17,7 @@ pub struct Ekf;
 
 impl Ekf {
     /// Identifies the arm from the experiment's excitation run.
-    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         super::identify(experiment, self.name(), self)
     }
 }
@@ -30,7 +30,7 @@ impl crate::estimate::idim::Identifier for Ekf {
     fn identify(
         &self,
         experiment: &crate::estimate::idim::Prepared,
-    ) -> Result<crate::estimate::idim::Identified, EstimateError> {
+    ) -> Result<crate::estimate::idim::Estimates, EstimateError> {
         Ekf::identify(self, experiment)
     }
 }

@@ -30,7 +30,7 @@ use nalgebra::{DMatrix, DVector};
 use super::base::{FullRegressor, Idim, System};
 use super::closed_loop::BAND;
 use super::closed_loop::arm::Arm;
-use super::{Derivatives, Identified, MIN_SPEED, Prepared, raw_angles};
+use super::{Derivatives, Estimates, MIN_SPEED, Prepared, raw_angles};
 use crate::estimate::EstimateError;
 use crate::lsq::{least_squares, ols_std};
 
@@ -108,7 +108,7 @@ fn identify(
     experiment: &Prepared,
     name: &str,
     filter: &dyn Predict,
-) -> Result<Identified, EstimateError> {
+) -> Result<Estimates, EstimateError> {
     let failed = |message: String| EstimateError {
         estimator: name.into(),
         message,
@@ -133,13 +133,14 @@ fn identify(
         }
         if k + 1 == samples.t.len() {
             let mut identified = system.full.identified(&x);
-            identified.history = history;
+            identified.history = (history.into_iter())
+                .map(|(t, p)| (t, p.into_iter().collect()))
+                .collect();
             // The posterior standard deviations of the parameters.
             let p = x.len();
             let std =
                 DVector::from_fn(p, |c, _| belief.cov[(2 * n + c, 2 * n + c)].max(0.0).sqrt());
-            identified.std = system.full.parameters(&std);
-            return Ok(identified);
+            return Ok(identified.with_std(system.full.parameters(&std)));
         }
         let torque: Vec<f64> = (0..n)
             .map(|j| 0.5 * (samples.tau[k][j] + samples.tau[k + 1][j]))

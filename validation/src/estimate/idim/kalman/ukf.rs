@@ -12,7 +12,7 @@ use crate::estimate::EstimateError;
 use crate::estimate::idim::Identifier;
 use crate::estimate::idim::base::FullRegressor;
 use crate::estimate::idim::closed_loop::arm::Arm;
-use crate::estimate::idim::{Identified, Prepared};
+use crate::estimate::idim::{Estimates, Prepared};
 
 /// Spread of the sigma points.
 pub const ALPHA: f64 = 0.1;
@@ -23,7 +23,7 @@ pub struct Ukf;
 
 impl Ukf {
     /// Identifies the arm from the experiment's excitation run.
-    pub fn identify(&self, experiment: &Prepared) -> Result<Identified, EstimateError> {
+    pub fn identify(&self, experiment: &Prepared) -> Result<Estimates, EstimateError> {
         super::identify(experiment, self.name(), self)
     }
 }
@@ -36,7 +36,7 @@ impl crate::estimate::idim::Identifier for Ukf {
     fn identify(
         &self,
         experiment: &crate::estimate::idim::Prepared,
-    ) -> Result<crate::estimate::idim::Identified, EstimateError> {
+    ) -> Result<crate::estimate::idim::Estimates, EstimateError> {
         Ukf::identify(self, experiment)
     }
 }
