@@ -1,8 +1,7 @@
 //! Checks of a recording that go into its manifest: agreement of the recorded joint forces with
 //! the continuous-time inverse dynamics, and tracking of the prescribed profiles.
 
-use serde::{Deserialize, Serialize};
-
+pub use crate::dataset::provenance::{Checks, SteadyState};
 use crate::drive::Drive;
 use crate::model::Chain;
 use crate::recording::Recording;
@@ -12,44 +11,6 @@ use crate::scenario::Scenario;
 
 /// Largest relative period-to-period difference of a run that must be at steady state.
 pub const STEADY_TOLERANCE: f64 = 1e-6;
-
-/// Checks of a run against the continuous-time inverse dynamics ([`crate::dynamics`]).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Checks {
-    /// Per joint (dataset order): `max_t |RNEA(q, q̇, q̈) − (tau + tau_friction)|` divided by
-    /// `max_t |tau + tau_friction|` (or by the largest joint's peak of the same kind where the
-    /// joint's own peak is below 1e-6 of it).
-    pub rnea_rel_residual: Vec<f64>,
-    /// The largest of them.
-    pub rnea_max_rel_residual: f64,
-    /// Largest deviation of a prescribed joint from its profile (rad or m).
-    pub max_tracking_error: f64,
-    /// Largest deviation of a servo joint from its reference (rad or m): the controllers'
-    /// tracking error; absent without servo joints.
-    #[serde(default)]
-    pub max_servo_tracking_error: Option<f64>,
-    /// For periodic excitation: how far the last period repeats the one before.
-    pub steady_state: Option<SteadyState>,
-    /// How far Rapier's discrete world is from the recorded readings (absent in runs written
-    /// before the readings were evaluated from the dynamics).
-    #[serde(default)]
-    pub rapier: Option<crate::simulation::RapierConsistency>,
-}
-
-/// Steady-state check of a periodically excited run: the last period against the one before.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SteadyState {
-    /// Excitation period (s).
-    pub period: f64,
-    /// `max_t |q(t) − q(t − period)|` over the last period and all joints (rad or m).
-    pub max_period_difference: f64,
-    /// The same divided by the largest `|q − mean(q)|` of the last period.
-    pub relative: f64,
-    /// Whether `relative ≤ 1e-6`.
-    pub steady: bool,
-}
 
 /// The [`Residuals`] of a recording.
 pub fn recording_residuals(chain: &Chain, rec: &Recording) -> Residuals {

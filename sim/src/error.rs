@@ -16,7 +16,7 @@ pub enum Error {
     Model(#[from] crate::model::ModelError),
     /// A run or population directory ([`crate::dataset::DatasetError`]).
     #[error(transparent)]
-    Dataset(#[from] crate::store::DatasetError),
+    Dataset(#[from] crate::dataset::DatasetError),
     /// A population run ([`crate::batch::BatchError`]).
     #[error(transparent)]
     Batch(#[from] crate::batch::BatchError),

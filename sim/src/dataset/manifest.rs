@@ -4,9 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::checks::{Checks, SteadyState};
+pub use super::provenance::{Checks, Integrator, RapierConsistency, SteadyState};
 use crate::model::Chain;
-pub use crate::simulation::{Integrator, RapierConsistency};
 
 /// Version of the run-directory layout.
 pub const FORMAT_VERSION: u32 = 1;
@@ -46,7 +45,7 @@ pub struct Manifest {
     /// The motion family the run's arm drew, for an arm of a population with
     /// `[[population.motion]]` ([`crate::scenario::population::motion`]); absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub motion_family: Option<crate::scenario::population::motion::FamilyId>,
+    pub motion_family: Option<super::motion_family::FamilyId>,
     /// The factor on every white noise of the run's readings, for an arm of a population with
     /// `noise_scale` ([`crate::measurement::scale_white_noise`]; `noise` and the arm's
     /// scenario text state the scaled levels); absent otherwise.

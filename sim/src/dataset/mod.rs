@@ -16,47 +16,31 @@
 //! in `joints.parquet` is the motor current `tau / K` (the manifest's `motor_gains` hold `K`);
 //! `bristle_z` in `joints.parquet`, where some joint has LuGre friction, is its bristle
 //! deflection (rad or m; 0 on the joints without it, [`crate::friction::Lugre`]).
+//!
+//! One module holds the run-directory format whole: the on-disk primitives (Parquet tables
+//! written, `table`, and read, [`reader`]; the column names, [`columns`]; SHA-256 lists,
+//! [`checksum`]; directories written whole or not at all, [`atomic`], [`temporary`]; the
+//! error, [`DatasetError`]), the simulated run's writer and manifest ([`writer`],
+//! [`manifest`], with what it records of the run's making, [`provenance`]), the recorded run
+//! ([`recorded`]), populations ([`population`]) and their verification ([`verify`]). It sits
+//! below the scenario, which plays recorded runs back.
 
 pub mod manifest;
+pub mod motion_family;
 pub mod population;
+pub mod provenance;
 pub mod verify;
 pub mod writer;
 
-// The format's primitives live in leaf modules below the simulation (a scenario may play back a
-// recorded run, and this module's writers read scenarios); this is their one public path.
-pub use crate::store::{DatasetError, io};
+pub mod atomic;
+pub mod checksum;
+pub mod columns;
+mod error;
+pub mod reader;
+pub mod recorded;
+pub(crate) mod table;
+pub mod temporary;
 
-/// A recorded run: a real robot's joint readings brought in by `validation import`, written as
-/// a run directory beside the simulated ones (`joints.parquet`, `manifest.json`, `SHA256SUMS`; no
-/// bodies, no truth), and read back.
-pub mod recorded {
-    pub use crate::recorded::*;
-}
-
-/// Directories written whole or not at all.
-pub mod atomic {
-    pub use crate::store::atomic::*;
-}
-
-/// The SHA-256 lists of run and shard files.
-pub mod checksum {
-    pub use crate::store::checksum::*;
-}
-
-/// The column names every writer and reader shares.
-pub mod columns {
-    pub use crate::store::columns::*;
-}
-
-/// The one Parquet reader.
-pub mod reader {
-    pub use crate::store::reader::*;
-}
-
-/// Temporary directories removed on drop.
-pub mod temporary {
-    pub use crate::store::temporary::*;
-}
-
+pub use error::{DatasetError, io};
 pub use manifest::Manifest;
 pub use writer::{write_files, write_run, write_run_keeping_invalid};

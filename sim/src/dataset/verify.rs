@@ -15,7 +15,7 @@ use super::checksum;
 use super::population::{
     Layout, POPULATION_FILE, read_description, shard_checksums, shard_files, shard_relative_files,
 };
-use crate::store::reader::{ParquetColumns, arm_rows};
+use crate::dataset::reader::{ParquetColumns, arm_rows};
 
 /// Largest `checks.rnea_max_rel_residual` an arm may have (the readings are exact to rounding,
 /// ~1e-15; anything near this is a broken run).

@@ -6,13 +6,13 @@ use std::path::Path;
 use parquet::file::metadata::KeyValue;
 
 use super::manifest::Manifest;
+use crate::dataset::atomic::write_dir;
+use crate::dataset::checksum::CHECKSUMS_FILE;
+use crate::dataset::columns::*;
+use crate::dataset::table::Table;
+use crate::dataset::{DatasetError, io};
 use crate::model::Chain;
 use crate::recording::Recording;
-use crate::store::atomic::write_dir;
-use crate::store::checksum::CHECKSUMS_FILE;
-use crate::store::columns::*;
-use crate::store::table::Table;
-use crate::store::{DatasetError, io};
 
 fn bodies_table(rec: &Recording) -> Table {
     let rows = rec.bodies.len();

@@ -18,8 +18,13 @@ use super::MotionState;
 
 /// Recorded runs already read while checking one scenario, by directory: every joint of a
 /// replay names the same run, which is read (and its checksums verified) once.
-pub type Recordings =
-    BTreeMap<PathBuf, Arc<(crate::recorded::Header, crate::recorded::RecordedTable)>>;
+pub type Recordings = BTreeMap<
+    PathBuf,
+    Arc<(
+        crate::dataset::recorded::Header,
+        crate::dataset::recorded::RecordedTable,
+    )>,
+>;
 
 /// `motion = { type = "recorded", run = "DIR", joint = j }`: joint `j` (dataset id, 1-based
 /// along the chain) of the recorded run in `DIR` (relative to the scenario file's directory).
@@ -49,7 +54,7 @@ impl RecordedMotion {
         let loaded = match read.get(&dir) {
             Some(loaded) => loaded.clone(),
             None => {
-                let loaded = Arc::new(crate::recorded::read(&dir).map_err(|e| {
+                let loaded = Arc::new(crate::dataset::recorded::read(&dir).map_err(|e| {
                     (
                         "run".to_string(),
                         format!("expected a recorded run directory: {e}"),

@@ -40,7 +40,7 @@ pub fn replay(
     if options.out.exists() && !options.force {
         return Err(DatasetError::Exists(options.out.clone()).into());
     }
-    let (header, recorded) = crate::recorded::read(&options.run)?;
+    let (header, recorded) = crate::dataset::recorded::read(&options.run)?;
     let urdf = options
         .urdf
         .clone()

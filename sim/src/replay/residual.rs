@@ -3,7 +3,7 @@
 //! `validation estimate`'s `torque_nrms` rows, so the two figures compare.
 
 use crate::dataset::manifest::Replayed;
-use crate::recorded::{Header, RecordedTable};
+use crate::dataset::recorded::{Header, RecordedTable};
 use crate::recording::Recording;
 
 use super::DriveTrain;

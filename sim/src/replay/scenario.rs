@@ -3,9 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::dataset::recorded::Header;
 use crate::friction::Friction;
 use crate::profile::{Profile, RecordedMotion};
-use crate::recorded::Header;
 use crate::scenario::{
     JointSection, Scenario, ScenarioError, ScenarioFile, SolverSection, TimeSection,
 };

@@ -2,32 +2,10 @@
 
 use ::nalgebra::{UnitQuaternion, Vector3};
 
-use serde::{Deserialize, Serialize};
-
 use crate::model::JointKind;
 use crate::wrench::JointWrench;
 
-/// Rapier's discrete world against the recorded continuous-time readings
-/// ([`crate::readout`]), maxima over the run's samples: what the readings would have been had
-/// they been read from the engine's discrete velocity changes, and how far its bodies drift off
-/// the joint coordinates.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RapierConsistency {
-    /// Largest distance between a centroid as Rapier holds it and as the forward kinematics of
-    /// the recorded `q` places it (m): the joint constraints' drift.
-    pub max_centroid_drift: f64,
-    /// Largest rotation angle between a body's orientation in Rapier and by the forward
-    /// kinematics of `q` (rad).
-    pub max_rotation_drift: f64,
-    /// Largest `|(q̇_{n+1} − q̇_n)/dt − q̈|` over samples and joints, divided by the largest
-    /// `|q̈|` of the same joint kind: the discrete accelerations agree to first order in `dt`.
-    pub qdd_rel_difference: f64,
-    /// Largest difference between the joint wrenches recovered from Rapier's velocity changes
-    /// ([`crate::wrench::recover`]) and the recorded ones, divided by the largest recorded force
-    /// (forces) or moment (moments), the larger of the two: first order in `dt`.
-    pub wrench_rel_difference: f64,
-}
+pub use crate::dataset::provenance::RapierConsistency;
 
 /// Running maxima of the differences between Rapier's world and the readings, and of the
 /// readings themselves (for relative figures).

@@ -32,7 +32,6 @@ use crate::model::Chain;
 use crate::recording::Recording;
 use crate::residuals::ResidualSum;
 use crate::scenario::{JointDrive, Scenario};
-use serde::{Deserialize, Serialize};
 
 mod buffers;
 mod build;
@@ -43,25 +42,10 @@ mod sample;
 mod state;
 mod step;
 
+pub use crate::dataset::provenance::Integrator;
 use consistency::Meter;
 pub use consistency::{RapierConsistency, StepDifferences};
 use state::State;
-
-/// Integrator settings.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Integrator {
-    /// How Rapier integrates the motion ([`crate::simulation`]).
-    pub method: String,
-    /// Step (s).
-    pub dt: f64,
-    /// Rapier substeps per step.
-    pub num_solver_iterations: usize,
-    /// PGS iterations per substep (for velocity constraints; the shipped models have none).
-    pub num_internal_pgs_iterations: usize,
-    /// Integrator steps per output sample.
-    pub steps_per_sample: usize,
-}
 
 /// Static description of a body as the simulation uses it.
 struct BodyInfo {

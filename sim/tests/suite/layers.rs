@@ -426,9 +426,10 @@ fn cycles(edges: &Edges) -> Vec<String> {
 
 /// `sim`'s top-level modules in layers, the earliest first: a module uses modules of its own
 /// layer and earlier ones, never a later one's (the crate root's own code, [`ROOT`], is the
-/// first layer's). Foundations; the parts of a model; its dynamics and what a run records; the
-/// descriptions a scenario is read from; the simulation, its checks and the run directory; a
-/// whole run, populations and replays; the command line.
+/// first layer's). Foundations; the parts of a model; its dynamics, what a run records and the
+/// run directory that holds it (below the scenario, which plays recorded runs back); the
+/// descriptions a scenario is read from; the simulation and its checks; a whole run,
+/// populations and replays; the command line.
 const SIM_LAYERS: &[&[&str]] = &[
     &[
         ROOT,
@@ -440,14 +441,12 @@ const SIM_LAYERS: &[&[&str]] = &[
         "invalid",
         "drive_train",
         "butterworth",
-        "store",
     ],
     &[
         "elastic", "motor", "rotor", "term", "cogging", "friction", "noise", "sensor", "model",
     ],
     &[
         "dynamics",
-        "recorded",
         "recording",
         "measurement",
         "physical",
@@ -456,9 +455,10 @@ const SIM_LAYERS: &[&[&str]] = &[
         "residuals",
         "drive",
         "payload",
+        "dataset",
     ],
     &["urdf", "mjcf", "description", "scenario"],
-    &["simulation", "checks", "validity", "dataset"],
+    &["simulation", "checks", "validity"],
     &["run", "batch", "replay"],
     &["cli"],
 ];

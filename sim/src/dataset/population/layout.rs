@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::scenario::population::{DEFAULT_ARMS_PER_SHARD, Layout};
-use crate::store::DatasetError;
+pub use super::shards::{DEFAULT_ARMS_PER_SHARD, Layout};
+use crate::dataset::DatasetError;
 
 /// File name of the population description.
 pub const POPULATION_FILE: &str = "population.json";

@@ -27,6 +27,7 @@
 
 mod layout;
 mod shard_writer;
+mod shards;
 
 pub use layout::{
     ARMS_KEY, ARMS_PER_ROW_GROUP, DEFAULT_ARMS_PER_SHARD, Description, LAYOUT, Layout,
@@ -38,7 +39,7 @@ pub use shard_writer::ShardWriter;
 use std::path::{Path, PathBuf};
 
 use super::temporary;
-use crate::store::{DatasetError, io};
+use crate::dataset::{DatasetError, io};
 
 /// Writes `population.json` (identical for every shard of one population), atomically: shards
 /// running at the same time each write a temporary file and rename it into place.

@@ -14,11 +14,11 @@ use super::layout::{
 };
 use super::process_partial;
 use crate::dataset::Manifest;
+use crate::dataset::checksum::{self, HashingFile};
+use crate::dataset::table::Table;
 use crate::dataset::writer::run_tables;
+use crate::dataset::{DatasetError, io};
 use crate::recording::Recording;
-use crate::store::checksum::{self, HashingFile};
-use crate::store::table::Table;
-use crate::store::{DatasetError, io};
 
 /// One table's file of the shard being written.
 struct TableFile {

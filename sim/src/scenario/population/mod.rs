@@ -30,16 +30,15 @@ use serde::{Deserialize, Serialize};
 pub mod arm_laws;
 mod distribution;
 mod fourier;
-mod layout;
 pub mod motion;
 pub mod random;
 mod random_arms;
 pub mod scaled;
 
+pub use crate::dataset::population::{DEFAULT_ARMS_PER_SHARD, Layout};
 pub use arm_laws::FrictionLaws;
 pub use distribution::Distribution;
 pub use fourier::FourierExcitation;
-pub use layout::{DEFAULT_ARMS_PER_SHARD, Layout};
 
 use crate::drive::Drive;
 use crate::model::Chain;

@@ -19,11 +19,11 @@ pub use read::{Header, NamedJoint, read};
 
 use parquet::file::metadata::KeyValue;
 
-use crate::store::atomic::write_dir;
-use crate::store::checksum::CHECKSUMS_FILE;
-use crate::store::columns::{JOINTS_FILE, MANIFEST_FILE};
-use crate::store::table::Table;
-use crate::store::{DatasetError, io};
+use crate::dataset::atomic::write_dir;
+use crate::dataset::checksum::CHECKSUMS_FILE;
+use crate::dataset::columns::{JOINTS_FILE, MANIFEST_FILE};
+use crate::dataset::table::Table;
+use crate::dataset::{DatasetError, io};
 
 /// The files of a recorded run, manifest last.
 pub(crate) const RECORDED_FILES: [&str; 2] = [JOINTS_FILE, MANIFEST_FILE];
@@ -101,6 +101,6 @@ pub fn write_recorded(
         table.table().write(&dir.join(JOINTS_FILE), meta)?;
         let path = dir.join(MANIFEST_FILE);
         std::fs::write(&path, format!("{}\n", manifest_json.trim_end())).map_err(io(&path))?;
-        crate::store::checksum::write(&dir.join(CHECKSUMS_FILE), dir, &RECORDED_FILES)
+        crate::dataset::checksum::write(&dir.join(CHECKSUMS_FILE), dir, &RECORDED_FILES)
     })
 }

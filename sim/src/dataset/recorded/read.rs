@@ -8,10 +8,10 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::{RECORDED_FILES, RECORDED_KIND, RecordedJoint, RecordedTable};
-use crate::store::checksum::{CHECKSUMS_FILE, verify};
-use crate::store::columns::{JOINTS_FILE, MANIFEST_FILE};
-use crate::store::reader::ParquetColumns;
-use crate::store::{DatasetError, io};
+use crate::dataset::checksum::{CHECKSUMS_FILE, verify};
+use crate::dataset::columns::{JOINTS_FILE, MANIFEST_FILE};
+use crate::dataset::reader::ParquetColumns;
+use crate::dataset::{DatasetError, io};
 
 /// A recorded run's manifest as far as the simulator reads it (unknown fields are the
 /// importer's and are ignored here).
