@@ -120,29 +120,17 @@ pub fn solve_conditioned(y: &DMatrix<f64>, z: &DVector<f64>, limit: f64) -> Cond
     let rounding = f64::EPSILON * largest;
     let mut x = DVector::zeros(p);
     let mut pinv = DMatrix::zeros(p, p);
-    let mut condition = vec![0.0; p];
+    let condition = conditions_of(&svd.singular_values, &v_t, &norms);
     let mut rank = 0;
     for (i, s) in svd.singular_values.iter().enumerate() {
         let v = v_t.row(i).transpose();
-        for j in 0..p {
-            condition[j] += (v[j] / s.max(rounding)).powi(2);
-        }
         if *s > rounding && largest > 0.0 {
             x += &v * (u.column(i).dot(&b) / s);
             pinv += (&v * v.transpose()) / (s * s);
             rank += 1;
         }
     }
-    let reported: Vec<bool> = (0..p)
-        .map(|j| {
-            condition[j] = if norms[j] > 0.0 && largest > 0.0 {
-                largest * condition[j].sqrt()
-            } else {
-                f64::INFINITY
-            };
-            condition[j] <= limit
-        })
-        .collect();
+    let reported: Vec<bool> = condition.iter().map(|c| *c <= limit).collect();
     let unscaled = DVector::from_fn(p, |j, _| if norms[j] > 0.0 { x[j] / norms[j] } else { 0.0 });
     let residual = z - y * &unscaled;
     Conditioned {
@@ -237,16 +225,22 @@ pub fn conditions(a: &DMatrix<f64>) -> Vec<f64> {
         scaled = scaled.resize_vertically(p, 0.0);
     }
     let svd = scaled.svd(false, true);
-    let v_t = svd.v_t.expect("Vᵀ");
-    let largest = svd.singular_values.max();
+    conditions_of(&svd.singular_values, &svd.v_t.expect("Vᵀ"), &norms)
+}
+
+/// The conditions of the column-scaled unknowns from the scaled matrix's `Σ` and `Vᵀ` and the
+/// columns' norms: `σ_max ‖(V Σ⁻¹)_j‖`, singular values floored at rounding, infinite for a
+/// zero column (or a zero matrix).
+fn conditions_of(singular_values: &DVector<f64>, v_t: &DMatrix<f64>, norms: &[f64]) -> Vec<f64> {
+    let largest = singular_values.max();
     let rounding = f64::EPSILON * largest;
-    let mut sum = vec![0.0; p];
-    for (i, s) in svd.singular_values.iter().enumerate() {
+    let mut sum = vec![0.0; norms.len()];
+    for (i, s) in singular_values.iter().enumerate() {
         for (j, c) in sum.iter_mut().enumerate() {
             *c += (v_t[(i, j)] / s.max(rounding)).powi(2);
         }
     }
-    (0..p)
+    (0..norms.len())
         .map(|j| match norms[j] > 0.0 && largest > 0.0 {
             true => largest * sum[j].sqrt(),
             false => f64::INFINITY,
