@@ -5,12 +5,12 @@
 use arrow_pyarrow::ToPyArrow;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use validation::dataset::measurement_dir::{MeasurementTables, tables};
+use sim::reading::measurement_dir::{MeasurementTables, tables};
 use validation::estimate::external::{AnswerRow, values};
 use validation::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplicable, Role};
 
 /// A run as its sensors saw it: the measurement directory's tables and description
-/// (`validation::dataset::measurement_dir`), in memory.
+/// (`sim::reading::measurement_dir`), in memory.
 #[pyclass(frozen, module = "armid._armid")]
 pub struct Measurement {
     tables: MeasurementTables,

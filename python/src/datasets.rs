@@ -56,9 +56,9 @@ pub fn population(
 #[pyfunction]
 pub fn check_run(py: Python<'_>, dir: PathBuf) -> PyResult<&'static str> {
     py.detach(|| {
-        let recorded = validation::dataset::recorded::is_recorded(&dir)?;
+        let recorded = sim::reading::recorded::is_recorded(&dir)?;
         validation::estimate::engine::Loaded::read(&dir)?;
-        Ok::<_, validation::dataset::ReadError>(if recorded { "recorded" } else { "simulated" })
+        Ok::<_, sim::dataset::DatasetError>(if recorded { "recorded" } else { "simulated" })
     })
     .map_err(refused)
 }
@@ -86,7 +86,7 @@ pub fn import_recording(
         reading: validation::import::Reading {
             config,
             rate,
-            lowpass: (lowpass.parse::<validation::signal::Lowpass>())
+            lowpass: (lowpass.parse::<sim::dataset::recorded::Lowpass>())
                 .map_err(|e| refused(e.to_string()))?,
             topics: topic.unwrap_or_default(),
         },

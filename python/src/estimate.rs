@@ -57,7 +57,7 @@ fn load(run: &RunOrDir<'_>) -> PyResult<Loaded> {
         RunOrDir::Run(r) => {
             let sim = &r.get().run;
             let dir = PathBuf::from(&sim.manifest.run_id);
-            validation::dataset::from_simulated(sim, &dir)
+            sim::reading::from_simulated(sim, &dir)
                 .map_err(refused)?
                 .into()
         }

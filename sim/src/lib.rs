@@ -67,6 +67,7 @@ pub mod param;
 pub mod payload;
 pub mod physical;
 pub mod profile;
+pub mod reading;
 pub mod readout;
 pub mod recording;
 pub mod replay;

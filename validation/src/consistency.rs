@@ -13,7 +13,7 @@ use nalgebra::Vector3;
 
 use sim::checks::JointSample;
 
-use crate::dataset::Run;
+use sim::reading::Run;
 
 /// Largest relative residual of the per-body Newton–Euler equations: `(force, moment)`, each
 /// normalized by the largest magnitude of the terms in that equation over the run.
@@ -60,7 +60,7 @@ pub fn newton_euler(run: &Run) -> (f64, f64) {
 /// recorded `q, q̇, q̈` (normalized as [`sim::dataset::manifest::Checks::rnea_rel_residual`]).
 pub fn inverse_dynamics(run: &Run) -> Vec<f64> {
     let m = &run.clean;
-    let each = |f: &dyn Fn(&crate::dataset::JointSeries) -> f64| {
+    let each = |f: &dyn Fn(&sim::reading::JointSeries) -> f64| {
         m.joints.iter().map(f).collect::<Vec<f64>>()
     };
     sim::checks::rnea_residual(

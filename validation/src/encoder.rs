@@ -16,7 +16,7 @@
 use nalgebra::Vector3;
 use sim::kinematics::{cardan_angles, cardan_rates, unwrap_angle};
 
-use crate::dataset::{BodySeries, Measurements};
+use sim::reading::{BodySeries, Measurements};
 
 /// First and second derivatives of a uniformly sampled series (step `h`) by the five-point
 /// stencils of [`crate::signal::derivative`]. Needs at least five samples.

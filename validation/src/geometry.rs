@@ -1,5 +1,5 @@
 //! The arm's geometry as an estimator may know it: the kinematics of the run
-//! ([`crate::dataset::Measurements::geometry`], no inertial values) plus each body's centroid,
+//! ([`sim::reading::Measurements::geometry`], no inertial values) plus each body's centroid,
 //! the MIM paper's known body-joint vectors `C` (its eq. 5), which the frequency-domain paper
 //! assumes known too. The centroid is read from the run's `pos`, `o` columns and orientation:
 //! `c_i = A⁽ⁱ⁰⁾(r_i − O_i)` in the body frame, averaged over the samples.
@@ -7,7 +7,7 @@
 use nalgebra::{Matrix3, Vector3};
 use sim::model::Chain;
 
-use crate::dataset::Measurements;
+use sim::reading::Measurements;
 
 /// The run's kinematics with every body's centroid placed as the data show it (zero
 /// configuration, world frame, as [`sim::model`] describes chains).

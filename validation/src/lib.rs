@@ -1,14 +1,13 @@
 //! Estimators of inertial parameters, scoring against the ground truth, and reproduction
 //! reports.
 //!
-//! Data flows one way: a run directory is read by [`dataset`] into measurements and truth; an
+//! Data flows one way: a run directory is read by [`sim::dataset`] into measurements and truth; an
 //! [`estimate::Estimator`] sees only the measurements; [`estimate::score`] compares its estimates with
 //! the truth; [`report`] writes what a reader sees. [`consistency`] checks the physics of a run
 //! from its files, with the independent inverse dynamics of [`inverse_dynamics`].
 
 pub mod cli;
 pub mod consistency;
-pub mod dataset;
 pub mod encoder;
 pub mod error;
 pub mod estimate;

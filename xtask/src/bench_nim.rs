@@ -42,7 +42,7 @@ fn latency<N: Predictor>(nim: &Nim<N>, x: &[f32], width: usize, reps: usize) -> 
 /// Runs the NIM benchmark and prints it.
 pub fn bench(root: &Path, tmp: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let rail = sim::scenario::Scenario::from_path(&root.join("scenarios/paper_rail.toml"))?;
-    let run = validation::dataset::from_simulated(&sim::simulate(&rail, None), tmp)?;
+    let run = sim::reading::from_simulated(&sim::simulate(&rail, None), tmp)?;
     let data = &run.measurements;
     // The widest schema, the motion study's (25 inputs).
     let inputs = Inputs::PerAxisLog;

@@ -51,13 +51,13 @@ pub fn bench(
     );
     let arm = arms * 42 / 100 + 42 % arms.max(1);
     let t0 = Instant::now();
-    let reader = validation::dataset::PopulationReader::open(out)?;
+    let reader = sim::reading::PopulationReader::open(out)?;
     let run = reader.read(arm)?;
     let first = t0.elapsed().as_secs_f64();
     let t0 = Instant::now();
     let again = reader.read(arm)?;
     println!(
-        "validation::dataset::PopulationReader, arm {arm}: {:.1} ms (its shard's checksums \
+        "sim::reading::PopulationReader, arm {arm}: {:.1} ms (its shard's checksums \
          checked first), {:.1} ms again; {} samples",
         first * 1e3,
         t0.elapsed().as_secs_f64() * 1e3,

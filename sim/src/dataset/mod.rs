@@ -3,7 +3,7 @@
 //! and (an extension) `SHA256SUMS`, the files' SHA-256 digests that the readers verify
 //! ([`checksum`]).
 //!
-//! Column names are constants of [`columns`], shared with the readers in `validation`.
+//! Column names are constants of [`columns`], shared with the readers ([`crate::reading`]).
 //! Extensions beyond the contract: `o_x..z` in `bodies.parquet` (the position of the joint
 //! point `O_i`, world, about which `n` is taken), and the geometry and
 //! zero-configuration and `joint_damping` columns of `truth.parquet`, and its full-inertia

@@ -429,7 +429,7 @@ fn cycles(edges: &Edges) -> Vec<String> {
 /// first layer's). Foundations; the parts of a model; its dynamics, what a run records and the
 /// run directory that holds it (below the scenario, which plays recorded runs back); the
 /// descriptions a scenario is read from; the simulation and its checks; a whole run,
-/// populations and replays; the command line.
+/// populations, replays and run directories read back with their design; the command line.
 const SIM_LAYERS: &[&[&str]] = &[
     &[
         ROOT,
@@ -459,7 +459,7 @@ const SIM_LAYERS: &[&[&str]] = &[
     ],
     &["urdf", "mjcf", "description", "scenario"],
     &["simulation", "checks", "validity"],
-    &["run", "batch", "replay"],
+    &["run", "batch", "replay", "reading"],
     &["cli"],
 ];
 
@@ -479,7 +479,7 @@ const VALIDATION_LAYERS: &[&[&str]] = &[
         "param",
         "signal",
     ],
-    &["dataset", "import", "consistency", "geometry", "encoder"],
+    &["import", "consistency", "geometry", "encoder"],
     &["estimate"],
     &["study"],
     &["report"],

@@ -144,15 +144,15 @@ pub struct Loaded {
     /// Run id.
     pub id: String,
     /// What the estimators see.
-    pub measurements: crate::dataset::Measurements,
+    pub measurements: sim::reading::Measurements,
     /// The simulated arm (its truth), for the scorer only; `None` for a recorded run.
     pub truth: Option<sim::model::Chain>,
     /// Joint names for the rows (a recorded run's URDF names, else `O1`, `O2`, …).
     pub joint_names: Vec<String>,
 }
 
-impl From<crate::dataset::recorded::RecordedRun> for Loaded {
-    fn from(r: crate::dataset::recorded::RecordedRun) -> Self {
+impl From<sim::reading::recorded::RecordedRun> for Loaded {
+    fn from(r: sim::reading::recorded::RecordedRun) -> Self {
         Loaded {
             id: r.manifest.run_id.clone(),
             joint_names: r.joint_names(),
@@ -162,8 +162,8 @@ impl From<crate::dataset::recorded::RecordedRun> for Loaded {
     }
 }
 
-impl From<crate::dataset::Run> for Loaded {
-    fn from(r: crate::dataset::Run) -> Self {
+impl From<sim::reading::Run> for Loaded {
+    fn from(r: sim::reading::Run) -> Self {
         Loaded {
             id: r.manifest.run_id.clone(),
             joint_names: (r.measurements.joints.iter())
@@ -177,11 +177,11 @@ impl From<crate::dataset::Run> for Loaded {
 
 impl Loaded {
     /// Reads the run directory `dir`, recorded or simulated.
-    pub fn read(dir: &std::path::Path) -> Result<Self, crate::dataset::ReadError> {
-        if crate::dataset::recorded::is_recorded(dir)? {
-            return Ok(crate::dataset::recorded::read_recorded(dir)?.into());
+    pub fn read(dir: &std::path::Path) -> Result<Self, sim::dataset::DatasetError> {
+        if sim::reading::recorded::is_recorded(dir)? {
+            return Ok(sim::reading::recorded::read_recorded(dir)?.into());
         }
-        Ok(crate::dataset::read_run(dir)?.into())
+        Ok(sim::reading::read_run(dir)?.into())
     }
 
     /// The run cut at the fraction `1 − holdout` of its time span: `(first part, rest)`, for

@@ -100,7 +100,7 @@ pub(crate) fn enough_samples<'a>(
     experiment: &Experiment<'a>,
     n: usize,
     what: &str,
-) -> Result<&'a crate::dataset::Measurements, NotApplicable> {
+) -> Result<&'a sim::reading::Measurements, NotApplicable> {
     let data = single(experiment)?;
     if data.samples() < n {
         return Err(NotApplicable::new(format!(
@@ -168,7 +168,7 @@ pub trait Estimator: Send + Sync {
 /// The single run of an experiment, or why there is none.
 pub(crate) fn single<'a>(
     experiment: &Experiment<'a>,
-) -> Result<&'a crate::dataset::Measurements, NotApplicable> {
+) -> Result<&'a sim::reading::Measurements, NotApplicable> {
     match experiment.with_role(Role::Single).as_slice() {
         [one] => Ok(one),
         [] => Err(NotApplicable::new("needs a single run (role `single`)")),

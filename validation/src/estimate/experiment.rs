@@ -7,7 +7,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 
-use crate::dataset::Measurements;
+use sim::reading::Measurements;
 
 /// The role of a run in an experiment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

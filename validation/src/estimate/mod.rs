@@ -1,7 +1,7 @@
 //! The estimation API: one trait for every estimator of the project, over an [`Experiment`],
 //! returning estimates keyed by typed parameter identifiers ([`ParamId`]).
 //!
-//! Every estimator sees only what the sensors gave ([`crate::dataset::Run::measurements`]) and
+//! Every estimator sees only what the sensors gave ([`sim::reading::Run::measurements`]) and
 //! the experiment's design (drive references, torque signals, the stated sensor models: a
 //! datasheet, not the noise drawn). The truth is read only by the scorer
 //! ([`crate::param::truth_table`]).

@@ -1,7 +1,7 @@
 //! Scores estimates against the ground truth: the only place that reads [`Truth`].
 
-use crate::dataset::Truth;
 use crate::param::{Inertial, ParamId, Values};
+use sim::reading::Truth;
 
 /// One scored parameter.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ImportError;
 use super::table::Table;
-use crate::dataset::recorded::{JointColumns, JointNames};
+use sim::dataset::recorded::{JointColumns, JointNames};
 
 /// What a column holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]

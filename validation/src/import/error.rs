@@ -56,7 +56,7 @@ pub enum ImportError {
     },
     /// The recording's configuration.
     #[error(transparent)]
-    Config(#[from] crate::dataset::recorded::ConfigError),
+    Config(#[from] sim::dataset::recorded::ConfigError),
     /// The robot description.
     #[error(transparent)]
     Urdf(#[from] sim::urdf::UrdfError),

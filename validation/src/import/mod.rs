@@ -7,7 +7,7 @@
 //! column and `--rate`), and per joint `q_<j>` (rad or m) and any of `qd_<j>`, `qdd_<j>`,
 //! `tau_<j>` (N·m or N), `i_<j>` (A, with the joint's drive gain in the configuration: `τ = K·i`), or motor-side `qm_<j>`
 //! (rad) and `taum_<j>` (N·m) through the configuration's transmission (`q = R⁻¹ θm`,
-//! `τ = Rᵀ τm`); `<j>` is the URDF joint name or its 1-based index ([`columns`], [`crate::dataset::recorded::Config`]).
+//! `τ = Rᵀ τm`); `<j>` is the URDF joint name or its 1-based index ([`columns`], [`sim::dataset::recorded::Config`]).
 //! Offsets are added to `q` after the transmission.
 //!
 //! **Checked** ([`checks`]), each failure naming the file, column and row: unknown columns and
@@ -17,7 +17,7 @@
 //!
 //! **Processed** by the one signal chain ([`crate::signal`]): resampled onto a uniform grid, the
 //! kinematics low-pass filtered as asked (`--lowpass`), rates formed where not recorded; the
-//! torque resampled, never filtered. The run's manifest ([`crate::dataset::recorded::RecordedManifest`]) names the recording and
+//! torque resampled, never filtered. The run's manifest ([`sim::dataset::recorded::RecordedManifest`]) names the recording and
 //! URDF with their SHA-256, the configuration, the column mapping and the chain's choices.
 
 pub mod bag;
@@ -30,11 +30,12 @@ use std::path::{Path, PathBuf};
 
 pub use error::ImportError;
 
-use crate::dataset::recorded::{Config, JointNames, JointSource, RecordedManifest, SourceFile};
+use sim::dataset::recorded::{Config, JointNames, JointSource, RecordedManifest, SourceFile};
 use sim::dataset::recorded::{RECORDED_KIND, RecordedJoint, RecordedTable, write_recorded};
 use table::Table;
 
-use crate::signal::{self, Lowpass};
+use crate::signal;
+use sim::dataset::recorded::Lowpass;
 
 /// What to import, and how (also the `validation import` command's arguments).
 #[derive(Clone, Debug, clap::Args)]
@@ -64,7 +65,7 @@ pub struct Options {
 /// `identify`'s options alike).
 #[derive(Clone, Debug, clap::Args)]
 pub struct Reading {
-    /// Drive gains, transmission, offsets and locked joints (TOML; [`crate::dataset::recorded::Config`]).
+    /// Drive gains, transmission, offsets and locked joints (TOML; [`sim::dataset::recorded::Config`]).
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Sample rate (Hz) of a recording without a `t` column.
@@ -331,7 +332,7 @@ fn transmission(
 ) -> Result<Option<nalgebra::DMatrix<f64>>, ImportError> {
     let motor = mapping.motor_angles || mapping.motor_torques;
     match (&config.transmission, motor) {
-        (Some(t), true) => Ok(Some(crate::dataset::recorded::matrix(t, joints, cfg)?)),
+        (Some(t), true) => Ok(Some(sim::dataset::recorded::matrix(t, joints, cfg)?)),
         (None, false) => Ok(None),
         (None, true) => Err(ImportError::Field {
             file: cfg.to_owned(),

@@ -78,14 +78,14 @@ impl Context {
 
     /// The scenario at `path` simulated (with a progress bar) into `runs/<scenario name>`, written
     /// and read back.
-    pub fn simulated(&self, path: &Path) -> crate::Result<crate::dataset::Run> {
+    pub fn simulated(&self, path: &Path) -> crate::Result<sim::reading::Run> {
         let scenario = sim::scenario::Scenario::from_path(path)?;
         let pb = indicatif::ProgressBar::new(scenario.samples as u64);
         pb.set_message(scenario.file.name.clone());
         let result = sim::simulate(&scenario, Some(&pb));
         pb.finish_and_clear();
         let dir = self.runs().join(&scenario.file.name);
-        let run = crate::dataset::write_and_read(&result, &dir)?;
+        let run = sim::reading::write_and_read(&result, &dir)?;
         println!("wrote {}", dir.display());
         Ok(run)
     }

@@ -32,13 +32,13 @@ use sim::scenario::Scenario;
 use super::checks::MAX_ARMS;
 use super::trained::{joint_nim, sweep_with_models};
 use super::{Checks, Context, StudyKind};
-use crate::dataset::Run;
 use crate::estimate::nim::joint::Sensing;
 use crate::estimate::{EstimatorId, Options};
 use crate::study::cache;
 use crate::study::file::{Study, StudyError};
 use crate::study::joint_level::{self, JointLevelStudy, OtherArms};
 use crate::study::level_summary::{LevelSummary, levels};
+use sim::reading::Run;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -33,12 +33,12 @@ use sim::scenario::Scenario;
 use super::checks::{MAX_ARMS, MAX_STEPS};
 use super::trained::sweep_with_models;
 use super::{Checks, Context, StudyKind};
-use crate::dataset::Run;
 use crate::estimate::EstimatorId;
 use crate::estimate::nim::Inputs;
 use crate::study::cache;
 use crate::study::file::{Study, StudyError};
 use crate::study::sweep::SweepResult;
+use sim::reading::Run;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -33,7 +33,6 @@ use sim::scenario::population::motion::FamilyId;
 use super::checks::{MAX_ARMS, MAX_STEPS};
 use super::trained::{joint_nim, sweep_with_models};
 use super::{Checks, Context, StudyKind};
-use crate::dataset::Run;
 use crate::estimate::EstimatorId;
 use crate::estimate::nim::joint::Sensing;
 use crate::estimate::{Estimator, Options};
@@ -42,6 +41,7 @@ use crate::study::file::{Study, StudyError};
 use crate::study::joint_level::{self, OtherArms};
 use crate::study::paper_sensing::{self, PaperSensingStudy};
 use crate::study::sweep::SweepResult;
+use sim::reading::Run;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -38,10 +38,10 @@ use super::{Checks, Context, StudyKind};
 use crate::estimate::EstimatorId;
 use crate::estimate::nim::joint::Sensing;
 use crate::report::recorded::Reference;
-use crate::signal::Lowpass;
 use crate::study::cache;
 use crate::study::file::StudyError;
 use crate::study::recorded::RecordedStudy;
+use sim::dataset::recorded::Lowpass;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

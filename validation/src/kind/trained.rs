@@ -4,13 +4,13 @@
 use std::path::{Path, PathBuf};
 
 use super::Context;
-use crate::dataset::Run;
 use crate::estimate::EstimatorId;
 use crate::estimate::nim::joint::Sensing;
 use crate::study::cache;
 use crate::study::file::Study;
 use crate::study::joint_level::{self, Recipe, Training};
 use crate::study::sweep::SweepResult;
+use sim::reading::Run;
 
 /// The NIM of `sensing` trained on `training` (arms of the population `population` whose cache
 /// key is `key`), cached as `models/<label>-<hash>`; its report (`saved`: `models/<label>`, the

@@ -1,78 +1,11 @@
-//! The chain's stages put together, and the record of what was applied.
-
-use serde::{Deserialize, Serialize};
+//! The chain's stages put together; the record of what was applied is the run directory's
+//! ([`sim::dataset::recorded::Chain`]).
 
 use super::butterworth::Butterworth;
-use super::cutoff::{self, Choice};
+use super::cutoff;
 use super::derivative;
 use super::resample::Grid;
-
-/// The low-pass stage as asked for.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Lowpass {
-    /// No filter: the samples as given (simulated runs, data filtered upstream).
-    None,
-    /// A Butterworth filter of stated order and cut-off (Hz), run forward and backward.
-    Butterworth {
-        /// Order of one pass.
-        order: usize,
-        /// −3 dB cut-off of one pass (Hz).
-        cutoff: f64,
-    },
-    /// A Butterworth filter of stated order, its cut-off chosen from the spectrum of the
-    /// joint angles ([`cutoff`]).
-    Auto {
-        /// Order of one pass.
-        order: usize,
-    },
-}
-
-impl std::str::FromStr for Lowpass {
-    type Err = crate::Error;
-
-    /// `none`, `auto` (order 4), `auto:ORDER`, or `ORDER:CUTOFF_HZ` (e.g. `4:10`).
-    fn from_str(s: &str) -> crate::Result<Self> {
-        let bad = || crate::Error::Invalid {
-            what: format!("low-pass `{s}`"),
-            expected: "`none`, `auto`, `auto:ORDER` or `ORDER:CUTOFF_HZ` (e.g. `4:10`)".into(),
-        };
-        match s.split_once(':') {
-            None if s == "none" => Ok(Lowpass::None),
-            None if s == "auto" => Ok(Lowpass::Auto { order: 4 }),
-            Some(("auto", o)) => Ok(Lowpass::Auto {
-                order: o.parse().map_err(|_| bad())?,
-            }),
-            Some((o, c)) => Ok(Lowpass::Butterworth {
-                order: o.parse().map_err(|_| bad())?,
-                cutoff: c.parse().map_err(|_| bad())?,
-            }),
-            None => Err(bad()),
-        }
-    }
-}
-
-/// What the chain did to a run (written in its manifest).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Chain {
-    /// Sample interval of the uniform grid (s).
-    pub period: f64,
-    /// Whether the stamps were irregular and every column was interpolated onto the grid.
-    pub resampled: bool,
-    /// The low-pass stage as asked for.
-    pub lowpass: Lowpass,
-    /// The filter applied to the kinematics: `(order, cut-off Hz)` of one pass; `None`: none.
-    pub filter: Option<(usize, f64)>,
-    /// Where the cut-off came from the spectrum: the edges found and the choice.
-    pub spectrum: Option<Choice>,
-    /// Samples at each end within the filter's end transient (0 without a filter), which
-    /// estimators leave out ([`Butterworth::settling`]).
-    pub settling: usize,
-    /// How the derivatives were formed.
-    pub derivatives: String,
-    /// What was done to the torques.
-    pub torque: String,
-}
+use sim::dataset::recorded::{Chain, Lowpass};
 
 /// One joint's sampled kinematics as recorded (absent rates are formed by the chain).
 #[derive(Clone, Debug, Default)]
@@ -237,7 +170,7 @@ mod tests {
     }
 
     #[test]
-    fn given_rates_are_used_and_lowpass_specs_parse() {
+    fn given_rates_are_used_and_an_unusable_cut_off_is_refused() {
         let (t, [q, qd, qdd]) = analytic(100.0, 2.0);
         let readings = [Readings {
             q,
@@ -247,20 +180,6 @@ mod tests {
         let p = process(&t, &readings, &Lowpass::None).unwrap();
         assert_eq!(p.kinematics[0][1], qd);
         assert_eq!(p.kinematics[0][2], qdd);
-        assert_eq!("none".parse::<Lowpass>().unwrap(), Lowpass::None);
-        assert_eq!(
-            "auto".parse::<Lowpass>().unwrap(),
-            Lowpass::Auto { order: 4 }
-        );
-        assert_eq!(
-            "2:12.5".parse::<Lowpass>().unwrap(),
-            Lowpass::Butterworth {
-                order: 2,
-                cutoff: 12.5
-            }
-        );
-        let e = "fast".parse::<Lowpass>().unwrap_err().to_string();
-        assert!(e.contains("ORDER:CUTOFF_HZ") && e.contains("fast"), "{e}");
         let e = process(&t, &readings, &"4:60".parse().unwrap())
             .unwrap_err()
             .to_string();

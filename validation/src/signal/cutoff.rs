@@ -8,24 +8,16 @@
 //! largest edge over the joints, kept within `[2/T, 0.4 f_s]` (`T` the record's span): at that
 //! margin a 4th-order zero-phase Butterworth passes the motion to `(1/5)⁸ ≈ 3e-6`. On FIGAROH's
 //! TX40 recording the edges are 2.7–3.8 Hz and the cut-off 19 Hz, beside FIGAROH's own 25 Hz. The
-//! choice and its inputs are reported ([`Choice`]).
+//! choice and its inputs are reported ([`SpectrumChoice`], the run directory's record).
 
 use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
+use sim::dataset::recorded::SpectrumChoice;
 
 /// The share of a series' power left above its signal edge.
 pub const OUTSIDE: f64 = 1e-4;
 /// Cut-off over the signal edge.
 pub const MARGIN: f64 = 5.0;
-
-/// What the spectrum gave.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Choice {
-    /// The chosen cut-off (Hz).
-    pub cutoff: f64,
-    /// Each series' signal edge (Hz).
-    pub edges: Vec<f64>,
-}
 
 /// The signal edge (Hz) of `x` sampled at `rate` (Hz); module docs.
 pub fn edge(x: &[f64], rate: f64) -> f64 {
@@ -69,11 +61,11 @@ pub fn edge(x: &[f64], rate: f64) -> f64 {
 }
 
 /// The cut-off for the series `xs` sampled at `rate` (Hz) over `span` seconds; module docs.
-pub fn choose(xs: &[&[f64]], rate: f64, span: f64) -> Choice {
+pub fn choose(xs: &[&[f64]], rate: f64, span: f64) -> SpectrumChoice {
     let edges: Vec<f64> = xs.iter().map(|x| edge(x, rate)).collect();
     let largest = edges.iter().copied().fold(0.0, f64::max);
     let low = (2.0 / span).min(0.4 * rate);
-    Choice {
+    SpectrumChoice {
         cutoff: (MARGIN * largest).clamp(low, 0.4 * rate),
         edges,
     }

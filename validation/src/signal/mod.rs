@@ -11,7 +11,7 @@
 //!
 //! Torques are resampled but **never low-pass filtered**: they are the target an identified
 //! model is judged against, and filtering the target would hide the error. Every choice is
-//! written as a [`Chain`] into the run's manifest.
+//! written as a [`sim::dataset::recorded::Chain`] into the run's manifest.
 
 pub mod butterworth;
 pub mod chain;
@@ -20,4 +20,4 @@ pub mod derivative;
 pub mod resample;
 pub mod spectrum;
 
-pub use chain::{Chain, Lowpass, Processed};
+pub use chain::Processed;

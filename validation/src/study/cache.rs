@@ -20,8 +20,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use sim::scenario::Scenario;
 
-use crate::dataset::{PopulationReader, Run};
 use sim::population::Shard;
+use sim::reading::{PopulationReader, Run};
 
 /// 16 hex digits of the FNV-1a hash of `parts`, each prefixed by its length.
 pub fn key(parts: &[&str]) -> String {

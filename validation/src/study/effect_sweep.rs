@@ -10,9 +10,9 @@ use super::file::Study;
 use super::monte_carlo;
 use super::stats::Summary;
 use super::stats::summarize;
-use crate::dataset::Stated;
 use crate::estimate::engine::{Loaded, Outcome, note_reasons, score_with};
 use crate::estimate::{Estimator, Experiment, Role};
+use sim::reading::Stated;
 
 /// One line of `effects.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -20,7 +20,6 @@ use nalgebra::DVector;
 use serde::{Deserialize, Serialize};
 use sim::model::Chain;
 
-use crate::dataset::{Measurements, Run};
 use crate::estimate::idim::{
     Derivatives, MIN_SPEED, Samples, TorqueModel, periodic_samples, torque_nrms,
 };
@@ -31,6 +30,7 @@ use crate::param::ParamId;
 use crate::regressor::{BaseParameters, standard_vector};
 use crate::study::monte_carlo;
 use crate::study::teaching::{NoiseLevel, measurements};
+use sim::reading::{Measurements, Run};
 
 /// The estimators compared, by their API names.
 pub const METHODS: [EstimatorId; 5] = super::IDIM_FAMILY;

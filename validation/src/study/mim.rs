@@ -4,13 +4,13 @@
 //! appendix arm. [`crate::report::mim`] renders it.
 
 use crate::consistency;
-use crate::dataset::Run;
 use crate::estimate::mim::algorithm::PARAMETERS;
 use crate::estimate::mim::{SingleInstant, Stacked, WholeArm};
 use crate::estimate::score::{Scored, score};
 use crate::estimate::{EstimateError, Estimator, EstimatorId, Experiment, engine};
 use crate::paper::{MIM_TABLE2, MIM_TABLE3};
 use crate::param::ParamId;
+use sim::reading::Run;
 
 /// One row of the study.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]

@@ -12,7 +12,8 @@
 use rayon::prelude::*;
 use sim::measurement::{MeasurementModel, measure, measure_joint};
 
-use crate::dataset::{JointColumn, Measurements, Run, Stated};
+use sim::reading::{Measurements, Run, Stated};
+use sim::recording::JointColumn;
 
 /// Runs `job(case, seed)` for every case and every seed `0..seeds(case)` in parallel; the
 /// results, per case in seed order, do not depend on the thread count. `tick` is called after
@@ -132,7 +133,7 @@ pub fn remeasure_simulated(clean: &sim::Run, stated: &Stated, seed: u64) -> crat
         recording,
         manifest: clean.manifest.clone(),
     };
-    let mut run = crate::dataset::from_simulated(&sim_run, std::path::Path::new("."))?;
+    let mut run = sim::reading::from_simulated(&sim_run, std::path::Path::new("."))?;
     for m in [&mut run.measurements, &mut run.clean] {
         m.stated.sensors = stated.sensors.clone();
         m.stated.noise = stated.noise.clone();

@@ -7,7 +7,6 @@
 use serde::{Deserialize, Serialize};
 use sim::noise::{ColumnNoise, Noise};
 
-use crate::dataset::{Measurements, Run, Stated};
 use crate::estimate::frequency::{Linearized, Paper, Told};
 use crate::estimate::known_geometry::KnownGeometry;
 use crate::estimate::time_domain::TimeDomain;
@@ -16,6 +15,7 @@ use crate::fourier::last_periods;
 use crate::param::ParamId;
 use crate::study::monte_carlo;
 use crate::study::stats::Summary;
+use sim::reading::{Measurements, Run, Stated};
 
 /// The paper's RMSE (its eqs. 70–71) for `m1`, `m2` (kg) under `d = 0.1·rand()`.
 pub const PAPER_RMSE: [f64; 2] = [1.0568, 1.5420];

@@ -4,7 +4,6 @@
 //! ([`crate::estimate::nim::population`]) trained on a population of arms and scored on held-out,
 //! out-of-distribution and the paper's own arm. [`crate::report::nim`] renders it.
 
-use crate::dataset::Run;
 use crate::estimate::mim::SingleInstant;
 use crate::estimate::mim::algorithm::mass as mim_mass;
 use crate::estimate::nim::mlp::BurnMlp;
@@ -13,6 +12,7 @@ use crate::estimate::nim::protocol::{BodyResult, TestInputs, paper};
 use crate::estimate::nim::{Inputs, TrainConfig};
 use crate::estimate::{Experiment, engine};
 use crate::param::ParamId;
+use sim::reading::Run;
 
 /// The protocols reported, with their CSV name.
 pub(crate) const PROTOCOLS: [(&str, Inputs, TestInputs); 4] = [

@@ -9,7 +9,6 @@ use std::path::Path;
 
 use sim::population::motion::FamilyId;
 
-use crate::dataset::Run;
 use crate::estimate::mim::Stacked;
 use crate::estimate::mim::algorithm::mass as mim_mass;
 use crate::estimate::nim::ensemble::{BodyEstimate, Calibration, Ensemble};
@@ -18,6 +17,7 @@ use crate::estimate::nim::population::identifiable;
 use crate::estimate::nim::{Inputs, TrainConfig};
 use crate::estimate::{Experiment, engine};
 use crate::param::ParamId;
+use sim::reading::Run;
 
 /// How a scored population arm was measured.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,4 +1,4 @@
-//! Identification on a robot's own recording (a recorded run, [`crate::dataset::recorded`]):
+//! Identification on a robot's own recording (a recorded run, [`sim::dataset::recorded`]):
 //! the IDIM family identified on the first part of the record and validated by prediction on
 //! the rest, and identified on the whole record (in-sample fit). A serializable result that
 //! [`crate::report::recorded`] renders.
@@ -60,7 +60,7 @@ pub struct RecordedStudy {
     /// Sample interval (s).
     pub period: f64,
     /// The signal chain as applied at import.
-    pub signal: crate::signal::Chain,
+    pub signal: sim::dataset::recorded::Chain,
     /// Fraction of the time span held out for validation.
     pub holdout: f64,
     /// Rows of the identification on the first part, with its prediction rows on the rest.
@@ -102,7 +102,7 @@ pub fn study(
     replay_into: Option<&std::path::Path>,
 ) -> crate::Result<RecordedStudy> {
     let prior = options.prior.clone();
-    let run = crate::dataset::recorded::read_recorded(dir)?;
+    let run = sim::reading::recorded::read_recorded(dir)?;
     let (run_id, samples) = (run.manifest.run_id.clone(), run.measurements.samples());
     let signal = run.manifest.signal.clone();
     let loaded = Loaded::from(run);

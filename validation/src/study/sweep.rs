@@ -15,10 +15,10 @@ use super::file::{SensorFamily, Study};
 use super::monte_carlo;
 use super::stats::Summary;
 use super::stats::summarize;
-use crate::dataset::{Run, Stated};
 use crate::estimate::engine::{Outcome, note_reasons, score_all};
 use crate::estimate::mim::gls::{WrenchNoise, information};
 use crate::estimate::{Estimator, Experiment, ParamId, Role};
+use sim::reading::{Run, Stated};
 
 /// One line of `sweep.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -200,7 +200,7 @@ pub(crate) fn scenario_block(
         seeds: study.seeds,
         ..Default::default()
     };
-    let clean_run = crate::dataset::from_simulated(&clean, std::path::Path::new("."))?;
+    let clean_run = sim::reading::from_simulated(&clean, std::path::Path::new("."))?;
     let truth = crate::param::truth_table(&clean.manifest.model);
     // One Monte-Carlo case per (sweep, level): its estimators and its stated sensors.
     let cases: Vec<(&super::file::Sweep, f64, Vec<&dyn Estimator>, Stated)> = study

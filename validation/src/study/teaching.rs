@@ -16,7 +16,6 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use sim::noise::{ColumnNoise, Noise};
 
-use crate::dataset::{Measurements, Run, Stated};
 use crate::estimate::idim::{
     Adaptive, Identifier, IdimOls, IdimTls, IdimWls, Processed, Processing, SweepFit, TwoStep,
 };
@@ -28,6 +27,7 @@ use crate::estimate::{Estimator, EstimatorId, Experiment, Role, engine};
 use crate::param::ParamId;
 use crate::regressor::BaseParameters;
 use crate::study::monte_carlo;
+use sim::reading::{Measurements, Run, Stated};
 
 /// A measurement noise level, as a study file states it (`studies/teaching.toml`,
 /// `studies/industrial.toml`: [`crate::study::plan`]).

@@ -92,7 +92,7 @@ fn a_db3_bag_of_arm_and_gripper_imports_with_the_gripper_held() {
     assert_eq!(manifest.joints.len(), 7);
     assert!(manifest.recording.path.ends_with("panda_db3"));
     assert_eq!(manifest.recording.sha256.len(), 64);
-    let run = validation::dataset::recorded::read_recorded(&dir.join("run")).unwrap();
+    let run = sim::reading::recorded::read_recorded(&dir.join("run")).unwrap();
     let q4 = &run.measurements.joints[3].q;
     assert!((q4[0] - (HOME[3] + 0.2 * (std::f64::consts::PI * 0.004 + 3.0).sin())).abs() < 1e-12);
     // Without the lock the fingers are joints the chain lacks: their columns are named.

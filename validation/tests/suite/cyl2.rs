@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use validation::dataset::write_and_read;
+use sim::reading::write_and_read;
 use validation::estimate::mim::{SingleInstant, Stacked};
 use validation::estimate::score::score;
 use validation::estimate::{Estimator, Experiment, engine};

@@ -150,7 +150,7 @@ impl Fixtures {
         }
         // The UR10 run as a user's logger writes it, and the maker's URDF (also the pages'
         // "CAD model").
-        let run = validation::dataset::read_run(&dir.join("ur10")).unwrap();
+        let run = sim::reading::read_run(&dir.join("ur10")).unwrap();
         let csv = wide_csv(&run.measurements, |_, _, tau| tau);
         std::fs::write(dir.join("log.csv"), &csv).unwrap();
         std::fs::write(dir.join("log2.csv"), &csv).unwrap();

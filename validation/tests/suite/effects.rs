@@ -267,8 +267,8 @@ fn a_mismatch_tells_the_estimators_other_kinematics_and_offset_angles() {
     let d = dir("tell");
     let base = Scenario::from_path(&panda_file(&d, 0.2)).unwrap();
     let sim_run = sim::simulate(&base, None);
-    let run = validation::dataset::from_simulated(&sim_run, Path::new(".")).unwrap();
-    let anchors = |m: &validation::dataset::Measurements| -> Vec<nalgebra::Vector3<f64>> {
+    let run = sim::reading::from_simulated(&sim_run, Path::new(".")).unwrap();
+    let anchors = |m: &sim::reading::Measurements| -> Vec<nalgebra::Vector3<f64>> {
         m.geometry
             .links
             .iter()
@@ -299,7 +299,7 @@ fn a_mismatch_tells_the_estimators_other_kinematics_and_offset_angles() {
                 .all(|(x, y)| (y - x - sign * 0.01).abs() < 1e-15)
         );
         assert_eq!(
-            b.measured_or_clean(validation::dataset::JointColumn::Q),
+            b.measured_or_clean(sim::recording::JointColumn::Q),
             b.q.as_slice()
         );
     }
@@ -454,7 +454,7 @@ fn an_encoder_resolution_quantizes_the_angles_read_and_only_those() {
     let resolution = 1e-3;
     let coarse = scenario_at(&base, kind("encoder_resolution"), resolution).unwrap();
     let read = |s: &Scenario| {
-        validation::dataset::from_simulated(&sim::simulate(s, None), Path::new(".")).unwrap()
+        sim::reading::from_simulated(&sim::simulate(s, None), Path::new(".")).unwrap()
     };
     let (run, plain) = (read(&coarse), read(&base));
     for (joint, before) in run

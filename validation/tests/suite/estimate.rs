@@ -64,8 +64,7 @@ fn mim_moves_with_the_measured_wrench_exactly_as_least_squares_predicts() {
         "\n[[noise]]\ncolumn = \"f\"\nbodies = [3]\nmodel = [{ type = \"gaussian\", sigma = 0.5 }]\n",
     );
     let scenario = sim::scenario::Scenario::from_toml(&text, "noisy_f.toml").unwrap();
-    let run =
-        validation::dataset::from_simulated(&sim::simulate(&scenario, None), &tmp("f")).unwrap();
+    let run = sim::reading::from_simulated(&sim::simulate(&scenario, None), &tmp("f")).unwrap();
     let stacked = validation::estimate::mim::Stacked::default();
     let noisy = stacked
         .estimate(&Experiment::single(&run.measurements))
@@ -221,8 +220,7 @@ fn encoder_only_kinematics_agree_with_the_recorded_bodies_and_mim_runs_on_them()
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let text = std::fs::read_to_string(root.join("scenarios/arm6_fourier.toml")).unwrap();
     let scenario = sim::scenario::Scenario::from_toml(&text, "arm6_fourier.toml").unwrap();
-    let run =
-        validation::dataset::from_simulated(&sim::simulate(&scenario, None), &tmp("enc")).unwrap();
+    let run = sim::reading::from_simulated(&sim::simulate(&scenario, None), &tmp("enc")).unwrap();
     let view = validation::encoder::reconstruct(&run.clean);
     for (b, (rec, enc)) in run.clean.bodies.iter().zip(&view.bodies).enumerate() {
         let n = run.clean.samples();
@@ -334,7 +332,7 @@ fn mim_on_standard_parameters_recovers_full_tensors_and_off_axis_centroids() {
             .unwrap()
             .edited(|f| f.time.end = 10.0)
             .unwrap();
-    let run = validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir).unwrap();
+    let run = sim::reading::write_and_read(&sim::simulate(&scenario, None), &dir).unwrap();
     let mim = validation::estimate::by_name(&Options::default(), "mim_standard").unwrap();
     // Ideal sensors: the clean columns, without the run's measured copies.
     let clean = validation::study::teaching::measurements(&run.clean, None).unwrap();
@@ -403,7 +401,7 @@ fn estimators_take_the_runs_gravity() {
 /// the truth, and at least 30 of them.
 fn identifies_exactly(scenario: &sim::scenario::Scenario, name: &str) {
     let dir = tmp(name);
-    let run = validation::dataset::write_and_read(&sim::simulate(scenario, None), &dir).unwrap();
+    let run = sim::reading::write_and_read(&sim::simulate(scenario, None), &dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     let truth = validation::param::truth_table(&run.manifest.model);
     let estimates = validation::estimate::idim::single::IdimSingle
@@ -504,10 +502,10 @@ fn an_unknown_measured_joint_column_is_refused_by_name() {
         .unwrap();
     let mut run = sim::simulate(&scenario, None);
     let dir = tmp("bad-meas");
-    validation::dataset::write_and_read(&run, &dir.join("good")).unwrap();
+    sim::reading::write_and_read(&run, &dir.join("good")).unwrap();
     run.recording.measured[0].0 = "qx_meas".into();
     sim::dataset::write_run(&dir.join("bad"), &run.recording, &run.manifest, false).unwrap();
-    let err = validation::dataset::read_run(&dir.join("bad"))
+    let err = sim::reading::read_run(&dir.join("bad"))
         .unwrap_err()
         .to_string();
     assert!(

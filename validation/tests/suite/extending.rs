@@ -82,7 +82,7 @@ fn the_chapters_estimator_is_this_file_and_agrees_with_idim_single() {
         .edited(|f| f.time.end = 2.0)
         .unwrap();
     let dir = std::env::temp_dir().join(format!("extending-{}", std::process::id()));
-    validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir).unwrap();
+    sim::reading::write_and_read(&sim::simulate(&scenario, None), &dir).unwrap();
     let run = Loaded::read(&dir).unwrap();
     let registry = validation::estimate::by_name(&Default::default(), "idim_single").unwrap();
     let outcome = run_all(&[&MinNormIdim, registry.as_ref()], &[(Role::Single, &run)]);

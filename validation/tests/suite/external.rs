@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+use sim::reading::measurement_dir;
 use sim::recording::BodyGroup;
-use validation::dataset::JointColumn;
-use validation::dataset::measurement_dir;
+use sim::recording::JointColumn;
 use validation::study::file::Study;
 use validation::study::sweep::SweepResult;
 
@@ -37,7 +37,7 @@ fn the_measurement_directory_holds_the_sensed_series_in_row_order_and_no_truth()
     let d = dir("tables");
     let scenario = sim::scenario::Scenario::from_path(&rail(&d)).unwrap();
     let simulated = sim::simulate(&scenario, None);
-    let run = validation::dataset::from_simulated(&simulated, &d.join("run")).unwrap();
+    let run = sim::reading::from_simulated(&simulated, &d.join("run")).unwrap();
     let m = &run.measurements;
     let t = measurement_dir::tables(m);
     let column = |batch: &arrow_array::RecordBatch, name: &str| -> Vec<f64> {

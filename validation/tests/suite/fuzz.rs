@@ -143,7 +143,7 @@ fn corrupted(case: &str, file: &str, c: &Corruption, keep_sums: bool) -> Option<
 
 /// Reads `dir`; a panic fails the property. `Ok` is whether it read.
 fn read_run(dir: &Path) -> Result<(), String> {
-    catch_unwind(AssertUnwindSafe(|| validation::dataset::read_run(dir)))
+    catch_unwind(AssertUnwindSafe(|| sim::reading::read_run(dir)))
         .unwrap_or_else(|_| panic!("the dataset reader panicked on {}", dir.display()))
         .map(|_| ())
         .map_err(|e| e.to_string())
@@ -224,8 +224,6 @@ fn a_run_kept_invalid_is_not_read_as_data() {
         e.contains("marked invalid") && e.contains("non_finite"),
         "{e}"
     );
-    let e = validation::dataset::from_simulated(&run, &dir)
-        .err()
-        .unwrap();
+    let e = sim::reading::from_simulated(&run, &dir).err().unwrap();
     assert!(e.to_string().contains("marked invalid"), "{e}");
 }

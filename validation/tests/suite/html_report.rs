@@ -16,7 +16,7 @@ fn rail() -> Loaded {
     let text = std::fs::read_to_string(root.join("scenarios/paper_rail.toml")).unwrap();
     let scenario = sim::scenario::Scenario::from_toml(&text, "paper_rail").unwrap();
     let run = sim::simulate(&scenario, None);
-    validation::dataset::from_simulated(&run, Path::new("rail"))
+    sim::reading::from_simulated(&run, Path::new("rail"))
         .unwrap()
         .into()
 }

@@ -46,7 +46,7 @@ fn clean_run(file: &str, end: f64) -> Loaded {
         .unwrap();
     assert!(scenario.file.noise.is_empty(), "{file}: a clean run");
     let dir = tmp(file);
-    let run = validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir).unwrap();
+    let run = sim::reading::write_and_read(&sim::simulate(&scenario, None), &dir).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(
         (run.manifest.model.links.iter())

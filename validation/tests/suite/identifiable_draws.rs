@@ -225,7 +225,7 @@ fn clean_run(name: &str, text: &str, dir: &Path) -> Loaded {
     std::fs::write(&path, text).unwrap();
     let scenario = sim::scenario::Scenario::from_path(&path).unwrap();
     let out = dir.join(name);
-    let run = validation::dataset::write_and_read(&sim::simulate(&scenario, None), &out).unwrap();
+    let run = sim::reading::write_and_read(&sim::simulate(&scenario, None), &out).unwrap();
     std::fs::remove_dir_all(&out).unwrap();
     Loaded::from(run)
 }
@@ -239,7 +239,7 @@ fn conditions(run: &Loaded, friction: bool) -> Vec<f64> {
     let nj = data.joints.len();
     let states: Vec<[Vec<f64>; 3]> = (0..data.samples())
         .map(|k| {
-            let column = |f: fn(&validation::dataset::JointSeries) -> &Vec<f64>| {
+            let column = |f: fn(&sim::reading::JointSeries) -> &Vec<f64>| {
                 data.joints.iter().map(|j| f(j)[k]).collect::<Vec<f64>>()
             };
             [column(|j| &j.q), column(|j| &j.qd), column(|j| &j.qdd)]

@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+use sim::dataset::recorded::Lowpass;
 use validation::estimate::{Estimator, Experiment, Role};
 use validation::import::{ImportError, Options, import};
-use validation::signal::Lowpass;
 
 pub(crate) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -49,10 +49,10 @@ pub(crate) fn options(recording: &Path, out: &Path) -> Options {
 }
 
 /// The `ur10_fourier` scenario simulated, written under `dir` and read back.
-pub(crate) fn ur10_run(dir: &Path) -> validation::dataset::Run {
+pub(crate) fn ur10_run(dir: &Path) -> sim::reading::Run {
     let scenario =
         sim::scenario::Scenario::from_path(&root().join("scenarios/ur10_fourier.toml")).unwrap();
-    validation::dataset::write_and_read(&sim::simulate(&scenario, None), &dir.join("sim")).unwrap()
+    sim::reading::write_and_read(&sim::simulate(&scenario, None), &dir.join("sim")).unwrap()
 }
 
 /// A simulated run's joint columns written as the wide CSV a user's logger writes (`t`, then
@@ -72,12 +72,12 @@ fn a_simulated_run_written_as_a_recording_imports_back_to_the_same_estimates() {
         (manifest.samples, manifest.signal.filter),
         (m.samples(), None)
     );
-    let recorded = validation::dataset::recorded::read_recorded(&out).unwrap();
+    let recorded = sim::reading::recorded::read_recorded(&out).unwrap();
     let r = &recorded.measurements;
     for (a, b) in m.joints.iter().zip(&r.joints) {
         assert_eq!((&a.q, &a.qd, &a.qdd, &a.tau), (&b.q, &b.qd, &b.qdd, &b.tau));
     }
-    let estimate = |data: &validation::dataset::Measurements| {
+    let estimate = |data: &sim::reading::Measurements| {
         validation::estimate::idim::single::IdimSingle
             .estimate(&Experiment::single(data))
             .unwrap()
@@ -124,7 +124,7 @@ fn a_simulated_run_written_as_a_recording_imports_back_to_the_same_estimates() {
 /// `m`'s joint columns as the wide CSV a user's logger writes: `t`, then per joint `q_`, `qd_`,
 /// `qdd_`, `tau_` by URDF name; the torque written is `torque(sample, joint, tau)`.
 pub(crate) fn wide_csv(
-    m: &validation::dataset::Measurements,
+    m: &sim::reading::Measurements,
     torque: impl Fn(usize, usize, f64) -> f64,
 ) -> String {
     let mut csv = String::from("t");
@@ -147,7 +147,7 @@ pub(crate) fn wide_csv(
 
 /// `m`'s torque with each drive's Coulomb, viscous and offset terms and a disturbance no model
 /// describes added, written as a user's logger writes it ([`wide_csv`]).
-pub(crate) fn with_drives_csv(m: &validation::dataset::Measurements) -> String {
+pub(crate) fn with_drives_csv(m: &sim::reading::Measurements) -> String {
     wide_csv(m, |k, j, tau| {
         let qd = m.joints[j].qd[k];
         let friction = (3.0 - 0.4 * j as f64) * qd.signum() + 1.5 * qd + 0.3 - 0.1 * j as f64;
@@ -418,7 +418,7 @@ fn motor_side_readings_come_back_through_the_stated_transmission() {
     o.reading.config = Some(root().join("models/tx40/recording.toml"));
     import(&o).unwrap();
     let check = || {
-        let run = validation::dataset::recorded::read_recorded(&out).unwrap();
+        let run = sim::reading::recorded::read_recorded(&out).unwrap();
         for (j, series) in run.measurements.joints.iter().enumerate() {
             for k in 0..rows {
                 assert!((series.q[k] - q(k, j)).abs() < 1e-12, "q{} at {k}", j + 1);
@@ -457,7 +457,7 @@ fn a_ros2_bag_of_joint_states_imports_to_the_states_it_holds() {
     let out = dir.join("bag");
     let manifest = import(&options(&bag, &out)).unwrap();
     assert_eq!(manifest.samples, 500);
-    let run = validation::dataset::recorded::read_recorded(&out).unwrap();
+    let run = sim::reading::recorded::read_recorded(&out).unwrap();
     let m = &run.measurements;
     let w = 2.0 * std::f64::consts::PI * 0.5;
     for (j, joint) in m.joints.iter().enumerate() {

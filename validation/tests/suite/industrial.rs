@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
+use sim::reading::write_and_read;
 use sim::scenario::Scenario;
-use validation::dataset::write_and_read;
 use validation::study::industrial::IndustrialStudy;
 
 #[test]

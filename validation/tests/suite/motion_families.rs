@@ -7,8 +7,8 @@ use std::path::Path;
 
 use sim::population::Shard;
 use sim::population::motion::FamilyId;
+use sim::reading::read_population_arm;
 use sim::scenario::Scenario;
-use validation::dataset::read_population_arm;
 use validation::estimate::mim::Stacked;
 use validation::estimate::score::score;
 use validation::estimate::{Estimator, Experiment, engine};

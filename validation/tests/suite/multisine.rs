@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use sim::drive::Drive;
+use sim::reading::{Run, write_and_read};
 use sim::scenario::Scenario;
 use validation::consistency;
-use validation::dataset::{Run, write_and_read};
 use validation::estimate::frequency::{Linearized, Paper, Told};
 use validation::estimate::known_geometry::KnownGeometry;
 use validation::estimate::score::score;
@@ -39,7 +39,7 @@ fn run() -> &'static Run {
     RUN.get_or_init(|| simulate(&scenario(0.05), "multisine"))
 }
 
-fn clean(run: &Run) -> validation::dataset::Measurements {
+fn clean(run: &Run) -> sim::reading::Measurements {
     let mut m = run.clean.clone();
     m.joints.iter_mut().for_each(|j| j.measured.clear());
     m
@@ -116,13 +116,13 @@ fn told(geometry: KnownGeometry) -> Told {
 }
 
 /// `method`'s estimates of `data`, through the engine.
-fn values(method: &dyn Estimator, data: &validation::dataset::Measurements) -> Values {
+fn values(method: &dyn Estimator, data: &sim::reading::Measurements) -> Values {
     engine::required(method, &Experiment::single(data))
         .unwrap()
         .values
 }
 
-fn masses_rel_error(method: &dyn Estimator, data: &validation::dataset::Measurements) -> Vec<f64> {
+fn masses_rel_error(method: &dyn Estimator, data: &sim::reading::Measurements) -> Vec<f64> {
     let est = values(method, data);
     score(method.name(), &est, &run().truth)
         .iter()
@@ -183,7 +183,7 @@ fn measured_angles_carry_the_scenarios_noise_reproducibly() {
     let (sensed, clean) = (&run().measurements, &run().clean);
     assert!(clean.joints.iter().all(|j| j.measured.is_empty()));
     for (s, j) in sensed.joints.iter().zip(&clean.joints) {
-        let noisy = &s.measured[&validation::dataset::JointColumn::Q];
+        let noisy = &s.measured[&sim::recording::JointColumn::Q];
         assert_eq!(noisy, &s.q);
         let d: Vec<f64> = noisy.iter().zip(&j.q).map(|(a, b)| a - b).collect();
         assert!(d.iter().all(|v| (0.0..0.1).contains(v)));

@@ -3,15 +3,15 @@
 
 use std::path::Path;
 
+use sim::reading::write_and_read;
 use sim::scenario::Scenario;
-use validation::dataset::write_and_read;
 use validation::estimate::nim::features::rows;
 use validation::estimate::nim::mlp::BurnMlp;
 use validation::estimate::nim::population::{pool, recipe};
 use validation::estimate::nim::protocol::{TestInputs, paper};
 use validation::estimate::nim::{Inputs, Nim, TrainConfig};
 
-fn paper_rail(name: &str) -> validation::dataset::Run {
+fn paper_rail(name: &str) -> sim::reading::Run {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/paper_rail.toml");
     let text = std::fs::read_to_string(&path).unwrap();
     let s = Scenario::from_toml(&text, "paper_rail (test)").unwrap();
@@ -194,7 +194,7 @@ fn nim_outputs_are_physically_valid_whatever_the_inputs() {
     }
 }
 
-fn valid_whatever_the_inputs(run: &validation::dataset::Run, schema: Inputs) {
+fn valid_whatever_the_inputs(run: &sim::reading::Run, schema: Inputs) {
     let samples: Vec<usize> = (0..80).collect();
     let x = rows(&run.measurements, 3, schema, &samples);
     let t = &run.truth.bodies[2];
@@ -258,7 +258,7 @@ fn an_ensemble_reloads_identically_and_its_calibrated_sigma_covers_the_calibrati
     let _ = std::fs::remove_dir_all(&out);
     sim::batch::generate(&s, &out.join("arms"), Shard::ALL, false, None).unwrap();
     let runs: Vec<_> = (0..16)
-        .map(|k| validation::dataset::read_population_arm(&out.join("arms"), k).unwrap())
+        .map(|k| sim::reading::read_population_arm(&out.join("arms"), k).unwrap())
         .collect();
     let refs: Vec<_> = runs.iter().collect();
     // Trained on one thread and on two (networks side by side): the same networks.

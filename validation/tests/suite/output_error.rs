@@ -21,7 +21,7 @@ use validation::regressor::standard_vector;
 
 /// The Panda's excitation over two periods, sensors ideal, friction viscous (0.05 N·m·s/rad
 /// on every joint: a smooth law the identified model's loop can reproduce exactly).
-fn panda_run() -> (sim::Run, validation::dataset::Run) {
+fn panda_run() -> (sim::Run, sim::reading::Run) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let path = root.join("scenarios/panda_excitation.toml");
     let text = std::fs::read_to_string(&path).unwrap();
@@ -31,7 +31,7 @@ fn panda_run() -> (sim::Run, validation::dataset::Run) {
     let text = friction.replace("\"../models/panda.urdf\"", &format!("{model:?}"));
     let scenario = Scenario::from_toml(&text, "panda_excitation (viscous, 20 s)").unwrap();
     let sim = sim::simulate(&scenario, None);
-    let run = validation::dataset::from_simulated(&sim, Path::new(".")).unwrap();
+    let run = sim::reading::from_simulated(&sim, Path::new(".")).unwrap();
     (sim, run)
 }
 
@@ -194,7 +194,7 @@ fn loop_sensitivities_match_finite_differences_of_the_simulated_loop() {
 
 /// link2 under PD servos (a loop whose angles carry gravity and inertia), viscous friction,
 /// two periods (20 s), ideal sensors, Rapier's step `step` (s).
-fn link2_pd_run(step: f64) -> (sim::Run, validation::dataset::Run) {
+fn link2_pd_run(step: f64) -> (sim::Run, sim::reading::Run) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let text = std::fs::read_to_string(root.join("scenarios/teaching_excitation.toml")).unwrap();
     let text = text[..text.find("# Sensors:").unwrap()]
@@ -207,7 +207,7 @@ fn link2_pd_run(step: f64) -> (sim::Run, validation::dataset::Run) {
     let text = viscous_friction(&text);
     let scenario = Scenario::from_toml(&text, "teaching_excitation (PD, viscous, 20 s)").unwrap();
     let sim = sim::simulate(&scenario, None);
-    let run = validation::dataset::from_simulated(&sim, Path::new(".")).unwrap();
+    let run = sim::reading::from_simulated(&sim, Path::new(".")).unwrap();
     (sim, run)
 }
 

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use sim::reading::{Run, read_run, write_and_read};
 use validation::consistency;
-use validation::dataset::{Run, read_run, write_and_read};
 use validation::estimate::mim::{SingleInstant, Stacked, WholeArm};
 use validation::estimate::score::score;
 use validation::estimate::{Estimator, Experiment, Values, engine};
@@ -49,7 +49,7 @@ fn recorded_joint_forces_agree_with_independent_inverse_dynamics() {
 }
 
 /// The estimates of `method` on `data`, through the engine.
-fn values(method: &dyn Estimator, data: &validation::dataset::Measurements) -> Values {
+fn values(method: &dyn Estimator, data: &sim::reading::Measurements) -> Values {
     engine::required(method, &Experiment::single(data))
         .unwrap()
         .values

@@ -118,8 +118,7 @@ fn the_paper_sensing_nim_revises_mim_gls_and_passes_exact_runs_through() {
     );
     // An exact run: MIM stacked's estimates, unrevised (MIM's exact answers stay exact).
     let exact =
-        validation::dataset::write_and_read(&sim::simulate(&fourier, None), &out.join("exact"))
-            .unwrap();
+        sim::reading::write_and_read(&sim::simulate(&fourier, None), &out.join("exact")).unwrap();
     let rows = paper_sensing::exact(&exact, &["mim_stacked", "nim"], &options).unwrap();
     assert_eq!(rows.len(), 2, "{rows:?}");
     for r in &rows {
@@ -130,8 +129,8 @@ fn the_paper_sensing_nim_revises_mim_gls_and_passes_exact_runs_through() {
     }
     // Another arm (two cylinders): refused with the reason.
     let cyl2 = Scenario::from_path(&root.join("scenarios/mim_cyl2.toml")).unwrap();
-    let cyl2 = validation::dataset::write_and_read(&sim::simulate(&cyl2, None), &out.join("cyl2"))
-        .unwrap();
+    let cyl2 =
+        sim::reading::write_and_read(&sim::simulate(&cyl2, None), &out.join("cyl2")).unwrap();
     let why = nim_estimator
         .applies(&validation::estimate::Experiment::single(
             &cyl2.measurements,

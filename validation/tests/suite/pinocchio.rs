@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use nalgebra::Vector3;
 use serde::Deserialize;
 
+use sim::reading::{Run, write_and_read};
 use validation::consistency;
-use validation::dataset::{Run, write_and_read};
 
 const TOLERANCE: f64 = 1e-12;
 const REGENERATE: &str =

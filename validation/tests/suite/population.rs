@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use sim::population::Shard;
+use sim::reading::{PopulationReader, population_arms, read_population_arm};
 use sim::scenario::Scenario;
-use validation::dataset::{PopulationReader, population_arms, read_population_arm};
 use validation::estimate::EstimatorId;
 use validation::estimate::nim::joint::Sensing;
 
@@ -30,7 +30,7 @@ fn an_arm_read_from_its_shard_is_the_run_of_its_scenario() {
     let all = reader
         .read_many(&(0..70).rev().collect::<Vec<_>>())
         .unwrap();
-    let shown = |r: &validation::dataset::Run| {
+    let shown = |r: &sim::reading::Run| {
         format!(
             "{:?} {:?} {:?} {:?}",
             r.measurements, r.clean, r.truth, r.manifest
@@ -42,7 +42,7 @@ fn an_arm_read_from_its_shard_is_the_run_of_its_scenario() {
         let sim_run = sim::simulate(&arm, None);
         let dir = tmp.join(format!("arm{k}"));
         sim::dataset::write_run(&dir, &sim_run.recording, &sim_run.manifest, false).unwrap();
-        let expected = shown(&validation::dataset::read_run(&dir).unwrap());
+        let expected = shown(&sim::reading::read_run(&dir).unwrap());
         assert_eq!(shown(&reader.read(k).unwrap()), expected, "arm {k}");
         assert_eq!(shown(&all[69 - k]), expected, "arm {k} (whole shard)");
     }
@@ -125,8 +125,8 @@ fn in_memory_run_equals_the_run_read_from_disk_with_measured_columns() {
     let scenario = sim::scenario::Scenario::from_toml(&text, "memory.toml").unwrap();
     let simulated = sim::simulate(&scenario, None);
     let dir = std::env::temp_dir().join(format!("validation-memory-{}", std::process::id()));
-    let disk = validation::dataset::write_and_read(&simulated, &dir).unwrap();
-    let memory = validation::dataset::from_simulated(&simulated, &dir).unwrap();
+    let disk = sim::reading::write_and_read(&simulated, &dir).unwrap();
+    let memory = sim::reading::from_simulated(&simulated, &dir).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(
         format!("{:?}", disk.measurements),
@@ -422,7 +422,7 @@ fn the_joint_level_nim_of_random_arms_reads_any_structure() {
 /// with a σ in every noise band. The study and the options that load the model.
 fn nim_beside_ols(
     population: &str,
-    runs: &[validation::dataset::Run],
+    runs: &[sim::reading::Run],
     training: usize,
     models: &Path,
 ) -> (

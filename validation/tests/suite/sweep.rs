@@ -230,7 +230,7 @@ fn the_engine_draws_the_same_noise_from_a_runs_columns_as_from_its_recording() {
             .unwrap();
     scenario.samples = 200;
     let clean = sim::simulate(&scenario, None);
-    let run = validation::dataset::from_simulated(&clean, std::path::Path::new(".")).unwrap();
+    let run = sim::reading::from_simulated(&clean, std::path::Path::new(".")).unwrap();
     let model = stated(&crate::studies::teaching_levels()[1], &run.clean);
     let from_columns = remeasure(&run.clean, Some((&model, 7))).unwrap();
     let from_recording = remeasure_simulated(&clean, &model, 7).unwrap().measurements;
@@ -259,7 +259,7 @@ fn the_engine_refuses_body_sensors_on_a_run_held_as_columns() {
         sim::scenario::Scenario::from_path(&root.join("scenarios/paper_rail.toml")).unwrap();
     scenario.samples = 20;
     let clean = sim::simulate(&scenario, None);
-    let run = validation::dataset::from_simulated(&clean, std::path::Path::new(".")).unwrap();
+    let run = sim::reading::from_simulated(&clean, std::path::Path::new(".")).unwrap();
     let model = validation::study::sweep::measurement(
         validation::study::file::SensorFamily::ForceTorque,
         1e-2,
@@ -321,7 +321,7 @@ fn the_current_bound_reads_k_i_and_costs_the_unknown_friction() {
         .edited(|f| f.time.end = 2.0)
         .unwrap();
     let clean = sim::simulate(&s, None);
-    let run = validation::dataset::from_simulated(&clean, std::path::Path::new(".")).unwrap();
+    let run = sim::reading::from_simulated(&clean, std::path::Path::new(".")).unwrap();
     let mut data = run.clean.clone();
     data.stated = validation::study::sweep::measurement(SensorFamily::MotorCurrent, 0.01, &clean);
     let sigmas = stated_current_sigmas(&data).expect("every joint's current noise stated");

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use sim::drive::{Control, Drive, Servo};
+use sim::reading::{Run, write_and_read};
 use sim::scenario::Scenario;
-use validation::dataset::{Run, write_and_read};
 use validation::estimate::idim::SweepFit;
 use validation::estimate::idim::base::Idim;
 use validation::estimate::idim::two_step::TwoStep;
@@ -70,7 +70,7 @@ fn runs() -> &'static Runs {
     })
 }
 
-fn clean(r: &Run) -> validation::dataset::Measurements {
+fn clean(r: &Run) -> sim::reading::Measurements {
     measurements(&r.clean, None).unwrap()
 }
 

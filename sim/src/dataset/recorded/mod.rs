@@ -8,13 +8,21 @@
 //! the torque as measured (resampled, never filtered), and `q_recorded`, the coordinate as
 //! recorded (resampled, not filtered). It has no `tau_friction`: no robot measures its friction.
 //! The manifest (`"kind": "recorded"`) names the source file and its SHA-256, the URDF, the
-//! column mapping, the transmission and every choice of the signal chain; its schema belongs to
-//! the importer (`validation::import`), which writes it as JSON.
+//! column mapping, the transmission and every choice of the signal chain ([`RecordedManifest`];
+//! the importer, `validation::import`, fills it). The recording's configuration, which the
+//! importer applies, is [`Config`]; the chain's record [`Chain`]. The run read for estimation
+//! is `crate::reading::recorded`.
 
 use std::path::Path;
 
+mod chain;
+mod config;
+mod manifest;
 mod read;
 
+pub use chain::{Chain, Lowpass, SpectrumChoice};
+pub use config::{Config, ConfigError, Coupling, JointNames, Transmission, matrix};
+pub use manifest::{JointColumns, JointSource, RecordedManifest, SourceFile};
 pub use read::{Header, NamedJoint, read};
 
 use parquet::file::metadata::KeyValue;

@@ -7,7 +7,7 @@
 //! ```
 //!
 //! in the study file's directory, with no standard input. `MEASUREMENT_DIR` is a fresh
-//! measurement directory ([`crate::dataset::measurement_dir`]: the run's tables as its sensors
+//! measurement directory ([`sim::reading::measurement_dir`]: the run's tables as its sensors
 //! saw them and `measurement.json`, no truth); the command writes its estimates to
 //! `ANSWER_CSV` (the form of [`super`]) and exits 0. A nonzero exit, a missing or malformed
 //! answer fails the estimate, with the command's last lines of standard error; a sweep reports it
@@ -164,7 +164,7 @@ impl Estimator for ExternalCommand {
         let scratch =
             Scratch::new(&self.name).map_err(|e| self.fail(format!("scratch directory: {e}")))?;
         let dir = scratch.0.join("measurement");
-        crate::dataset::measurement_dir::write(&dir, m).map_err(|e| self.fail(e.to_string()))?;
+        sim::reading::measurement_dir::write(&dir, m).map_err(|e| self.fail(e.to_string()))?;
         let answer = scratch.0.join("estimates.csv");
         self.call(&dir, &answer)?;
         let rows = read_answer(&answer).map_err(|e| self.fail(e.to_string()))?;

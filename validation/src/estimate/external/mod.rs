@@ -1,7 +1,7 @@
 //! Estimators from outside this crate: a command of any language
 //! ([`command::ExternalCommand`], the subprocess protocol) and, through the `armid` Python
 //! package, a Python callable. Both are given a run as its sensors saw it — the measurement
-//! directory ([`crate::dataset::measurement_dir`]), never its truth — and answer estimates
+//! directory ([`sim::reading::measurement_dir`]), never its truth — and answer estimates
 //! keyed by [`ParamId`] names; a sweep runs them beside the registry's on the same re-noised
 //! runs, with the same statistics and Cramér–Rao columns.
 //!

@@ -22,12 +22,13 @@
 
 use nalgebra::{Complex, DMatrix, DVector};
 
-use crate::dataset::{JointColumn, Measurements};
 use crate::estimate::known_geometry::{KnownGeometry, require};
 use crate::estimate::{EstimateError, NotApplicable};
 use crate::fourier::{Window, coefficients, last_periods, phasor};
 use crate::lsq::solve_identifiable;
 use crate::param::{Estimate, ParamId, Values};
+use sim::reading::Measurements;
+use sim::recording::JointColumn;
 
 /// The multisine excitation an estimator is told about, and which periods it may use.
 #[derive(Clone, Debug)]

@@ -5,11 +5,11 @@
 //! masses, moments or damping is assumed known unless the caller states it ([`Told`]: the
 //! paper's study, [`crate::study::multisine`], states `J` and `c` known).
 
-use crate::dataset::Measurements;
 use crate::estimate::Family;
 use crate::estimate::frequency::algorithm::{Excitation, LinearizedFrequency, PaperFrequency};
 use crate::estimate::known_geometry::KnownGeometry;
 use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
+use sim::reading::Measurements;
 
 /// What the multisine paper's estimators need (`armid estimators`): the run
 /// [`multisine_run`] takes.

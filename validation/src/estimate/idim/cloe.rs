@@ -24,10 +24,10 @@ use super::Identifier;
 use super::base::{FullRegressor, Idim};
 use super::closed_loop::{ClosedLoop, Iteration, LoopFailure};
 use super::{Estimates, Prepared, Samples, raw_angles};
-use crate::dataset::Measurements;
 use crate::estimate::EstimateError;
 use crate::estimate::NotApplicable;
 use crate::lsq::{least_squares, truncated_step};
+use sim::reading::Measurements;
 
 /// Singular values of the column-scaled sensitivities below this fraction of the largest are
 /// directions the angles do not determine: no step is taken along them.

@@ -14,10 +14,10 @@
 use super::Identifier;
 use super::closed_loop::{self, Iteration};
 use super::{Estimates, Prepared};
-use crate::dataset::Measurements;
 use crate::estimate::EstimateError;
 use crate::estimate::NotApplicable;
 use crate::lsq::least_squares;
+use sim::reading::Measurements;
 
 /// The DIDIM identifier.
 #[derive(Clone, Debug, Default)]

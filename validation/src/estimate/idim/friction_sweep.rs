@@ -26,10 +26,11 @@ use sim::profile::Profile;
 
 use super::Prepared;
 use super::friction_gravity::{FrictionGravity, Gravity, JointFriction, SIGN, gravity_regressor};
-use crate::dataset::{JointColumn, Measurements};
 use crate::estimate::EstimateError;
 use crate::lsq::least_squares;
 use crate::regressor::BaseParameters;
+use sim::reading::Measurements;
+use sim::recording::JointColumn;
 
 /// Seconds dropped at each end of a constant-velocity stretch.
 pub const SETTLE: f64 = 2.0;

@@ -9,10 +9,11 @@
 //! Fourier series of the measured angles with parallel filtering of the equations
 //! ([`Processing`]: 200 and 50 harmonics unless set otherwise).
 
-use crate::dataset::{JointColumn, Measurements};
 use crate::estimate::Family;
 use crate::estimate::idim::{self as id, Derivatives, friction_gravity, friction_sweep};
 use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplicable, Role};
+use sim::reading::Measurements;
+use sim::recording::JointColumn;
 
 /// How the whole-arm identifiers treat measured angles: `q̇, q̈` from a least-squares Fourier
 /// series of `harmonics` harmonics of the excitation's period, and every equation parallel-

@@ -17,10 +17,10 @@ use super::Identifier;
 use super::base::System;
 use super::closed_loop::{self, Iteration};
 use super::{Estimates, Prepared};
-use crate::dataset::Measurements;
 use crate::estimate::EstimateError;
 use crate::estimate::NotApplicable;
 use crate::lsq::least_squares;
+use sim::reading::Measurements;
 
 /// The IDIM-IV identifier.
 #[derive(Clone, Debug, Default)]

@@ -8,7 +8,7 @@
 //! several runs of one arm, plus its kinematics) and returns its [`Estimates`]: named
 //! parameter estimates and a torque predictor, scored on a separate validation trajectory.
 //! Torques are what the drives measure, `τ = K·i`
-//! ([`crate::dataset::JointSeries::motor_torque`]). The shared pieces are functions they call:
+//! ([`sim::reading::JointSeries::motor_torque`]). The shared pieces are functions they call:
 //! the regressor and base map ([`base`]), friction columns, the sweep analysis
 //! ([`friction_sweep`]), the simulated loop ([`closed_loop`]).
 //!
@@ -65,9 +65,10 @@ use std::sync::OnceLock;
 
 use sim::model::Chain;
 
-use crate::dataset::{JointColumn, Measurements};
 use crate::estimate::EstimateError;
 use crate::fourier;
+use sim::reading::Measurements;
+use sim::recording::JointColumn;
 
 /// The runs of one experiment on one arm ([`crate::estimate::experiment::Experiment`], resolved by role
 /// by the estimator's binding, [`crate::estimate::idim`]) prepared for whole-arm

@@ -18,13 +18,14 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::dataset::{JointColumn, Measurements};
 use crate::estimate::Family;
 use crate::estimate::idim::base::{FrictionColumns, FullRegressor};
 use crate::estimate::{
     Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId,
 };
 use crate::lsq::{CONDITION_LIMIT, solve_conditioned};
+use sim::reading::Measurements;
+use sim::recording::JointColumn;
 
 /// The stated standard deviation of every joint's torque noise (`[[noise]]` on `tau`), if
 /// every joint has one.

@@ -34,8 +34,8 @@
 use nalgebra::{DMatrix, DVector, Matrix3, Vector3};
 use sim::kinematics::{body_rates, rotation_from_cardan};
 
-use crate::dataset::Measurements;
 use crate::param::{Inertial, ParamId, Values};
+use sim::reading::Measurements;
 
 /// The parameters of one body, in the order of `X_i`: the mass from the force balance along
 /// each world axis, the central principal moments.

@@ -16,7 +16,7 @@ pub struct MimEncoders;
 /// The run's measurements with encoder-only kinematics, or why there are none.
 pub(crate) fn encoder_view(
     experiment: &Experiment,
-) -> Result<crate::dataset::Measurements, NotApplicable> {
+) -> Result<sim::reading::Measurements, NotApplicable> {
     with_wrenches(experiment).map(reconstruct)
 }
 
@@ -24,7 +24,7 @@ pub(crate) fn encoder_view(
 /// of joints has none: MIM has nothing to read its forces from).
 fn with_wrenches<'a>(
     experiment: &Experiment<'a>,
-) -> Result<&'a crate::dataset::Measurements, NotApplicable> {
+) -> Result<&'a sim::reading::Measurements, NotApplicable> {
     let data = crate::estimate::enough_samples(experiment, 5, DIFFERENTIATOR)?;
     let (bodies, links) = (data.bodies.len(), data.geometry.links.len());
     if bodies == 0 || bodies != links {

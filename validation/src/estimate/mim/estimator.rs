@@ -8,7 +8,6 @@
 //! variants (their rows mix N and N·m, so it is a rough figure); GLS's is its exact covariance
 //! `F⁻¹` under the stated noise.
 
-use crate::dataset::Measurements;
 use crate::estimate::Family;
 use crate::estimate::mim::algorithm::{self as algo, DEFAULT_TOLERANCE, stacked};
 use crate::estimate::mim::gls::{WrenchNoise, information};
@@ -16,6 +15,7 @@ use crate::estimate::{
     Estimate, EstimateError, Estimates, Estimator, Experiment, NotApplicable, ParamId,
 };
 use crate::lsq::{ols_std, solve_identifiable};
+use sim::reading::Measurements;
 
 fn param(b: usize, k: usize) -> ParamId {
     algo::param((b + 1) as u8, k)

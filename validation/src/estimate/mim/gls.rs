@@ -28,9 +28,9 @@ use sim::recording::BodyGroup;
 use sim::sensor::Sensor;
 
 use super::algorithm::{DEFAULT_TOLERANCE, body_equations, stacked};
-use crate::dataset::Measurements;
 use crate::estimate::NotApplicable;
 use crate::lsq::solve_identifiable;
+use sim::reading::Measurements;
 
 /// The stated variances of one joint's wrench errors.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -22,8 +22,9 @@
 use nalgebra::{DMatrix, DVector, SMatrix, SVector};
 use sim::dynamics::{StandardParameters, kinematics, net_wrench};
 
-use crate::dataset::{JointColumn, Measurements};
 use crate::lsq::solve_identifiable;
+use sim::reading::Measurements;
+use sim::recording::JointColumn;
 
 /// Default threshold: the reciprocal of the largest condition of a reported parameter
 /// ([`crate::lsq::CONDITION_LIMIT`]; 1e-6 until issue 61, which let a first body's first

@@ -23,7 +23,7 @@ use super::features::rows;
 use super::pooling::{mixture, pool};
 use super::population::{identifiable, training_set};
 use super::{Inputs, Network, Nim, Prediction, Predictor, TrainConfig, TrainReport};
-use crate::dataset::{Measurements, Run};
+use sim::reading::{Measurements, Run};
 
 /// The probability of a normal variable within ±2σ: what the calibrated ±2σ interval aims at.
 pub const TWO_SIGMA_COVERAGE: f64 = 0.954_499_736_103_641_6;

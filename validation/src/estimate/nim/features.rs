@@ -10,7 +10,7 @@
 
 use nalgebra::Vector3;
 
-use crate::dataset::Measurements;
+use sim::reading::Measurements;
 
 /// Which inputs NIM sees. Every schema is a sequence of 3-vectors (consecutive columns).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -21,7 +21,7 @@
 
 use super::features::{Inputs, rows};
 use super::{Loss, Network, Nim, Prediction, Predictor, TrainConfig, TrainReport};
-use crate::dataset::Run;
+use sim::reading::Run;
 
 /// The generalizing NIM's inputs.
 pub const INPUTS: Inputs = Inputs::Centroidal;

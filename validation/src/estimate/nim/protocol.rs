@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::features::{Inputs, rows};
 use super::{Network, Nim, TrainConfig, TrainReport};
-use crate::dataset::Run;
+use sim::reading::Run;
 
 /// What the trained network is shown at test time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

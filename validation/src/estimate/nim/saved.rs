@@ -5,12 +5,12 @@
 
 use std::path::Path;
 
-use crate::dataset::{PopulationReader, Run};
 use crate::estimate::nim::dense::Dense;
 use crate::estimate::nim::ensemble::{BodyEstimate, Ensemble};
 use crate::estimate::nim::mlp::BurnMlp;
 use crate::estimate::nim::population::{recipe, train};
 use crate::estimate::nim::{Inputs, TrainReport};
+use sim::reading::{PopulationReader, Run};
 
 /// What [`train_dir`] did.
 #[derive(Clone, Debug)]
@@ -66,7 +66,7 @@ pub fn train_dir(
 /// [`crate::estimate::nim::ensemble`]), with whether σ is calibrated, and the run's truth where
 /// it is a simulated run (for comparison only: the estimate never reads it).
 pub fn predict_dir(model_dir: &Path, run_dir: &Path) -> crate::Result<Predicted> {
-    let run = crate::dataset::read_run(run_dir)?;
+    let run = sim::reading::read_run(run_dir)?;
     let models = Ensemble::<Dense>::load(model_dir)?;
     let bodies = run.measurements.bodies.len().min(models.bodies());
     Ok(Predicted {

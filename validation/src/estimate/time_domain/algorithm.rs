@@ -10,12 +10,13 @@
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::dataset::{JointColumn, Measurements};
 use crate::estimate::EstimateError;
 use crate::estimate::frequency::algorithm::Excitation;
 use crate::estimate::known_geometry::{KnownGeometry, require};
 use crate::fourier::Series;
 use crate::param::Values;
+use sim::reading::Measurements;
+use sim::recording::JointColumn;
 
 /// Where the angles and their derivatives come from.
 #[derive(Clone, Copy, Debug, PartialEq)]

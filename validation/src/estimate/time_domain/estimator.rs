@@ -2,11 +2,11 @@
 //! ([`crate::estimate::time_domain::algorithm`]) of a run with periodic (multisine) torques: masses,
 //! moments about the joint axis and joint damping of a fixed-base planar arm.
 
-use crate::dataset::JointColumn;
 use crate::estimate::Family;
 use crate::estimate::frequency::Told;
 use crate::estimate::time_domain::algorithm::{Derivatives, InverseDynamicsLs};
 use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplicable};
+use sim::recording::JointColumn;
 
 /// The time-domain estimator with its source of `q̇, q̈`.
 #[derive(Clone, Debug)]

@@ -9,7 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::SweptEffect;
 use super::registry::EFFECTS;
-use crate::dataset::Measurements;
+use sim::reading::Measurements;
 
 /// One effect of [`EFFECTS`]: compared, ordered and hashed by its place in the registry, written
 /// (serde, CSV, reports) as its [`SweptEffect::name`].

@@ -81,7 +81,7 @@ pub use target::{JointProblem, Place, Target};
 
 use sim::scenario::Scenario;
 
-use crate::dataset::Measurements;
+use sim::reading::Measurements;
 
 /// One effect of the generator a study can sweep: what it writes into a scenario at a severity
 /// (the arm, its drives, its sensors), or what it tells the estimators of a measured run (a

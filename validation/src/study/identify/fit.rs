@@ -61,7 +61,7 @@ pub struct ParameterFit {
 /// Per joint: the fit of `chosen` (rows of `outcome`) over `validate` and Rapier's `replay`.
 pub(super) fn joints(
     validate: &Loaded,
-    signal: &crate::signal::Chain,
+    signal: &sim::dataset::recorded::Chain,
     outcome: &Outcome,
     chosen: &str,
     replay: &ReplayCheck,

@@ -70,7 +70,7 @@ pub struct Identification {
     /// The run's id.
     pub run_id: String,
     /// The signal chain as applied at import (grid, low-pass, derivatives).
-    pub signal: crate::signal::Chain,
+    pub signal: sim::dataset::recorded::Chain,
     /// Samples after import (past the filter's end transients: the estimators' samples).
     pub samples: usize,
     /// The share of the log's time span held out, at its end.

@@ -35,12 +35,12 @@ pub use training::{
     CALIBRATION_SHARE, HIDDEN, MEMBERS, Recipe, STEPS, Training, examples, train, train_config,
 };
 
-use crate::dataset::Run;
 use crate::estimate::engine::NoEstimate;
 use crate::estimate::nim::joint::sensing::{body_parameters, encode_bodies, read};
 use crate::estimate::nim::joint::{LinkPopulation, Prior, Sensing};
 use crate::estimate::{Estimator, EstimatorId, Experiment, Options, Role, by_id};
 use crate::param::{ParamId, arm_truth, truth_table};
+use sim::reading::Run;
 
 /// Parameters counted: `|truth|` at least this share of the arm's largest base parameter.
 pub const COUNTED: f64 = 1e-6;

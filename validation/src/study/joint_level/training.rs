@@ -6,7 +6,6 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{identify, one_structure, truth};
-use crate::dataset::Run;
 use crate::estimate::Experiment;
 use crate::estimate::Options;
 use crate::estimate::nim::dense::Dense;
@@ -14,6 +13,7 @@ use crate::estimate::nim::joint::sensing::encode_bodies;
 use crate::estimate::nim::joint::{Example, JointNim, Labeled, LinkPopulation, Prior, Sensing};
 use crate::estimate::nim::mlp::BurnMlp;
 use crate::estimate::nim::{Loss, TrainConfig};
+use sim::reading::Run;
 
 /// How the joint-level NIM of a study was trained.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -25,12 +25,12 @@ use serde::{Deserialize, Serialize};
 use super::joint_level::JointLevelStudy;
 use super::level_summary::{LevelRow, levels};
 use super::sweep::SweepResult;
-use crate::dataset::Run;
 use crate::estimate::mim::algorithm;
 use crate::estimate::nim::joint::Sensing;
 use crate::estimate::nim::joint::sensing::encode_bodies;
 use crate::estimate::{EstimatorId, Experiment, Options, Role, by_name};
 use crate::param::{ParamId, truth_table};
+use sim::reading::Run;
 
 /// A method's largest errors on a run without sensor noise.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -5,7 +5,6 @@
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::dataset::Run;
 use crate::estimate::nim::ensemble::{TWO_SIGMA_COVERAGE, conformal_quantile};
 use crate::estimate::nim::joint::{Prior, Sensing};
 use crate::estimate::nim::set::network::{SetData, SetTraining, train};
@@ -14,6 +13,7 @@ use crate::estimate::nim::set::samples::{
 };
 use crate::estimate::nim::set::{SetNim, target_scale};
 use crate::study::joint_level::{CALIBRATION_SHARE, train_config, truth};
+use sim::reading::Run;
 
 /// `φ`'s widths (the last is the pooled width).
 pub(crate) const PHI: [usize; 3] = [128, 128, 128];

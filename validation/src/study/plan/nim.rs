@@ -12,11 +12,11 @@ use sim::scenario::Scenario;
 
 use super::populations::{denser, with_ft_sensors};
 use super::run::{simulate_into, stem};
-use crate::dataset::{Run, read_run};
 use crate::estimate::nim::{Inputs, TrainConfig};
 use crate::study::cache;
 use crate::study::nim::{NimStudy, PopulationRuns, population_study};
 use crate::study::nim_motion::{Category, MotionArms, MotionStudy, Sensing, Settings};
+use sim::reading::{Run, read_run};
 
 /// The NIM population study of a `kind = "nim_population"` file.
 #[derive(Clone, Debug)]

@@ -8,10 +8,10 @@ use rayon::prelude::*;
 use sim::scenario::Scenario;
 
 use super::{IndustrialPlan, MultisinePlan, TeachingPlan};
-use crate::dataset::{Run, read_run};
 use crate::study::industrial::IndustrialStudy;
 use crate::study::multisine::{MultisineStudy, ScaleRun};
 use crate::study::teaching::{TeachingRuns, TeachingStudy};
+use sim::reading::{Run, read_run};
 
 /// Simulates `scenarios` into `dirs` (replacing what is there), in parallel, and reads the runs
 /// back; the first error, if any.

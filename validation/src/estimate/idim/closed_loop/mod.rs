@@ -38,8 +38,8 @@ use arm::Arm;
 
 use super::Samples;
 use super::base::FullRegressor;
-use crate::dataset::Measurements;
 use crate::estimate::NotApplicable;
+use sim::reading::Measurements;
 
 /// How one joint is driven (the run's design).
 #[derive(Clone, Debug)]

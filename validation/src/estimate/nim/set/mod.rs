@@ -145,7 +145,7 @@ impl SetNim {
     fn read<'a>(
         &self,
         experiment: &Experiment<'a>,
-    ) -> Result<(&'a crate::dataset::Measurements, SampleSet), NotApplicable> {
+    ) -> Result<(&'a sim::reading::Measurements, SampleSet), NotApplicable> {
         let data = crate::estimate::single(experiment)?;
         let n = body_parameters(data.bodies.len()).len();
         if n != self.prior.len() {

@@ -10,10 +10,10 @@
 //! `ln σ_f`, `ln σ_n`, the stated force and moment noise of the body's joint
 //! ([`crate::estimate::mim::gls::WrenchNoise::rms`]).
 
-use crate::dataset::Measurements;
 use crate::estimate::NotApplicable;
 use crate::estimate::mim::algorithm::body_equations;
 use crate::estimate::mim::gls::WrenchNoise;
+use sim::reading::Measurements;
 
 /// Values per body and sample (module docs).
 pub const PER_BODY: usize = 15;

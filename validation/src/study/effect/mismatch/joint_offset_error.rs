@@ -1,8 +1,9 @@
 //! `joint_offset_error`: the joint coordinates told, offset by `±level`, alternating along the
 //! chain.
 
-use crate::dataset::{JointColumn, Measurements};
 use crate::study::effect::SweptEffect;
+use sim::reading::Measurements;
+use sim::recording::JointColumn;
 
 /// The estimators are told every joint's measured coordinate offset by `±δ` (rad or m),
 /// alternating in sign along the chain (encoders zeroed wrong).

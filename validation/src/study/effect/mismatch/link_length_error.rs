@@ -2,8 +2,8 @@
 
 use nalgebra::Vector3;
 
-use crate::dataset::Measurements;
 use crate::study::effect::SweptEffect;
+use sim::reading::Measurements;
 
 /// The estimators are told kinematics whose every link (joint point to joint point, from the
 /// first joint on) is `1 + ε` times as long.

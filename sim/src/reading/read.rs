@@ -5,19 +5,19 @@
 use std::path::{Path, PathBuf};
 
 use super::tables::{read_bodies, read_joints, read_manifest, read_truth};
-use sim::dataset::Manifest;
-use sim::dataset::columns::{BODIES_FILE, JOINTS_FILE, MANIFEST_FILE, TRUTH_FILE};
+use crate::dataset::DatasetError;
+use crate::dataset::Manifest;
+use crate::dataset::columns::{BODIES_FILE, JOINTS_FILE, MANIFEST_FILE, TRUTH_FILE};
 
 use super::series::{JointSeries, Measurements, Run, Stated};
-use sim::dataset::DatasetError as ReadError;
 
 /// Reads a run directory.
 /// Its files are first checked against its `SHA256SUMS`, where it has one
-/// ([`sim::dataset::checksum`]).
-pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
-    let list = dir.join(sim::dataset::checksum::CHECKSUMS_FILE);
+/// ([`crate::dataset::checksum`]).
+pub fn read_run(dir: &Path) -> Result<Run, DatasetError> {
+    let list = dir.join(crate::dataset::checksum::CHECKSUMS_FILE);
     if list.exists() {
-        sim::dataset::checksum::verify(&list, dir, &sim::dataset::columns::RUN_FILES)?;
+        crate::dataset::checksum::verify(&list, dir, &crate::dataset::columns::RUN_FILES)?;
     }
     let files = [BODIES_FILE, JOINTS_FILE, TRUTH_FILE, MANIFEST_FILE].map(|f| dir.join(f));
     read_files(dir, &files)
@@ -25,23 +25,23 @@ pub fn read_run(dir: &Path) -> Result<Run, ReadError> {
 
 /// Reads a run from its four files `[bodies, joints, truth, manifest]`; `dir` is recorded as
 /// where it came from.
-fn read_files(dir: &Path, files: &[PathBuf; 4]) -> Result<Run, ReadError> {
+fn read_files(dir: &Path, files: &[PathBuf; 4]) -> Result<Run, DatasetError> {
     let [bodies_path, joints_path, truth_path, manifest_path] = files;
     let manifest = read_manifest(manifest_path)?;
     refuse_invalid(&manifest, manifest_path)?;
     let [bodies, joints, truth] = [bodies_path, joints_path, truth_path]
-        .map(|p| sim::dataset::reader::ParquetColumns::read(p));
+        .map(|p| crate::dataset::reader::ParquetColumns::read(p));
     assemble(dir, [bodies?, joints?, truth?], manifest, manifest_path)
 }
 
 /// A run from its three tables' columns and its manifest (read from `manifest_path`, which
 /// errors name); `dir` is recorded as where it came from.
-pub(super) fn assemble(
+pub(crate) fn assemble(
     dir: &Path,
-    [bt, jt, tt]: [sim::dataset::reader::ParquetColumns; 3],
+    [bt, jt, tt]: [crate::dataset::reader::ParquetColumns; 3],
     manifest: Manifest,
     manifest_path: &Path,
-) -> Result<Run, ReadError> {
+) -> Result<Run, DatasetError> {
     let (run_id, t, bodies) = read_bodies(&bt)?;
     let mut joints = read_joints(&jt, &bt.path, t.len())?;
     let truth = read_truth(&tt)?;
@@ -63,11 +63,11 @@ pub(super) fn assemble(
     })
 }
 
-/// `Err` for a run whose manifest names a failed validity gate ([`sim::validity`]): estimators,
+/// `Err` for a run whose manifest names a failed validity gate ([`crate::validity`]): estimators,
 /// studies and sweeps never read one as data.
-pub(super) fn refuse_invalid(manifest: &Manifest, origin: &Path) -> Result<(), ReadError> {
+pub(crate) fn refuse_invalid(manifest: &Manifest, origin: &Path) -> Result<(), DatasetError> {
     match &manifest.invalid {
-        Some(invalid) => Err(ReadError::MarkedInvalid(
+        Some(invalid) => Err(DatasetError::MarkedInvalid(
             Box::new(invalid.clone()),
             origin.to_owned(),
         )),
@@ -78,33 +78,35 @@ pub(super) fn refuse_invalid(manifest: &Manifest, origin: &Path) -> Result<(), R
 /// Sets what each joint's drive was told (gain, reference, torque signal) from the manifest's
 /// scenario: the experiment's design, known to the experimenter; returns the stated
 /// measurement model.
-pub(super) fn apply_design(
+pub(crate) fn apply_design(
     joints: &mut [JointSeries],
     manifest: &Manifest,
     manifest_path: &Path,
-) -> Result<Stated, ReadError> {
-    let scenario = sim::scenario::Scenario::from_toml_with_model(
+) -> Result<Stated, DatasetError> {
+    let scenario = crate::scenario::Scenario::from_toml_with_model(
         &manifest.scenario,
         &format!("{} (scenario)", manifest_path.display()),
         &manifest.model,
     )
-    .map_err(|e| ReadError::Format {
+    .map_err(|e| DatasetError::Format {
         path: manifest_path.to_owned(),
         message: e.to_string(),
     })?;
     for (j, d) in joints.iter_mut().zip(&scenario.drives) {
         j.gain = d.gain;
         j.reference = match &d.drive {
-            sim::drive::Drive::Motion(p)
-            | sim::drive::Drive::Servo(sim::drive::Servo { reference: p, .. }) => Some(p.clone()),
+            crate::drive::Drive::Motion(p)
+            | crate::drive::Drive::Servo(crate::drive::Servo { reference: p, .. }) => {
+                Some(p.clone())
+            }
             _ => None,
         };
         j.control = match &d.drive {
-            sim::drive::Drive::Servo(s) => Some(s.control),
+            crate::drive::Drive::Servo(s) => Some(s.control),
             _ => None,
         };
         j.excitation = match &d.drive {
-            sim::drive::Drive::Torque(s) => Some(s.clone()),
+            crate::drive::Drive::Torque(s) => Some(s.clone()),
             _ => None,
         };
     }
@@ -118,7 +120,7 @@ pub(super) fn apply_design(
 
 /// Writes a simulated run to `dir` (replacing it) and reads it back, as every consumer of the
 /// project's datasets sees it.
-pub fn write_and_read(run: &sim::Run, dir: &Path) -> Result<Run, ReadError> {
-    sim::dataset::write_run(dir, &run.recording, &run.manifest, true)?;
+pub fn write_and_read(run: &crate::Run, dir: &Path) -> Result<Run, DatasetError> {
+    crate::dataset::write_run(dir, &run.recording, &run.manifest, true)?;
     read_run(dir)
 }

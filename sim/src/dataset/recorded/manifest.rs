@@ -1,12 +1,12 @@
 //! The manifest of a recorded run: where its data came from and every choice made on the way
-//! (`validation import` makes it, [`sim::dataset::recorded`] writes it).
+//! (`validation import` makes it, [`crate::dataset::recorded`] writes it).
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::chain::Chain;
 use super::config::Config;
-use crate::signal;
 
 /// A file the run was made from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -23,19 +23,19 @@ impl SourceFile {
     pub fn of_all(
         path: &Path,
         files: &[std::path::PathBuf],
-    ) -> Result<Self, sim::dataset::DatasetError> {
+    ) -> Result<Self, crate::dataset::DatasetError> {
         let files: Vec<&Path> = files.iter().map(|f| f.as_path()).collect();
         Ok(SourceFile {
             path: path.display().to_string(),
-            sha256: sim::dataset::checksum::digest_all(&files)?,
+            sha256: crate::dataset::checksum::digest_all(&files)?,
         })
     }
 
     /// The file at `path` with its digest.
-    pub fn of(path: &Path) -> Result<Self, sim::dataset::DatasetError> {
+    pub fn of(path: &Path) -> Result<Self, crate::dataset::DatasetError> {
         Ok(SourceFile {
             path: path.display().to_string(),
-            sha256: sim::dataset::checksum::digest(path)?,
+            sha256: crate::dataset::checksum::digest(path)?,
         })
     }
 }
@@ -74,7 +74,7 @@ pub struct JointSource {
 /// `manifest.json` of a recorded run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecordedManifest {
-    /// Always [`sim::dataset::recorded::RECORDED_KIND`].
+    /// Always [`crate::dataset::recorded::RECORDED_KIND`].
     pub kind: String,
     /// Run id.
     pub run_id: String,
@@ -98,11 +98,11 @@ pub struct RecordedManifest {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub topics: Vec<String>,
     /// The URDF's chain as read (the maker's parameters: a prior, not a truth).
-    pub model: sim::model::Chain,
+    pub model: crate::model::Chain,
     /// Per joint, in chain order.
     pub joints: Vec<JointSource>,
     /// The signal chain as applied.
-    pub signal: signal::Chain,
+    pub signal: Chain,
     /// Crate versions of the importer.
     pub engine: std::collections::BTreeMap<String, String>,
 }
@@ -110,21 +110,22 @@ pub struct RecordedManifest {
 impl RecordedManifest {
     /// Reads `manifest.json` of the run directory `dir`, if it is a recorded run's (`None` for a
     /// simulated run's).
-    pub fn read(dir: &Path) -> Result<Option<Self>, sim::dataset::DatasetError> {
-        let path = dir.join(sim::dataset::columns::MANIFEST_FILE);
-        let text = std::fs::read_to_string(&path).map_err(sim::dataset::io(&path))?;
+    pub fn read(dir: &Path) -> Result<Option<Self>, crate::dataset::DatasetError> {
+        let path = dir.join(crate::dataset::columns::MANIFEST_FILE);
+        let text = std::fs::read_to_string(&path).map_err(crate::dataset::io(&path))?;
         let value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| sim::dataset::DatasetError::Format {
+            serde_json::from_str(&text).map_err(|e| crate::dataset::DatasetError::Format {
                 path: path.clone(),
                 message: e.to_string(),
             })?;
-        if value.get("kind").and_then(|k| k.as_str()) != Some(sim::dataset::recorded::RECORDED_KIND)
+        if value.get("kind").and_then(|k| k.as_str())
+            != Some(crate::dataset::recorded::RECORDED_KIND)
         {
             return Ok(None);
         }
         serde_json::from_value(value)
             .map(Some)
-            .map_err(|e| sim::dataset::DatasetError::Format {
+            .map_err(|e| crate::dataset::DatasetError::Format {
                 path,
                 message: format!("a recorded run's manifest: {e}"),
             })

@@ -1,20 +1,14 @@
-//! A recorded run directory (written by `validation import`, [`sim::dataset::recorded`]): its
-//! manifest and the recording's configuration (what the importer applied), and its reading:
-//! the joint series an estimator may read, and no truth.
+//! A recorded run directory read: the joint series an estimator may read, and no truth.
 //!
-//! The signal chain's end transient ([`crate::signal::Chain::settling`] samples at each end) is
+//! The signal chain's end transient ([`super::Chain::settling`] samples at each end) is
 //! left out here, so every estimator sees only samples the filter has settled on.
 
 use std::path::{Path, PathBuf};
 
-mod config;
-mod manifest;
-
-pub use config::{Config, ConfigError, Coupling, JointNames, Transmission, matrix};
-pub use manifest::{JointColumns, JointSource, RecordedManifest, SourceFile};
-
-use super::{JointSeries, Measurements, ReadError, Stated};
-use sim::dataset::columns::JOINTS_FILE;
+use super::{JointSeries, Measurements, Stated};
+use crate::dataset::DatasetError;
+use crate::dataset::columns::JOINTS_FILE;
+use crate::dataset::recorded::{JointNames, RecordedManifest, matrix};
 
 /// A recorded run, read.
 #[derive(Clone, Debug)]
@@ -29,7 +23,7 @@ pub struct RecordedRun {
 
 impl RecordedRun {
     /// The URDF names of the joints, in chain order.
-    pub(crate) fn joint_names(&self) -> Vec<String> {
+    pub fn joint_names(&self) -> Vec<String> {
         self.manifest
             .joints
             .iter()
@@ -39,17 +33,17 @@ impl RecordedRun {
 }
 
 /// Whether `dir` holds a recorded run (its manifest says `"kind": "recorded"`).
-pub fn is_recorded(dir: &Path) -> Result<bool, ReadError> {
+pub fn is_recorded(dir: &Path) -> Result<bool, DatasetError> {
     Ok(RecordedManifest::read(dir)?.is_some())
 }
 
 /// Reads the recorded run in `dir`: its files checked against `SHA256SUMS` first.
-pub fn read_recorded(dir: &Path) -> Result<RecordedRun, ReadError> {
+pub fn read_recorded(dir: &Path) -> Result<RecordedRun, DatasetError> {
     // Checksums first, then the joint table in the writer's layout, as many joints and samples
     // as the manifest says (sim's reader).
-    let (_, table) = sim::dataset::recorded::read(dir)?;
-    let manifest_path = dir.join(sim::dataset::columns::MANIFEST_FILE);
-    let manifest = RecordedManifest::read(dir)?.ok_or_else(|| ReadError::Format {
+    let (_, table) = crate::dataset::recorded::read(dir)?;
+    let manifest_path = dir.join(crate::dataset::columns::MANIFEST_FILE);
+    let manifest = RecordedManifest::read(dir)?.ok_or_else(|| DatasetError::Format {
         path: manifest_path.clone(),
         message: "not a recorded run (expected \"kind\": \"recorded\")".into(),
     })?;
@@ -67,7 +61,7 @@ pub fn read_recorded(dir: &Path) -> Result<RecordedRun, ReadError> {
             ..JointSeries::default()
         })
         .collect();
-    let inconsistent = |expected: String| ReadError::Column {
+    let inconsistent = |expected: String| DatasetError::Column {
         path: path.clone(),
         column: "joint".into(),
         expected,
@@ -109,7 +103,7 @@ pub fn read_recorded(dir: &Path) -> Result<RecordedRun, ReadError> {
 fn transmission(
     manifest: &RecordedManifest,
     path: &Path,
-) -> Result<Option<nalgebra::DMatrix<f64>>, ReadError> {
+) -> Result<Option<nalgebra::DMatrix<f64>>, DatasetError> {
     let Some(t) = &manifest.config.transmission else {
         return Ok(None);
     };
@@ -118,7 +112,7 @@ fn transmission(
     };
     matrix(t, &names, path)
         .map(Some)
-        .map_err(|e| ReadError::Format {
+        .map_err(|e| DatasetError::Format {
             path: path.to_owned(),
             message: e.to_string(),
         })

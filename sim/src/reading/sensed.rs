@@ -1,7 +1,7 @@
 //! The sensors' view of a run: each column replaced by its measured copy where it has one.
 
+use crate::recording::BodyGroup;
 use nalgebra::Vector3;
-use sim::recording::BodyGroup;
 
 use super::{BodySeries, JointSeries, Measurements};
 
@@ -50,7 +50,7 @@ impl BodySeries {
 impl JointSeries {
     fn sensed(&self) -> JointSeries {
         let get = |c| self.measured_or_clean(c).to_vec();
-        use super::JointColumn::{Current, Q, Qd, Qdd, Tau};
+        use crate::recording::JointColumn::{Current, Q, Qd, Qdd, Tau};
         JointSeries {
             q: get(Q),
             qd: get(Qd),

@@ -26,13 +26,14 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::recording::BodyGroup;
 use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray, UInt8Array, UInt32Array};
 use arrow_schema::{DataType, Field, Schema};
 use nalgebra::Vector3;
 use serde::Serialize;
-use sim::recording::BodyGroup;
 
-use super::{JointColumn, Measurements};
+use super::Measurements;
+use crate::recording::JointColumn;
 
 /// File names of a measurement directory.
 pub(crate) const JOINTS: &str = "joints.parquet";
@@ -54,7 +55,7 @@ pub struct Description {
     /// Samples per joint and per body.
     pub samples: usize,
     /// The arm's kinematics without inertial parameters (the manifest's `model` schema).
-    pub geometry: sim::model::Chain,
+    pub geometry: crate::model::Chain,
     /// The stated measurement model.
     pub stated: StatedSensors,
     /// Drive gain `K` per dataset joint id (N·m/A or N/A).
@@ -67,9 +68,9 @@ pub struct Description {
 #[derive(Clone, Debug, Serialize)]
 pub struct StatedSensors {
     /// Physical sensors.
-    pub sensors: Vec<sim::sensor::Sensor>,
+    pub sensors: Vec<crate::sensor::Sensor>,
     /// Per-column noise laws.
-    pub noise: Vec<sim::noise::ColumnNoise>,
+    pub noise: Vec<crate::noise::ColumnNoise>,
 }
 
 /// The two tables and the description of a measurement directory.
@@ -227,17 +228,17 @@ pub fn tables(m: &Measurements) -> MeasurementTables {
 }
 
 /// Writes `m`'s measurement directory into the existing, empty directory `dir`.
-pub fn write(dir: &Path, m: &Measurements) -> Result<(), super::ReadError> {
+pub fn write(dir: &Path, m: &Measurements) -> Result<(), crate::dataset::DatasetError> {
     let t = tables(m);
     parquet(&dir.join(JOINTS), &t.joints)?;
     parquet(&dir.join(BODIES), &t.bodies)?;
     let path = dir.join(DESCRIPTION);
     let text = serde_json::to_string_pretty(&t.description).expect("serializes");
-    std::fs::write(&path, text).map_err(|e| super::ReadError::Io { path, source: e })
+    std::fs::write(&path, text).map_err(|e| crate::dataset::DatasetError::Io { path, source: e })
 }
 
-fn parquet(path: &Path, batch: &RecordBatch) -> Result<(), super::ReadError> {
-    let fail = |message: String| super::ReadError::Format {
+fn parquet(path: &Path, batch: &RecordBatch) -> Result<(), crate::dataset::DatasetError> {
+    let fail = |message: String| crate::dataset::DatasetError::Format {
         path: path.to_owned(),
         message,
     };

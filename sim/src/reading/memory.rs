@@ -1,22 +1,23 @@
 //! A simulated run as the reader would give it, without writing Parquet: the Monte-Carlo
-//! studies re-noise one clean recording many times ([`sim::measurement::measure`]).
+//! studies re-noise one clean recording many times ([`crate::measurement::measure`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::recording::{BodyGroup, Recording};
 use nalgebra::Vector3;
-use sim::recording::{BodyGroup, Recording};
 
-use super::{BodySeries, BodyTruth, JointSeries, Measurements, ReadError, Run, Truth};
+use super::{BodySeries, BodyTruth, JointSeries, Measurements, Run, Truth};
+use crate::dataset::DatasetError;
+use crate::recording::JointColumn;
 
 /// The [`Run`] that writing `run` to a directory and reading it back gives (tested equal), with
 /// `dir` as its recorded origin.
-pub fn from_simulated(run: &sim::Run, dir: &Path) -> Result<Run, ReadError> {
-    super::run_dir::refuse_invalid(&run.manifest, dir)?;
+pub fn from_simulated(run: &crate::Run, dir: &Path) -> Result<Run, DatasetError> {
+    super::read::refuse_invalid(&run.manifest, dir)?;
     let rec = &run.recording;
     let mut joints: Vec<JointSeries> = (0..rec.joint_ids.len()).map(|k| joint(rec, k)).collect();
-    let stated =
-        super::run_dir::apply_design(&mut joints, &run.manifest, &dir.join("manifest.json"))?;
+    let stated = super::read::apply_design(&mut joints, &run.manifest, &dir.join("manifest.json"))?;
     let clean = Measurements {
         run_id: rec.run_id.clone(),
         t: rec.t.clone(),
@@ -36,7 +37,7 @@ pub fn from_simulated(run: &sim::Run, dir: &Path) -> Result<Run, ReadError> {
 
 fn body(rec: &Recording, b: usize) -> BodySeries {
     let n = rec.n_bodies;
-    let series = |f: &dyn Fn(&sim::recording::BodyRecord) -> Vector3<f64>| {
+    let series = |f: &dyn Fn(&crate::recording::BodyRecord) -> Vector3<f64>| {
         (0..rec.samples()).map(|s| f(rec.body(s, b))).collect()
     };
     let mut measured = BTreeMap::new();
@@ -76,7 +77,7 @@ fn body(rec: &Recording, b: usize) -> BodySeries {
 
 fn joint(rec: &Recording, k: usize) -> JointSeries {
     let nj = rec.joint_ids.len();
-    let series = |f: &dyn Fn(&sim::recording::JointRecord) -> f64| {
+    let series = |f: &dyn Fn(&crate::recording::JointRecord) -> f64| {
         (0..rec.samples()).map(|s| f(rec.joint(s, k))).collect()
     };
     JointSeries {
@@ -96,9 +97,7 @@ fn joint(rec: &Recording, k: usize) -> JointSeries {
             .measured
             .iter()
             .map(|(name, v)| {
-                let column = name
-                    .strip_suffix("_meas")
-                    .and_then(super::JointColumn::from_name);
+                let column = name.strip_suffix("_meas").and_then(JointColumn::from_name);
                 let column = column.expect("the simulator measures joint columns only");
                 (column, (0..rec.samples()).map(|s| v[s * nj + k]).collect())
             })
@@ -106,7 +105,7 @@ fn joint(rec: &Recording, k: usize) -> JointSeries {
     }
 }
 
-fn truth(model: &sim::model::Chain) -> Truth {
+fn truth(model: &crate::model::Chain) -> Truth {
     Truth {
         bodies: model
             .links

@@ -1,14 +1,16 @@
 //! The bodies, joints and truth tables of a run directory turned into series; the files are
-//! read by `sim`'s reader beside its writer ([`sim::dataset::reader::ParquetColumns`]).
+//! read by `sim`'s reader beside its writer ([`crate::dataset::reader::ParquetColumns`]).
 
 use std::path::Path;
 
+use crate::dataset::Manifest;
+use crate::dataset::reader::ParquetColumns;
+use crate::recording::BodyGroup;
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
-use sim::dataset::Manifest;
-use sim::dataset::reader::ParquetColumns;
-use sim::recording::BodyGroup;
 
-use super::{BodySeries, BodyTruth, JointColumn, JointSeries, ReadError, Truth};
+use super::{BodySeries, BodyTruth, JointSeries, Truth};
+use crate::dataset::DatasetError;
+use crate::recording::JointColumn;
 
 /// For each entity (body or joint) and each sample, the row that holds it; an error unless every
 /// (sample, entity) pair occurs exactly once.
@@ -17,14 +19,14 @@ fn row_index(
     sample: &[u32],
     entity: &[usize],
     entities: usize,
-) -> Result<(usize, Vec<Vec<usize>>), ReadError> {
+) -> Result<(usize, Vec<Vec<usize>>), DatasetError> {
     let samples = sample.iter().map(|s| *s as usize + 1).max().unwrap_or(0);
     let mut rows = vec![vec![usize::MAX; samples]; entities];
     for (r, (&s, &e)) in sample.iter().zip(entity).enumerate() {
         rows[e][s as usize] = r;
     }
     if sample.len() != samples * entities || rows.iter().flatten().any(|r| *r == usize::MAX) {
-        return Err(ReadError::Column {
+        return Err(DatasetError::Column {
             path: path.to_owned(),
             column: "sample".into(),
             expected: "exactly one row per (sample, body or joint)".into(),
@@ -37,12 +39,12 @@ fn pick<T: Clone>(column: &[T], rows: &[usize]) -> Vec<T> {
     rows.iter().map(|&r| column[r].clone()).collect()
 }
 
-pub(super) fn read_manifest(manifest_path: &Path) -> Result<Manifest, ReadError> {
-    let text = std::fs::read_to_string(manifest_path).map_err(|source| ReadError::Io {
+pub(super) fn read_manifest(manifest_path: &Path) -> Result<Manifest, DatasetError> {
+    let text = std::fs::read_to_string(manifest_path).map_err(|source| DatasetError::Io {
         path: manifest_path.to_owned(),
         source,
     })?;
-    serde_json::from_str(&text).map_err(|e| ReadError::Format {
+    serde_json::from_str(&text).map_err(|e| DatasetError::Format {
         path: manifest_path.to_owned(),
         message: e.to_string(),
     })
@@ -51,12 +53,12 @@ pub(super) fn read_manifest(manifest_path: &Path) -> Result<Manifest, ReadError>
 /// `(run_id, t, bodies)` of `bodies.parquet`.
 pub(super) fn read_bodies(
     bt: &ParquetColumns,
-) -> Result<(String, Vec<f64>, Vec<BodySeries>), ReadError> {
+) -> Result<(String, Vec<f64>, Vec<BodySeries>), DatasetError> {
     let bodies_path = bt.path.as_path();
     let run_id = bt.utf8("run_id")?.into_iter().next().unwrap_or_default();
     let body = bt.u8("body")?;
     if body.contains(&0) {
-        return Err(ReadError::Column {
+        return Err(DatasetError::Column {
             path: bodies_path.to_owned(),
             column: "body".into(),
             expected: "bodies numbered from 1".into(),
@@ -129,7 +131,7 @@ struct JointRows {
     rows: Vec<Vec<usize>>,
 }
 
-fn joint_rows(jt: &ParquetColumns) -> Result<JointRows, ReadError> {
+fn joint_rows(jt: &ParquetColumns) -> Result<JointRows, DatasetError> {
     let jid = jt.u8("joint")?;
     let mut ids = jid.clone();
     ids.sort_unstable();
@@ -145,7 +147,7 @@ pub(super) fn read_joints(
     jt: &ParquetColumns,
     bodies_path: &Path,
     samples: usize,
-) -> Result<Vec<JointSeries>, ReadError> {
+) -> Result<Vec<JointSeries>, DatasetError> {
     let joints_path = jt.path.as_path();
     let kind = jt.utf8("kind")?;
     let JointRows {
@@ -154,7 +156,7 @@ pub(super) fn read_joints(
         rows: jrows,
     } = joint_rows(jt)?;
     if jsamples != samples {
-        return Err(ReadError::Column {
+        return Err(DatasetError::Column {
             path: joints_path.to_owned(),
             column: "sample".into(),
             expected: format!("{samples} samples, as in {}", bodies_path.display()),
@@ -172,7 +174,7 @@ pub(super) fn read_joints(
         .iter()
         .map(|c| {
             let column = c.strip_suffix("_meas").and_then(JointColumn::from_name);
-            let column = column.ok_or_else(|| ReadError::Column {
+            let column = column.ok_or_else(|| DatasetError::Column {
                 path: joints_path.to_owned(),
                 column: c.clone(),
                 expected: "a measured copy of a joint column: q_meas, qd_meas, qdd_meas, \
@@ -181,7 +183,7 @@ pub(super) fn read_joints(
             })?;
             Ok((column, jt.f64(c)?))
         })
-        .collect::<Result<_, ReadError>>()?;
+        .collect::<Result<_, DatasetError>>()?;
     let joints = ids
         .iter()
         .zip(&jrows)
@@ -205,7 +207,7 @@ pub(super) fn read_joints(
     Ok(joints)
 }
 
-pub(super) fn read_truth(tt: &ParquetColumns) -> Result<Truth, ReadError> {
+pub(super) fn read_truth(tt: &ParquetColumns) -> Result<Truth, DatasetError> {
     let (tb, names) = (tt.u8("body")?, tt.utf8("name")?);
     let [mass, j11, j22, j33, length, radius, damping] = [
         "mass",

@@ -1,4 +1,4 @@
-//! Reading a population dataset ([`sim::dataset::population`]): one arm at a time from its
+//! Reading a population dataset ([`crate::dataset::population`]): one arm at a time from its
 //! shard's files, fetched through the row groups' statistics of the `arm` column, each shard's
 //! files checked against its checksum list once per reader.
 
@@ -8,13 +8,13 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use std::sync::OnceLock;
 
-use sim::dataset::population::{
+use crate::dataset::population::{
     Layout, read_description, shard_checksums, shard_files, shard_relative_files,
 };
-use sim::dataset::reader::{ParquetColumns, arm_rows};
+use crate::dataset::reader::{ParquetColumns, arm_rows};
 
-use super::run_dir::{assemble, refuse_invalid};
-use super::{ReadError, Run};
+use super::{Run, assemble, refuse_invalid};
+use crate::dataset::DatasetError;
 
 /// An open population directory.
 pub struct PopulationReader {
@@ -22,12 +22,12 @@ pub struct PopulationReader {
     layout: Layout,
     /// Per shard, the outcome of checking its files against its checksum list (once).
     /// Per shard, its checksum check, made once (the error shared by every read of the shard).
-    verified: Vec<OnceLock<Result<(), std::sync::Arc<sim::dataset::DatasetError>>>>,
+    verified: Vec<OnceLock<Result<(), std::sync::Arc<crate::dataset::DatasetError>>>>,
 }
 
 impl PopulationReader {
     /// Opens the population directory `dir` (reads its `population.json`).
-    pub fn open(dir: &Path) -> Result<Self, ReadError> {
+    pub fn open(dir: &Path) -> Result<Self, DatasetError> {
         let layout = read_description(dir)?.layout();
         Ok(PopulationReader {
             dir: dir.to_owned(),
@@ -43,7 +43,7 @@ impl PopulationReader {
 
     /// The arms in complete shards (those whose manifests exist), in order: arms left out
     /// because they failed a validity gate are not among them.
-    pub fn arms(&self) -> Result<Vec<usize>, ReadError> {
+    pub fn arms(&self) -> Result<Vec<usize>, DatasetError> {
         let mut arms = Vec::new();
         for s in 0..self.layout.shards() {
             let manifests = &shard_files(&self.dir, s)[3];
@@ -56,9 +56,9 @@ impl PopulationReader {
 
     /// Reads arm `index`. The first read from a shard checks the shard's files against its
     /// checksum list.
-    pub fn read(&self, index: usize) -> Result<Run, ReadError> {
+    pub fn read(&self, index: usize) -> Result<Run, DatasetError> {
         if index >= self.layout.arms {
-            return Err(ReadError::Format {
+            return Err(DatasetError::Format {
                 path: self.dir.clone(),
                 message: format!(
                     "arm {index}: the population has arms 0 to {}",
@@ -80,7 +80,7 @@ impl PopulationReader {
 
     /// Reads the arms `arms` (in that order): the shards that hold many of them are read
     /// whole, once (in parallel), the others arm by arm.
-    pub fn read_many(&self, arms: &[usize]) -> Result<Vec<Run>, ReadError> {
+    pub fn read_many(&self, arms: &[usize]) -> Result<Vec<Run>, DatasetError> {
         let mut by_shard: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for &k in arms {
             by_shard.entry(self.layout.shard_of(k)).or_default().push(k);
@@ -94,7 +94,7 @@ impl PopulationReader {
                 }
                 self.read_shard(*s, wanted)
             })
-            .collect::<Result<_, ReadError>>()?;
+            .collect::<Result<_, DatasetError>>()?;
         let mut runs: BTreeMap<usize, Run> = read.into_iter().flatten().collect();
         arms.iter()
             .map(|k| runs.remove(k).map_or_else(|| self.read(*k), Ok))
@@ -102,7 +102,7 @@ impl PopulationReader {
     }
 
     /// The arms `wanted` of shard `s`, its files read whole.
-    fn read_shard(&self, s: usize, wanted: &[usize]) -> Result<BTreeMap<usize, Run>, ReadError> {
+    fn read_shard(&self, s: usize, wanted: &[usize]) -> Result<BTreeMap<usize, Run>, DatasetError> {
         let files = shard_files(&self.dir, s);
         if !files[3].is_file() {
             return Err(incomplete(&files[3], wanted[0], s));
@@ -127,12 +127,12 @@ impl PopulationReader {
         index: usize,
         manifest_path: &Path,
         [bodies, joints, truth, manifests]: [ParquetColumns; 4],
-    ) -> Result<Run, ReadError> {
+    ) -> Result<Run, DatasetError> {
         let Some(text) = manifests.utf8("manifest")?.into_iter().next() else {
             return Err(absent(manifest_path, index));
         };
-        let manifest: sim::dataset::Manifest =
-            serde_json::from_str(&text).map_err(|e| ReadError::Format {
+        let manifest: crate::dataset::Manifest =
+            serde_json::from_str(&text).map_err(|e| DatasetError::Format {
                 path: manifest_path.to_owned(),
                 message: format!("arm {index}'s manifest: {e}"),
             })?;
@@ -141,7 +141,7 @@ impl PopulationReader {
     }
 
     /// Checks shard `s`'s files against its checksum list, once per reader.
-    fn verify(&self, s: usize) -> Result<(), ReadError> {
+    fn verify(&self, s: usize) -> Result<(), DatasetError> {
         let list = shard_checksums(&self.dir, s);
         let outcome = self.verified[s].get_or_init(|| {
             let relative = shard_relative_files(s);
@@ -153,9 +153,10 @@ impl PopulationReader {
                 .filter(|(_, f)| f.exists())
                 .map(|(n, _)| n)
                 .collect();
-            sim::dataset::checksum::verify(&list, &self.dir, &required).map_err(std::sync::Arc::new)
+            crate::dataset::checksum::verify(&list, &self.dir, &required)
+                .map_err(std::sync::Arc::new)
         });
-        outcome.clone().map_err(|e| ReadError::Format {
+        outcome.clone().map_err(|e| DatasetError::Format {
             path: list,
             message: e.to_string(),
         })
@@ -163,20 +164,20 @@ impl PopulationReader {
 }
 
 /// Arms a shard must be asked for at least to be read whole by [`PopulationReader::read_many`]
-/// (a row group holds [`sim::dataset::population::ARMS_PER_ROW_GROUP`] arms).
+/// (a row group holds [`crate::dataset::population::ARMS_PER_ROW_GROUP`] arms).
 const WHOLE_SHARD: usize = 8;
 
 /// Arm `index`'s shard `s` has no manifests (not generated, or killed while being written).
-fn incomplete(manifests: &Path, index: usize, s: usize) -> ReadError {
-    ReadError::Format {
+fn incomplete(manifests: &Path, index: usize, s: usize) -> DatasetError {
+    DatasetError::Format {
         path: manifests.to_owned(),
         message: format!("arm {index}: its shard {s} is not complete (no manifests)"),
     }
 }
 
 /// Arm `index` is not among its shard's arms.
-fn absent(manifests: &Path, index: usize) -> ReadError {
-    ReadError::Format {
+fn absent(manifests: &Path, index: usize) -> DatasetError {
+    DatasetError::Format {
         path: manifests.to_owned(),
         message: format!(
             "arm {index} is not in its shard (it failed a validity gate and was left out)"
@@ -186,11 +187,11 @@ fn absent(manifests: &Path, index: usize) -> ReadError {
 
 /// Reads arm `index` of the population dataset `out` (its shard's files checked first; to read
 /// many arms, open a [`PopulationReader`] once, which checks each shard once).
-pub fn read_population_arm(out: &Path, index: usize) -> Result<Run, ReadError> {
+pub fn read_population_arm(out: &Path, index: usize) -> Result<Run, DatasetError> {
     PopulationReader::open(out)?.read(index)
 }
 
 /// The arms in complete shards of the population dataset `out`, in order.
-pub fn population_arms(out: &Path) -> Result<Vec<usize>, ReadError> {
+pub fn population_arms(out: &Path) -> Result<Vec<usize>, DatasetError> {
     PopulationReader::open(out)?.arms()
 }

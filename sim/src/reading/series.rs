@@ -5,10 +5,10 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use crate::dataset::Manifest;
+use crate::recording::BodyGroup;
+use crate::recording::JointColumn;
 use nalgebra::{UnitQuaternion, Vector3};
-use sim::dataset::Manifest;
-use sim::recording::BodyGroup;
-use sim::recording::JointColumn;
 
 /// Measured time series of one body (sample-indexed). Frames as in the dataset contract.
 #[derive(Clone, Debug, Default)]
@@ -65,14 +65,14 @@ pub struct JointSeries {
     pub gain: f64,
     /// The commanded reference of a prescribed or servo joint (the experiment's design), from
     /// the manifest's scenario.
-    pub reference: Option<sim::profile::Profile>,
+    pub reference: Option<crate::profile::Profile>,
     /// The control law of a servo joint (tracking [`JointSeries::reference`]; the experiment's
     /// design), from the manifest's scenario; `None` for prescribed, torque-driven and free
     /// joints and for recordings.
-    pub control: Option<sim::drive::Control>,
+    pub control: Option<crate::drive::Control>,
     /// The commanded torque signal of a torque-driven joint (the experiment's design, scaled
     /// by the scenario's `torque_scale`), from the manifest's scenario.
-    pub excitation: Option<sim::drive::Signal>,
+    pub excitation: Option<crate::drive::Signal>,
     /// Noisy measured copies by column (`q` for `q_meas`, …), where the run has them.
     pub measured: BTreeMap<JointColumn, Vec<f64>>,
 }
@@ -120,8 +120,8 @@ pub struct Measurements {
     pub bodies: Vec<BodySeries>,
     /// Per joint, in dataset order.
     pub joints: Vec<JointSeries>,
-    /// The arm's kinematics without its inertial parameters ([`sim::model::Chain::kinematics_only`]).
-    pub geometry: sim::model::Chain,
+    /// The arm's kinematics without its inertial parameters ([`crate::model::Chain::kinematics_only`]).
+    pub geometry: crate::model::Chain,
     /// The stated measurement model (a datasheet: the sensors' and noise laws' parameters, not
     /// the noise drawn), from the manifest's scenario.
     pub stated: Stated,
@@ -131,9 +131,9 @@ pub struct Measurements {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Stated {
     /// Physical sensors.
-    pub sensors: Vec<sim::sensor::Sensor>,
+    pub sensors: Vec<crate::sensor::Sensor>,
     /// Per-column noise laws.
-    pub noise: Vec<sim::noise::ColumnNoise>,
+    pub noise: Vec<crate::noise::ColumnNoise>,
     /// The torques come from a real robot's drives (a recorded run), which have terms the
     /// simulator's joints do not: a constant offset per joint, rotor inertia (the identifiers
     /// add their columns).
@@ -255,7 +255,7 @@ impl Measurements {
     }
 
     /// Index of the sample at time `t` (within 1e-9 s), if any.
-    pub(crate) fn sample_at(&self, t: f64) -> Option<usize> {
+    pub fn sample_at(&self, t: f64) -> Option<usize> {
         self.t.iter().position(|s| (s - t).abs() < 1e-9)
     }
 }
