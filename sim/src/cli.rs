@@ -92,6 +92,9 @@ pub enum Command {
     /// the replay's run directory, with its torque residual against the recording per joint in
     /// its manifest (`sim::replay`).
     Replay(crate::replay::Options),
+    /// Drive a model as the robot was driven: from the run's recorded states, under its logged
+    /// torques, open loop over short windows; print how far it drifts (`sim::rollout`).
+    Rollout(crate::rollout::Options),
     /// Read and check a scenario file without simulating it.
     Check {
         /// The scenario file (TOML).
@@ -166,6 +169,10 @@ pub fn run(command: Command) -> crate::Result<()> {
             for (name, v) in &r.torque_nrms_joints {
                 println!("  {name}: {v:.4}");
             }
+        }
+        Command::Rollout(options) => {
+            let r = crate::rollout::rollout(&options)?;
+            print_rollout(&r);
         }
         Command::Check { scenario } => {
             let s = Scenario::from_path(&scenario)?;
@@ -371,4 +378,32 @@ fn write_model(
         chain.len()
     );
     Ok(())
+}
+
+/// `sim rollout`'s summary: the windows, the mean errors and each joint's.
+fn print_rollout(r: &crate::rollout::RolledOut) {
+    let f = &r.fidelity;
+    println!(
+        "{} on {}: {} rollouts of {} s every {} s from {:.3} s; {} blew up",
+        r.model,
+        r.run,
+        f.per_window.len(),
+        f.windows.horizon,
+        f.windows.spacing,
+        r.from,
+        f.blown_up
+    );
+    println!(
+        "  mean joint error at the horizon {:.4e}, RMS over the window {:.4e} (rad or m)",
+        f.mean_horizon, f.mean_rms
+    );
+    for (j, (h, s)) in f.horizon.iter().zip(&f.rms).enumerate() {
+        println!("  joint {}: {h:.4e} at the horizon, {s:.4e} RMS", j + 1);
+    }
+    if !r.coupled_left_out.is_empty() {
+        println!(
+            "  drive terms of the coupled joints {:?} are not simulated",
+            r.coupled_left_out
+        );
+    }
 }

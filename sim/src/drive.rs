@@ -25,6 +25,17 @@ pub enum Drive {
     Free,
 }
 
+/// A joint's state at `t = 0` (`[[joint]] start`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JointStart {
+    /// Coordinate (rad or m).
+    pub q: f64,
+    /// Rate (rad/s or m/s).
+    #[serde(default)]
+    pub qd: f64,
+}
+
 /// A joint servo: a reference motion and the control law that tracks it.
 ///
 /// The controller reads the joint state at the start of each integrator step (exact, no
@@ -118,7 +129,23 @@ pub enum Signal {
         /// The terms.
         terms: Vec<Signal>,
     },
+    /// Samples held between their times (zero-order hold): `values[k]` over
+    /// `[start + k·period, start + (k+1)·period)`, the first before `start`, the last after the
+    /// end. What a logged torque or command is when a model is driven as the robot was: the
+    /// drive applied each sample until the next (`crate::rollout`).
+    Held {
+        /// Time of the first sample (s).
+        start: f64,
+        /// Sample interval (s).
+        period: f64,
+        /// The samples.
+        values: Vec<f64>,
+    },
 }
+
+/// Times within this fraction of a period below a sample time count as that sample's: a step
+/// time `k·dt` computed in floating point must not fall one sample short.
+const HOLD_ROUNDING: f64 = 1e-9;
 
 impl Signal {
     /// Value at `t` (s).
@@ -153,6 +180,17 @@ impl Signal {
                     .sum()
             }
             Signal::Sum { terms } => terms.iter().map(|s| s.eval(t)).sum(),
+            Signal::Held {
+                start,
+                period,
+                values,
+            } => {
+                let k = ((t - start) / period + HOLD_ROUNDING).floor().max(0.0) as usize;
+                values
+                    .get(k.min(values.len().saturating_sub(1)))
+                    .copied()
+                    .unwrap_or(0.0)
+            }
         }
     }
 
@@ -182,6 +220,15 @@ impl Signal {
             },
             Signal::Sum { terms } => Signal::Sum {
                 terms: terms.iter().map(|t| t.scaled(k)).collect(),
+            },
+            Signal::Held {
+                start,
+                period,
+                values,
+            } => Signal::Held {
+                start: *start,
+                period: *period,
+                values: values.iter().map(|v| v * k).collect(),
             },
         }
     }
@@ -243,6 +290,18 @@ impl Signal {
                 Ok(())
             }
             Signal::Sum { terms } => terms.iter().try_for_each(Signal::validate),
+            Signal::Held {
+                start,
+                period,
+                values,
+            } => {
+                finite("start", *start)?;
+                positive("period", *period, "sample interval in s")?;
+                if values.is_empty() {
+                    return Err(("values".into(), "expected at least one sample".into()));
+                }
+                values.iter().try_for_each(|v| finite("values", *v))
+            }
             _ => Ok(()),
         }
     }
@@ -263,5 +322,37 @@ mod tests {
         let t = 0.3;
         let w0 = std::f64::consts::PI;
         assert!((s.eval(t) - (2.0 * (w0 * t).cos() + (3.0 * w0 * t).cos())).abs() < 1e-15);
+    }
+
+    #[test]
+    fn held_samples_last_until_the_next() {
+        let s = Signal::Held {
+            start: 1.0,
+            period: 0.1,
+            values: vec![1.0, 2.0, 3.0],
+        };
+        // Before the first sample, at and after each, past the last.
+        for (t, v) in [
+            (0.0, 1.0),
+            (1.0, 1.0),
+            (1.05, 1.0),
+            (1.1, 2.0),
+            (1.0 + 3.0 * 0.1 / 3.0, 2.0),
+            (1.2, 3.0),
+            (9.0, 3.0),
+        ] {
+            assert_eq!(s.eval(t), v, "t = {t}");
+        }
+        // A step time computed as k·dt lands on its sample, not one short.
+        let dt = 0.1 / 7.0;
+        assert_eq!(s.eval(1.0 + 14.0 * dt), 3.0);
+        assert_eq!(s.scaled(2.0).eval(1.15), 4.0);
+        assert!(s.validate().is_ok());
+        let empty = Signal::Held {
+            start: 0.0,
+            period: 0.1,
+            values: vec![],
+        };
+        assert_eq!(empty.validate().unwrap_err().0, "values");
     }
 }

@@ -17,6 +17,9 @@ pub enum Error {
     /// A run or population directory ([`crate::dataset::DatasetError`]).
     #[error(transparent)]
     Dataset(#[from] crate::dataset::DatasetError),
+    /// A rollout ([`crate::rollout::RolloutError`]).
+    #[error(transparent)]
+    Rollout(#[from] crate::rollout::RolloutError),
     /// A population run ([`crate::batch::BatchError`]).
     #[error(transparent)]
     Batch(#[from] crate::batch::BatchError),

@@ -72,6 +72,7 @@ pub mod readout;
 pub mod recording;
 pub mod replay;
 pub mod residuals;
+pub mod rollout;
 pub mod rotor;
 pub mod run;
 pub mod scenario;

@@ -56,7 +56,7 @@ impl Scenario {
     }
 
     /// [`Scenario::from_file`] with the model given instead of the one `model` names.
-    pub(crate) fn from_file_with_model(
+    pub fn from_file_with_model(
         file: ScenarioFile,
         origin: &str,
         model: &Chain,

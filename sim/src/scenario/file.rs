@@ -104,6 +104,10 @@ macro_rules! joint_section {
             /// Unactuated.
             #[serde(default)]
             pub free: bool,
+            /// The joint's state at `t = 0` on a torque-driven, servo or free joint (a rollout
+            /// starts from a recorded state); default: a servo's reference there, else at rest at 0.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub start: Option<crate::drive::JointStart>,
             /// Drive gain `K` (N·m/A or N/A, default 1): the recorded motor current is `i = tau / K`.
             #[serde(default = "one")]
             pub gain: f64,
@@ -145,6 +149,7 @@ macro_rules! joint_section {
                     torque: None,
                     servo: None,
                     free: false,
+                    start: None,
                     gain: 1.0,
                     damping: None,
                     friction: None,

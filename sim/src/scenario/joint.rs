@@ -69,9 +69,21 @@ pub(super) fn joint_drive(
     }
     effects(k, id, j, &drive, invalid)?;
     let model_armature = model.map_or(0.0, |m| m.armature);
+    if let Some(s) = j.start {
+        if matches!(drive, Drive::Motion(_)) {
+            return Err(invalid(
+                &field("start"),
+                "expected none on a prescribed joint: its motion states where it starts".into(),
+            ));
+        }
+        crate::param::finite("start.q", s.q)
+            .and_then(|()| crate::param::finite("start.qd", s.qd))
+            .map_err(|(f, e)| invalid(&field(&f), e))?;
+    }
     Ok(JointDrive {
         id,
         drive,
+        start: j.start,
         damping,
         spring: model.map_or((0.0, 0.0), |m| (m.stiffness, m.spring_rest)),
         friction: (j.friction.clone()).or_else(|| model.and_then(|m| m.friction.clone())),

@@ -93,6 +93,8 @@ pub struct JointDrive {
     pub id: u8,
     /// Actuation.
     pub drive: Drive,
+    /// The state at `t = 0` stated for a joint the dynamics move (`[[joint]] start`).
+    pub start: Option<crate::drive::JointStart>,
     /// Viscous damping coefficient.
     pub damping: f64,
     /// The model's joint spring `(k, q₀)` ([`crate::model::Joint::stiffness`],

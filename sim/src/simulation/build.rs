@@ -166,8 +166,8 @@ impl<'a> Simulation<'a> {
     }
 }
 
-/// The joint state at `t = 0` (dataset order): profiles and servo references there, the other
-/// joints at rest at 0. A kinematic joint's rate in Rapier is the secant of the step that ends
+/// The joint state at `t = 0` (dataset order): a stated start, else profiles and servo
+/// references there, the other joints at rest at 0. A kinematic joint's rate in Rapier is the secant of the step that ends
 /// at the sample: prescribed joints start with the one of the step before `t = 0`.
 fn initial_state(scenario: &Scenario) -> (Vec<f64>, Vec<f64>) {
     let nj = scenario.drives.len();
@@ -183,6 +183,9 @@ fn initial_state(scenario: &Scenario) -> (Vec<f64>, Vec<f64>) {
                 (q[k], qd[k]) = (s.q, s.qd);
             }
             Drive::Torque(_) | Drive::Free => {}
+        }
+        if let Some(s) = d.start {
+            (q[k], qd[k]) = (s.q, s.qd);
         }
     }
     (q, qd)

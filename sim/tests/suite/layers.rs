@@ -459,7 +459,7 @@ const SIM_LAYERS: &[&[&str]] = &[
     ],
     &["urdf", "mjcf", "description", "scenario"],
     &["simulation", "checks", "validity"],
-    &["run", "batch", "replay", "reading"],
+    &["run", "batch", "replay", "reading", "rollout"],
     &["cli"],
 ];
 

@@ -23,6 +23,7 @@ mod population;
 mod public_robots;
 mod random_arms;
 mod replay;
+mod rollout;
 mod sample_work;
 mod self_contained;
 mod sensor_chain;

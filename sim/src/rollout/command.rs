@@ -1,0 +1,173 @@
+//! `sim rollout`: a model rolled out on a run directory's log ([`super`]).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::window::{Logged, RolloutError};
+use super::{Fidelity, Windows, fidelity};
+use crate::drive_train::DriveTrain;
+use crate::friction::Friction;
+use crate::model::Chain;
+use crate::reading::Measurements;
+
+/// The options of `sim rollout`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct Options {
+    /// The run directory: a recorded run (`armid import`; `armid identify`'s `run/`) or a
+    /// simulated one.
+    pub run: PathBuf,
+    /// The model (URDF or MJCF; default: the URDF a recorded run was imported with).
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// Drive terms (`drives.toml`, as `armid identify` writes): each drive's reading offset is
+    /// taken off the logged torque, and each drive that turns one joint only sets that joint's
+    /// armature, damping and Coulomb friction (replacing the model's own).
+    #[arg(long)]
+    pub drives: Option<PathBuf>,
+    /// Roll out on the last FRACTION of the log only (the part `--holdout` held out).
+    #[arg(long)]
+    pub holdout: Option<f64>,
+    /// Length of each rollout (s).
+    #[arg(long, default_value_t = Windows::TORQUE.horizon)]
+    pub horizon: f64,
+    /// Time between the starts of consecutive rollouts (s).
+    #[arg(long, default_value_t = Windows::TORQUE.spacing)]
+    pub spacing: f64,
+    /// Write the figures as JSON to this file.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// What `sim rollout` measured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RolledOut {
+    /// The model file.
+    pub model: String,
+    /// The run directory.
+    pub run: String,
+    /// The first time rolled out from (s).
+    pub from: f64,
+    /// Joints (dataset ids) whose drive's terms were not simulated: drives that turn several
+    /// joints (a coupled wrist), which the simulator's per-joint friction and armature cannot
+    /// state.
+    pub coupled_left_out: Vec<u8>,
+    /// The figures.
+    pub fidelity: Fidelity,
+}
+
+/// Rolls the model out on the run (module docs); writes `options.out` if given.
+pub fn rollout(options: &Options) -> Result<RolledOut, crate::Error> {
+    let (measurements, imported_with, locks) = read(&options.run)?;
+    let model = match (&options.model, imported_with) {
+        (Some(m), _) => m.clone(),
+        (None, Some(u)) => PathBuf::from(u),
+        (None, None) => return Err(option("--model", "a model file for a simulated run").into()),
+    };
+    let (mut chain, _) = crate::description::read_named(&model, &locks)?;
+    let mut log = logged(&measurements);
+    let coupled_left_out = match &options.drives {
+        Some(p) => {
+            let drives = DriveTrain::read(p, log.q.len())?;
+            with_drives(&mut chain, &mut log, &drives)
+        }
+        None => Vec::new(),
+    };
+    let from = match options.holdout {
+        None => log.t[0],
+        Some(f) if f > 0.0 && f < 1.0 => {
+            let (t0, t1) = (log.t[0], log.t[log.t.len() - 1]);
+            t0 + (1.0 - f) * (t1 - t0)
+        }
+        Some(f) => {
+            let expected = format!("a fraction in (0, 1), got {f}");
+            return Err(option("--holdout", &expected).into());
+        }
+    };
+    let windows = Windows {
+        horizon: options.horizon,
+        spacing: options.spacing,
+    };
+    let fidelity = fidelity(&chain, &log, windows, from)?;
+    if fidelity.per_window.is_empty() {
+        let expected = format!("a horizon that fits in the log from {from:.3} s on");
+        return Err(option("--horizon", &expected).into());
+    }
+    let out = RolledOut {
+        model: model.display().to_string(),
+        run: options.run.display().to_string(),
+        from,
+        coupled_left_out,
+        fidelity,
+    };
+    if let Some(path) = &options.out {
+        let text = serde_json::to_string_pretty(&out).expect("serializes") + "\n";
+        std::fs::write(path, text).map_err(|source| crate::Error::Io {
+            path: path.clone(),
+            source,
+        })?;
+    }
+    Ok(out)
+}
+
+fn option(option: &str, expected: &str) -> RolloutError {
+    RolloutError::Option {
+        option: option.into(),
+        expected: expected.into(),
+    }
+}
+
+/// The run's measurements (a recorded run's settled samples), the model it was imported with
+/// and its locks.
+fn read(dir: &Path) -> Result<(Measurements, Option<String>, crate::urdf::Locks), crate::Error> {
+    if crate::reading::recorded::is_recorded(dir)? {
+        let run = crate::reading::recorded::read_recorded(dir)?;
+        let locks = run.manifest.config.lock.clone();
+        Ok((run.measurements, Some(run.manifest.urdf.path), locks))
+    } else {
+        let run = crate::reading::read_run(dir)?;
+        Ok((run.measurements, None, Default::default()))
+    }
+}
+
+/// The log of `m`: its joints' `q, q̇, τ` as read (measured where measured).
+fn logged(m: &Measurements) -> Logged {
+    let series = |f: fn(&crate::reading::JointSeries) -> &Vec<f64>| {
+        m.joints.iter().map(|j| f(j).clone()).collect()
+    };
+    Logged {
+        t: m.t.clone(),
+        q: series(|j| &j.q),
+        qd: series(|j| &j.qd),
+        tau: series(|j| &j.tau),
+    }
+}
+
+/// Applies `drives` to the model and the log (option docs); returns the joints whose coupled
+/// drives were left out.
+fn with_drives(chain: &mut Chain, log: &mut Logged, drives: &DriveTrain) -> Vec<u8> {
+    let n = chain.links.len();
+    for d in &drives.drive {
+        if let Some(tau) = log.tau.get_mut(d.joint as usize - 1) {
+            tau.iter_mut().for_each(|t| *t -= d.offset);
+        }
+    }
+    let mut left_out = Vec::new();
+    for (j, link) in chain.links.iter_mut().enumerate() {
+        let Some(d) = drives.drive.iter().find(|d| d.joint as usize == j + 1) else {
+            continue;
+        };
+        if drives.coupled(j, n) {
+            left_out.push(d.joint);
+            continue;
+        }
+        link.joint.armature = d.armature;
+        link.joint.damping = d.viscous;
+        link.joint.friction = (d.coulomb != 0.0).then_some(Friction::CoulombViscous {
+            coulomb: d.coulomb,
+            viscous: 0.0,
+            smoothing: crate::urdf::URDF_FRICTION_SMOOTHING,
+        });
+    }
+    left_out
+}

@@ -1,0 +1,39 @@
+//! Rollouts: a model driven as the robot was, from the robot's own recorded states, and how far
+//! it drifts from what the robot did. A model identified to be simulated is judged so: torque
+//! prediction (inverse dynamics on the recorded motion) can be good while the simulated motion
+//! drifts.
+//!
+//! **What is simulated.** For each window of a log ([`Windows`]: horizon and spacing stated),
+//! the model starts at the recorded `(q, q̇)` of the window's first sample and Rapier integrates
+//! it open loop ([`crate::simulation`], every joint torque-driven and dynamic) under the
+//! recorded drive, each sample's value held until the next ([`crate::drive::Signal::Held`], a
+//! zero-order hold: what a controller applying logged torques does). The model's joint
+//! friction, damping and armature act as they do in any scenario. Integrator steps are at most
+//! [`MAX_STEP`] long (whole divisions of the sample interval).
+//!
+//! **What is measured** ([`Fidelity`]): per window and joint, the angle error `q_sim − q_rec`
+//! at the horizon and its RMS over the window's samples (rad or m); their means over windows,
+//! per joint and over joints. A window **blows up** when its simulation stops (a non-finite
+//! state) or an error passes [`BLOWN_UP`]: it is counted, and left out of the means, which
+//! would otherwise say nothing of the other windows.
+//!
+//! Frames, units and signs are the dataset's (`crate` docs): joint coordinates in the model's
+//! joint frames, torques along the joint axes, positive in the joint's positive direction.
+
+mod command;
+mod fidelity;
+mod window;
+mod windows;
+
+pub use command::{Options, RolledOut, rollout};
+pub use fidelity::{Fidelity, WindowError, fidelity};
+pub use window::{Logged, RolloutError, roll_out};
+pub use windows::Windows;
+
+/// The longest integrator step of a rollout (s): the sample interval is divided into whole
+/// steps no longer than this.
+pub const MAX_STEP: f64 = 1e-3;
+
+/// An error (rad or m) past which a window counts as blown up: a rollout that ends a whole
+/// turn away predicts nothing of the motion.
+pub const BLOWN_UP: f64 = std::f64::consts::TAU;

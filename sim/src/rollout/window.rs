@@ -1,0 +1,128 @@
+//! One window simulated: the model from a recorded state under the recorded drive.
+
+use crate::drive::{JointStart, Signal};
+use crate::model::Chain;
+use crate::recording::JointColumn;
+use crate::scenario::{
+    JointSection, Scenario, ScenarioError, ScenarioFile, SolverSection, TimeSection,
+};
+
+use super::MAX_STEP;
+
+/// A log to roll out against, on a uniform grid: the robot's recorded joint states and the
+/// drive each joint got. Joints in the model's order (dataset ids `1..`); every series as long
+/// as `t`.
+#[derive(Clone, Debug, Default)]
+pub struct Logged {
+    /// Grid times (s), uniformly spaced.
+    pub t: Vec<f64>,
+    /// Per joint, the recorded coordinate (rad or m).
+    pub q: Vec<Vec<f64>>,
+    /// Per joint, its rate (rad/s or m/s).
+    pub qd: Vec<Vec<f64>>,
+    /// Per joint, the torque (force) the drive applied to the link (N·m or N), offsets the
+    /// model states removed.
+    pub tau: Vec<Vec<f64>>,
+}
+
+impl Logged {
+    /// The grid's sample interval (s).
+    pub fn period(&self) -> f64 {
+        let n = self.t.len();
+        (self.t[n - 1] - self.t[0]) / (n - 1) as f64
+    }
+}
+
+/// A window that could not be set up (the model and the log disagree).
+#[derive(Debug, thiserror::Error)]
+pub enum RolloutError {
+    /// The log's joints are not the model's.
+    #[error("the log has {log} joints with q, q̇ and τ, the model `{model}` {joints}")]
+    Joints {
+        /// Joints in the log.
+        log: usize,
+        /// The model's name.
+        model: String,
+        /// Its joints.
+        joints: usize,
+    },
+    /// A command-line option is unusable.
+    #[error("{option}: expected {expected}")]
+    Option {
+        /// The option.
+        option: String,
+        /// What was expected.
+        expected: String,
+    },
+    /// The scenario of the window was refused.
+    #[error("rollout window: {0}")]
+    Scenario(#[from] ScenarioError),
+}
+
+/// The model `chain` rolled out over `length` samples from sample `start` of `log`: the
+/// simulated coordinates per sample (`length + 1` of them, the first the recorded state), or
+/// fewer where the simulation stopped at a non-finite state.
+pub fn roll_out(
+    chain: &Chain,
+    log: &Logged,
+    start: usize,
+    length: usize,
+) -> Result<Vec<Vec<f64>>, RolloutError> {
+    let nj = chain.joint_ids().len();
+    if chain.rail_axis().is_some() || [log.q.len(), log.qd.len(), log.tau.len()] != [nj; 3] {
+        return Err(RolloutError::Joints {
+            log: log.q.len().min(log.qd.len()).min(log.tau.len()),
+            model: chain.name.clone(),
+            joints: nj,
+        });
+    }
+    let period = log.period();
+    // Whole steps of at most MAX_STEP; a grid interval computed from the stamps may exceed a
+    // round one by rounding, which must not double the steps.
+    let steps = (period / MAX_STEP * (1.0 - 1e-9)).ceil().max(1.0);
+    let joint = (0..nj)
+        .map(|j| JointSection {
+            torque: Some(Signal::Held {
+                start: 0.0,
+                period,
+                values: log.tau[j][start..=start + length].to_vec(),
+            }),
+            start: Some(JointStart {
+                q: log.q[j][start],
+                qd: log.qd[j][start],
+            }),
+            ..JointSection::new(j as u8 + 1)
+        })
+        .collect();
+    let file = ScenarioFile {
+        name: format!("{}.rollout", chain.name),
+        description: format!("Rollout of `{}` from sample {start}", chain.name),
+        model: chain.name.clone(),
+        seed: 0,
+        torque_scale: 1.0,
+        time: TimeSection {
+            end: period * length as f64,
+            step: period / steps,
+            sample_period: period,
+            steady_state: false,
+        },
+        solver: SolverSection::default(),
+        joint,
+        noise: Vec::new(),
+        sensor: Vec::new(),
+        population: None,
+        lock: Default::default(),
+        gravity: None,
+        payload: None,
+    };
+    let origin = format!("rollout of `{}` from sample {start}", chain.name);
+    let scenario = Scenario::from_file_with_model(file, &origin, chain)?;
+    let simulated = crate::simulation::run(&scenario, None);
+    let rec = &simulated.recording;
+    let q: Vec<Vec<f64>> = (0..nj)
+        .map(|j| rec.joint_series(JointColumn::Q, j))
+        .collect();
+    Ok((0..rec.t.len())
+        .map(|k| q.iter().map(|qj| qj[k]).collect())
+        .collect())
+}

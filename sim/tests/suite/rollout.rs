@@ -1,0 +1,117 @@
+//! Rollouts (`sim::rollout`): a model driven by a log's own torques from its recorded states
+//! reproduces the log when it is the model that made it, and drifts measurably when it is not.
+//! Drawn over random arms of `scenarios/population_random.toml`, each servoed along its drawn
+//! motion with joint damping and Coulomb friction, so the torques are those of a moving arm.
+
+use std::path::Path;
+
+use sim::drive::{Control, Drive, Servo};
+use sim::friction::Friction;
+use sim::model::Chain;
+use sim::recording::JointColumn;
+use sim::rollout::{Logged, Windows, fidelity};
+use sim::scenario::{JointSection, Scenario};
+
+/// Arms drawn.
+const ARMS: usize = 6;
+
+/// Random arm `k` with damping and friction on every joint, and its run of `end` seconds at
+/// 1 kHz (one integrator step per sample), every joint servoed (computed torque) along the
+/// arm's drawn motion.
+fn run(k: usize, end: f64) -> (Chain, Logged) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_random.toml");
+    let arm = Scenario::from_path(&path)
+        .unwrap()
+        .population_arm(k)
+        .unwrap();
+    let mut chain = arm.chain.clone();
+    for (j, link) in chain.links.iter_mut().enumerate() {
+        link.joint.damping = 0.02 * (j + 1) as f64;
+        link.joint.friction = Some(Friction::CoulombViscous {
+            coulomb: 0.05,
+            viscous: 0.0,
+            smoothing: 0.01,
+        });
+    }
+    let mut f = arm.file.clone();
+    f.time.end = end;
+    f.time.step = 1e-3;
+    f.time.sample_period = 1e-3;
+    f.population = None;
+    f.joint = (arm.drives.iter())
+        .map(|d| {
+            let Drive::Motion(p) = &d.drive else {
+                panic!("a drawn motion")
+            };
+            JointSection {
+                servo: Some(Servo {
+                    reference: p.clone(),
+                    control: Control::ComputedTorque {
+                        kp: 400.0,
+                        kd: 40.0,
+                    },
+                }),
+                ..JointSection::new(d.id)
+            }
+        })
+        .collect();
+    let scenario = Scenario::from_file_with_model(f, "servoed arm", &chain).unwrap();
+    let rec = sim::simulate(&scenario, None).recording;
+    let nj = chain.links.len();
+    let series = |c: JointColumn| (0..nj).map(|j| rec.joint_series(c, j)).collect();
+    let log = Logged {
+        t: rec.t.clone(),
+        q: series(JointColumn::Q),
+        qd: series(JointColumn::Qd),
+        tau: series(JointColumn::Tau),
+    };
+    (chain, log)
+}
+
+#[test]
+fn the_model_that_made_a_log_rolls_out_onto_it_and_another_drifts() {
+    for k in 0..ARMS {
+        let (chain, log) = run(k, 1.0);
+        let own = fidelity(&chain, &log, Windows::TORQUE, 0.2).unwrap();
+        assert_eq!(own.per_window.len(), 4, "arm {k}");
+        assert_eq!(own.blown_up, 0, "arm {k}");
+        // Rapier from the same state under the same held torques: rounding only.
+        assert!(own.mean_horizon < 1e-9, "arm {k}: {own:?}");
+        // Every link 5 % heavier (mass and inertia): the same torques move it otherwise.
+        let mut heavier = chain.clone();
+        for link in &mut heavier.links {
+            link.body.mass *= 1.05;
+            link.body.inertia.iter_mut().for_each(|i| *i *= 1.05);
+        }
+        let other = fidelity(&heavier, &log, Windows::TORQUE, 0.2).unwrap();
+        assert!(
+            other.mean_horizon > 1e-5 && other.mean_horizon > 1e4 * own.mean_horizon,
+            "arm {k}: {} against {}",
+            other.mean_horizon,
+            own.mean_horizon
+        );
+        // No friction in the model: drift too.
+        let mut frictionless = chain.clone();
+        for link in &mut frictionless.links {
+            (link.joint.damping, link.joint.friction) = (0.0, None);
+        }
+        let other = fidelity(&frictionless, &log, Windows::TORQUE, 0.2).unwrap();
+        assert!(other.mean_horizon > 1e-5, "arm {k}: {}", other.mean_horizon);
+    }
+}
+
+#[test]
+fn a_log_of_other_joints_is_refused_and_a_diverging_model_is_counted_as_blown_up() {
+    let (chain, mut log) = run(0, 0.6);
+    let mut fewer = log.clone();
+    fewer.q.pop();
+    let e = fidelity(&chain, &fewer, Windows::TORQUE, 0.0)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("joints"), "{e}");
+    // Torques a thousand times the log's fling the arm round: every window blows up.
+    log.tau.iter_mut().flatten().for_each(|t| *t *= 1e3);
+    let f = fidelity(&chain, &log, Windows::TORQUE, 0.0).unwrap();
+    assert_eq!(f.blown_up, f.per_window.len());
+    assert!(f.mean_horizon.is_nan());
+}
