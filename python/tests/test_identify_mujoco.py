@@ -121,3 +121,57 @@ def test_model_xml_reads_back_to_the_same_model(identified, tmp_path):
         scale = max(scale, np.abs(da.qfrc_inverse).max())
     print("model.xml against its export by the project: max |Δτ| / max |τ| =", worst / scale)
     assert worst <= 1e-12 * scale, worst / scale
+
+
+def mujoco_rollouts(model_path, run_dir, drives, starts, horizon):
+    """MuJoCo's rollouts of `model_path` on a recorded run's log: from each window's first
+    recorded state, the measured torque less each drive's reading offset held over each sample
+    (actuators and contacts off; the friction loss a constraint, as MuJoCo states it; one
+    `implicitfast` step per sample). Per window and joint `|q_MuJoCo − q_log|` at the horizon."""
+    log = joint_columns(run_dir)
+    t, q, qd = log["t"][:, 0], log["q"], log["qd"]
+    tau = log["tau"].copy()
+    for d in drives["drive"]:
+        tau[:, d["joint"] - 1] -= d["offset"]
+    model = mujoco.MjModel.from_xml_path(str(model_path))
+    flags = mujoco.mjtDisableBit
+    model.opt.disableflags |= flags.mjDSBL_ACTUATION | flags.mjDSBL_CONTACT
+    period = (t[-1] - t[0]) / (len(t) - 1)
+    model.opt.timestep = period
+    model.opt.integrator = mujoco.mjtIntegrator.mjINT_IMPLICITFAST
+    length = round(horizon / period)
+    data = mujoco.MjData(model)
+    errors = []
+    for start in starts:
+        s = round((start - t[0]) / period)
+        mujoco.mj_resetData(model, data)
+        data.qpos[:], data.qvel[:] = q[s], qd[s]
+        for k in range(length):
+            data.qfrc_applied[:] = tau[s + k]
+            mujoco.mj_step(model, data)
+        errors.append(np.abs(data.qpos - q[s + length]))
+    return np.array(errors)
+
+
+def test_the_identified_model_rolls_out_on_the_held_out_log(identified, tmp_path):
+    """The chapter's rollout command: Rapier rolls `model.urdf` with `drives.toml` out on the
+    held-out windows and states that the coupled wrist's drive terms are not simulated; MuJoCo
+    rolls `model.xml` (which states them as a tendon) out on the same windows, and none blows
+    up. The figures the chapter quotes are printed."""
+    out = identified
+    fid = tmp_path / "rollout.json"
+    subprocess.run(
+        [binary("armid"), "rollout", str(out / "run"), "--holdout", "0.3", "--model",
+         str(out / "model.urdf"), "--drives", str(out / "drives.toml"), "--out", str(fid)],
+        check=True,
+    )
+    rolled = json.loads(fid.read_text())
+    fidelity = rolled["fidelity"]
+    assert rolled["coupled_left_out"] == [6]
+    assert len(fidelity["per_window"]) == 15 and fidelity["windows"]["horizon"] == 0.3
+    print("Rapier: windows blown up", fidelity["blown_up"], "of", len(fidelity["per_window"]))
+    drives = tomllib.loads((out / "drives.toml").read_text())
+    starts = [w["start"] for w in fidelity["per_window"]]
+    errors = mujoco_rollouts(out / "model.xml", out / "run", drives, starts, 0.3)
+    print("MuJoCo: mean joint error at 0.3 s", errors.mean(), "per joint", errors.mean(axis=0))
+    assert np.all(errors < 2 * np.pi), errors.max()

@@ -393,12 +393,16 @@ fn print_rollout(r: &crate::rollout::RolledOut) {
         r.from,
         f.blown_up
     );
-    println!(
-        "  mean joint error at the horizon {:.4e}, RMS over the window {:.4e} (rad or m)",
-        f.mean_horizon, f.mean_rms
-    );
-    for (j, (h, s)) in f.horizon.iter().zip(&f.rms).enumerate() {
-        println!("  joint {}: {h:.4e} at the horizon, {s:.4e} RMS", j + 1);
+    if f.blown_up == f.per_window.len() {
+        println!("  every window blew up: the model does not follow the log at this horizon");
+    } else {
+        println!(
+            "  mean joint error at the horizon {:.4e}, RMS over the window {:.4e} (rad or m)",
+            f.mean_horizon, f.mean_rms
+        );
+        for (j, (h, s)) in f.horizon.iter().zip(&f.rms).enumerate() {
+            println!("  joint {}: {h:.4e} at the horizon, {s:.4e} RMS", j + 1);
+        }
     }
     if !r.coupled_left_out.is_empty() {
         println!(

@@ -138,6 +138,15 @@ impl Friction {
         self.with_state(q, qd, self.steady_state(qd))
     }
 
+    /// The friction curve's slope at rest, `|dτ_f/dq̇|` at `q̇ = 0` at `q` (N·m·s/rad or
+    /// N·s/m; for LuGre along its steady state): how stiff the friction is for an explicit
+    /// integrator (`F_c / ε` for a Coulomb friction smoothed over `ε`). A central difference
+    /// over ±1e-6 rad/s, well inside every smoothing the models allow.
+    pub fn slope_at_rest(&self, q: f64) -> f64 {
+        const H: f64 = 1e-6;
+        ((self.magnitude(q, H) - self.magnitude(q, -H)) / (2.0 * H)).abs()
+    }
+
     /// Friction magnitude along the motion at bristle state `z` (ignored by the stateless
     /// models).
     pub fn with_state(&self, q: f64, qd: f64, z: f64) -> f64 {

@@ -12,6 +12,8 @@ use crate::model::Chain;
 pub struct WindowError {
     /// The window's first sample time (s).
     pub start: f64,
+    /// The integrator step it was simulated with (s; [`super::steps_per_sample`]).
+    pub step: f64,
     /// `|q_sim − q_rec|` at the horizon.
     pub horizon: Vec<f64>,
     /// RMS of `q_sim − q_rec` over the window's samples.
@@ -28,7 +30,8 @@ pub struct Fidelity {
     pub windows: Windows,
     /// Windows that blew up.
     pub blown_up: usize,
-    /// Per joint, the mean horizon error over the windows that did not blow up (rad or m).
+    /// Per joint, the mean horizon error over the windows that did not blow up (rad or m; NaN,
+    /// `null` in JSON, where every window blew up).
     pub horizon: Vec<f64>,
     /// Per joint, the mean window RMS over them (rad or m).
     pub rms: Vec<f64>,
@@ -81,7 +84,8 @@ fn window_error(
     start: usize,
     length: usize,
 ) -> Result<WindowError, RolloutError> {
-    let q = roll_out(chain, log, start, length)?;
+    let rolled = roll_out(chain, log, start, length)?;
+    let q = &rolled.q;
     let nj = log.q.len();
     let error = |k: usize, j: usize| q[k][j] - log.q[j][start + k];
     let reached = q.len();
@@ -107,6 +111,7 @@ fn window_error(
             .any(|k| (0..nj).any(|j| error(k, j).is_nan() || error(k, j).abs() > BLOWN_UP));
     Ok(WindowError {
         start: log.t[start],
+        step: rolled.step,
         horizon,
         rms,
         blown_up,

@@ -8,8 +8,9 @@
 //! it open loop ([`crate::simulation`], every joint torque-driven and dynamic) under the
 //! recorded drive, each sample's value held until the next ([`crate::drive::Signal::Held`], a
 //! zero-order hold: what a controller applying logged torques does). The model's joint
-//! friction, damping and armature act as they do in any scenario. Integrator steps are at most
-//! [`MAX_STEP`] long (whole divisions of the sample interval).
+//! friction, damping and armature act as they do in any scenario. Integrator steps are whole
+//! divisions of the sample interval, at most [`MAX_STEP`] long and short enough for the model's
+//! stiffest damping or friction ([`steps_per_sample`]); each window states its step.
 //!
 //! **What is measured** ([`Fidelity`]): per window and joint, the angle error `q_sim − q_rec`
 //! at the horizon and its RMS over the window's samples (rad or m); their means over windows,
@@ -22,16 +23,17 @@
 
 mod command;
 mod fidelity;
+mod step;
 mod window;
 mod windows;
 
 pub use command::{Options, RolledOut, rollout};
 pub use fidelity::{Fidelity, WindowError, fidelity};
-pub use window::{Logged, RolloutError, roll_out};
+pub use step::{MIN_STEP, STIFF_FRACTION, steps_per_sample};
+pub use window::{Logged, RolledWindow, RolloutError, roll_out};
 pub use windows::Windows;
 
-/// The longest integrator step of a rollout (s): the sample interval is divided into whole
-/// steps no longer than this.
+/// The longest integrator step of a rollout (s).
 pub const MAX_STEP: f64 = 1e-3;
 
 /// An error (rad or m) past which a window counts as blown up: a rollout that ends a whole

@@ -7,8 +7,6 @@ use crate::scenario::{
     JointSection, Scenario, ScenarioError, ScenarioFile, SolverSection, TimeSection,
 };
 
-use super::MAX_STEP;
-
 /// A log to roll out against, on a uniform grid: the robot's recorded joint states and the
 /// drive each joint got. Joints in the model's order (dataset ids `1..`); every series as long
 /// as `t`.
@@ -59,15 +57,24 @@ pub enum RolloutError {
     Scenario(#[from] ScenarioError),
 }
 
-/// The model `chain` rolled out over `length` samples from sample `start` of `log`: the
-/// simulated coordinates per sample (`length + 1` of them, the first the recorded state), or
-/// fewer where the simulation stopped at a non-finite state.
+/// One window simulated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RolledWindow {
+    /// The integrator step (s; [`super::steps_per_sample`]).
+    pub step: f64,
+    /// The simulated coordinates per sample (`length + 1` of them, the first the recorded
+    /// state; fewer where the simulation stopped at a non-finite state), each in the model's
+    /// joint order (rad or m).
+    pub q: Vec<Vec<f64>>,
+}
+
+/// The model `chain` rolled out over `length` samples from sample `start` of `log`.
 pub fn roll_out(
     chain: &Chain,
     log: &Logged,
     start: usize,
     length: usize,
-) -> Result<Vec<Vec<f64>>, RolloutError> {
+) -> Result<RolledWindow, RolloutError> {
     let nj = chain.joint_ids().len();
     if chain.rail_axis().is_some() || [log.q.len(), log.qd.len(), log.tau.len()] != [nj; 3] {
         return Err(RolloutError::Joints {
@@ -77,9 +84,8 @@ pub fn roll_out(
         });
     }
     let period = log.period();
-    // Whole steps of at most MAX_STEP; a grid interval computed from the stamps may exceed a
-    // round one by rounding, which must not double the steps.
-    let steps = (period / MAX_STEP * (1.0 - 1e-9)).ceil().max(1.0);
+    let q0: Vec<f64> = (0..nj).map(|j| log.q[j][start]).collect();
+    let steps = super::step::steps_per_sample(chain, &q0, period) as f64;
     let joint = (0..nj)
         .map(|j| JointSection {
             torque: Some(Signal::Held {
@@ -122,7 +128,10 @@ pub fn roll_out(
     let q: Vec<Vec<f64>> = (0..nj)
         .map(|j| rec.joint_series(JointColumn::Q, j))
         .collect();
-    Ok((0..rec.t.len())
-        .map(|k| q.iter().map(|qj| qj[k]).collect())
-        .collect())
+    Ok(RolledWindow {
+        step: scenario.dt(),
+        q: (0..rec.t.len())
+            .map(|k| q.iter().map(|qj| qj[k]).collect())
+            .collect(),
+    })
 }

@@ -15,10 +15,12 @@ use sim::scenario::{JointSection, Scenario};
 /// Arms drawn.
 const ARMS: usize = 6;
 
-/// Random arm `k` with damping and friction on every joint, and its run of `end` seconds at
-/// 1 kHz (one integrator step per sample), every joint servoed (computed torque) along the
-/// arm's drawn motion.
-fn run(k: usize, end: f64) -> (Chain, Logged) {
+/// Random arm `k`, with damping and Coulomb friction on every joint if `friction` (else none),
+/// and its run
+/// of `end` seconds at 1 kHz (one integrator step per sample: the logged torque is the one
+/// applied over the whole sample), every joint servoed (computed torque) along the arm's drawn
+/// motion.
+fn run(k: usize, end: f64, friction: bool) -> (Chain, Logged) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/population_random.toml");
     let arm = Scenario::from_path(&path)
         .unwrap()
@@ -26,8 +28,8 @@ fn run(k: usize, end: f64) -> (Chain, Logged) {
         .unwrap();
     let mut chain = arm.chain.clone();
     for (j, link) in chain.links.iter_mut().enumerate() {
-        link.joint.damping = 0.02 * (j + 1) as f64;
-        link.joint.friction = Some(Friction::CoulombViscous {
+        link.joint.damping = if friction { 0.02 * (j + 1) as f64 } else { 0.0 };
+        link.joint.friction = friction.then_some(Friction::CoulombViscous {
             coulomb: 0.05,
             viscous: 0.0,
             smoothing: 0.01,
@@ -68,41 +70,67 @@ fn run(k: usize, end: f64) -> (Chain, Logged) {
     (chain, log)
 }
 
+/// Every link 5 % heavier (mass and inertia).
+fn heavier(chain: &Chain) -> Chain {
+    let mut heavier = chain.clone();
+    for link in &mut heavier.links {
+        link.body.mass *= 1.05;
+        link.body.inertia.iter_mut().for_each(|i| *i *= 1.05);
+    }
+    heavier
+}
+
 #[test]
-fn the_model_that_made_a_log_rolls_out_onto_it_and_another_drifts() {
+fn the_model_that_made_a_log_rolls_out_onto_it_exactly_and_a_heavier_one_drifts() {
     for k in 0..ARMS {
-        let (chain, log) = run(k, 1.0);
+        // Without damping or friction the rollout's step is the log's (1 ms): Rapier from the
+        // same state under the same held torques repeats the log, to rounding.
+        let (chain, log) = run(k, 1.0, false);
         let own = fidelity(&chain, &log, Windows::TORQUE, 0.2).unwrap();
         assert_eq!(own.per_window.len(), 4, "arm {k}");
+        assert!(
+            own.per_window.iter().all(|w| (w.step - 1e-3).abs() < 1e-12),
+            "arm {k}"
+        );
         assert_eq!(own.blown_up, 0, "arm {k}");
-        // Rapier from the same state under the same held torques: rounding only.
         assert!(own.mean_horizon < 1e-9, "arm {k}: {own:?}");
-        // Every link 5 % heavier (mass and inertia): the same torques move it otherwise.
-        let mut heavier = chain.clone();
-        for link in &mut heavier.links {
-            link.body.mass *= 1.05;
-            link.body.inertia.iter_mut().for_each(|i| *i *= 1.05);
-        }
-        let other = fidelity(&heavier, &log, Windows::TORQUE, 0.2).unwrap();
+        let other = fidelity(&heavier(&chain), &log, Windows::TORQUE, 0.2).unwrap();
         assert!(
             other.mean_horizon > 1e-5 && other.mean_horizon > 1e4 * own.mean_horizon,
-            "arm {k}: {} against {}",
+            "arm {k}: {} against {} (heavier)",
             other.mean_horizon,
             own.mean_horizon
         );
-        // No friction in the model: drift too.
+    }
+}
+
+#[test]
+fn with_friction_the_rollout_steps_finer_and_a_model_without_it_drifts_far_more() {
+    for k in 0..ARMS {
+        // Damping and a Coulomb friction smoothed over 0.01 rad/s are stiff for a 1 ms explicit
+        // step (`sim::rollout::steps_per_sample`): the rollout steps finer than the log did, so
+        // the model that made the log now differs from it by the log's own integration error.
+        let (chain, log) = run(k, 1.0, true);
+        let own = fidelity(&chain, &log, Windows::TORQUE, 0.2).unwrap();
+        assert_eq!(own.blown_up, 0, "arm {k}");
+        assert!(own.per_window.iter().all(|w| w.step < 1e-3), "arm {k}");
         let mut frictionless = chain.clone();
         for link in &mut frictionless.links {
             (link.joint.damping, link.joint.friction) = (0.0, None);
         }
         let other = fidelity(&frictionless, &log, Windows::TORQUE, 0.2).unwrap();
-        assert!(other.mean_horizon > 1e-5, "arm {k}: {}", other.mean_horizon);
+        assert!(
+            other.mean_horizon > 10.0 * own.mean_horizon,
+            "arm {k}: {} against {} (frictionless)",
+            other.mean_horizon,
+            own.mean_horizon
+        );
     }
 }
 
 #[test]
 fn a_log_of_other_joints_is_refused_and_a_diverging_model_is_counted_as_blown_up() {
-    let (chain, mut log) = run(0, 0.6);
+    let (chain, mut log) = run(0, 0.6, true);
     let mut fewer = log.clone();
     fewer.q.pop();
     let e = fidelity(&chain, &fewer, Windows::TORQUE, 0.0)

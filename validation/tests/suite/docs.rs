@@ -27,7 +27,7 @@ const ARMS: usize = 3;
 const SEEDS: usize = 2;
 
 /// Documented commands this test does not run, by prefix, and where each is run instead.
-const COVERED_ELSEWHERE: [(&str, &str); 9] = [
+const COVERED_ELSEWHERE: [(&str, &str); 10] = [
     (
         "cargo xtask reproduce",
         "long (5 min by default, an hour with --full): run by hand and by the reproduction; \
@@ -39,6 +39,11 @@ const COVERED_ELSEWHERE: [(&str, &str); 9] = [
          models/tx40/recording.toml --rate 5000 --only idim_ols,idim_wls,idim_consistent",
         "python/tests/test_identify_mujoco.py runs this command on the same log (built from the \
          same two files) and loads its model.xml in MuJoCo; 10 s here",
+    ),
+    (
+        "armid rollout tx40_model/run",
+        "python/tests/test_identify_mujoco.py runs this command on the identify output it makes \
+         and rolls model.xml out in MuJoCo on the same windows",
     ),
     (
         "python3 -m venv",
