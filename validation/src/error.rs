@@ -21,6 +21,9 @@ pub enum Error {
     /// A replay of a recording.
     #[error(transparent)]
     Replay(#[from] sim::replay::ReplayError),
+    /// A model rolled out on a log ([`sim::rollout`]).
+    #[error(transparent)]
+    Rollout(#[from] sim::rollout::RolloutError),
     /// A model that cannot be built or written (URDF export, identified parameters).
     #[error(transparent)]
     Model(#[from] sim::model::ModelError),

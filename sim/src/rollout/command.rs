@@ -4,11 +4,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::window::{Logged, RolloutError};
+use super::driven::{logged, with_drives};
+use super::window::RolloutError;
 use super::{Fidelity, Windows, fidelity};
 use crate::drive_train::DriveTrain;
-use crate::friction::Friction;
-use crate::model::Chain;
 use crate::reading::Measurements;
 
 /// The options of `sim rollout`.
@@ -128,46 +127,4 @@ fn read(dir: &Path) -> Result<(Measurements, Option<String>, crate::urdf::Locks)
         let run = crate::reading::read_run(dir)?;
         Ok((run.measurements, None, Default::default()))
     }
-}
-
-/// The log of `m`: its joints' `q, q̇, τ` as read (measured where measured).
-fn logged(m: &Measurements) -> Logged {
-    let series = |f: fn(&crate::reading::JointSeries) -> &Vec<f64>| {
-        m.joints.iter().map(|j| f(j).clone()).collect()
-    };
-    Logged {
-        t: m.t.clone(),
-        q: series(|j| &j.q),
-        qd: series(|j| &j.qd),
-        tau: series(|j| &j.tau),
-    }
-}
-
-/// Applies `drives` to the model and the log (option docs); returns the joints whose coupled
-/// drives were left out.
-fn with_drives(chain: &mut Chain, log: &mut Logged, drives: &DriveTrain) -> Vec<u8> {
-    let n = chain.links.len();
-    for d in &drives.drive {
-        if let Some(tau) = log.tau.get_mut(d.joint as usize - 1) {
-            tau.iter_mut().for_each(|t| *t -= d.offset);
-        }
-    }
-    let mut left_out = Vec::new();
-    for (j, link) in chain.links.iter_mut().enumerate() {
-        let Some(d) = drives.drive.iter().find(|d| d.joint as usize == j + 1) else {
-            continue;
-        };
-        if drives.coupled(j, n) {
-            left_out.push(d.joint);
-            continue;
-        }
-        link.joint.armature = d.armature;
-        link.joint.damping = d.viscous;
-        link.joint.friction = (d.coulomb != 0.0).then_some(Friction::CoulombViscous {
-            coulomb: d.coulomb,
-            viscous: 0.0,
-            smoothing: crate::urdf::URDF_FRICTION_SMOOTHING,
-        });
-    }
-    left_out
 }

@@ -22,12 +22,14 @@
 //! joint frames, torques along the joint axes, positive in the joint's positive direction.
 
 mod command;
+mod driven;
 mod fidelity;
 mod step;
 mod window;
 mod windows;
 
 pub use command::{Options, RolledOut, rollout};
+pub use driven::{logged, with_drives};
 pub use fidelity::{Fidelity, WindowError, fidelity};
 pub use step::{MIN_STEP, STIFF_FRACTION, steps_per_sample};
 pub use window::{Logged, RolledWindow, RolloutError, roll_out};

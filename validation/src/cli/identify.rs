@@ -19,6 +19,29 @@ pub(super) fn run(o: &Options) -> crate::Result<()> {
     Ok(())
 }
 
+/// A candidate's rollout drift, in a few words.
+fn drift(d: Option<&crate::estimate::drift::Drift>) -> String {
+    let Some(d) = d else {
+        return "no rollouts".into();
+    };
+    let figure = match d.mean_horizon {
+        None => format!("{} s rollouts: all {} blew up", d.horizon, d.windows),
+        Some(m) if d.blown_up > 0 => format!(
+            "drift at {} s {m:.3e} rad, {} of {} rollouts blew up",
+            d.horizon, d.blown_up, d.windows
+        ),
+        Some(m) => format!("drift at {} s {m:.3e} rad", d.horizon),
+    };
+    if d.whole() {
+        figure
+    } else {
+        format!(
+            "{figure} (coupled drive of joints {:?} not simulated)",
+            d.unsimulated
+        )
+    }
+}
+
 /// What a person reads on the terminal: what was chosen and why, how well it fits per joint,
 /// and where the files are.
 fn summary(f: &Identification, out: &Path) -> String {
@@ -36,7 +59,7 @@ fn summary(f: &Identification, out: &Path) -> String {
         100.0 * f.holdout,
         f.split_at
     );
-    s += "\nholdout torque NRMS (pooled) by estimator:\n";
+    s += "\nholdout torque NRMS (pooled) and rollout drift by estimator:\n";
     for c in &f.choice.candidates {
         let mark = if c.method == f.choice.method {
             "  ← chosen"
@@ -46,10 +69,11 @@ fn summary(f: &Identification, out: &Path) -> String {
             ""
         };
         s += &format!(
-            "  {:<18} {:>8}  {:>3} parameters{mark}\n",
+            "  {:<18} {:>8}  {:>3} parameters  {}{mark}\n",
             c.method,
             pct(c.holdout_nrms),
-            c.parameters
+            c.parameters,
+            drift(c.drift.as_ref())
         );
     }
     s += &format!("rule: {}\n", f.rule);

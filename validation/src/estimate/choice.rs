@@ -1,20 +1,38 @@
 //! Which identified model to trust: the rule `armid identify` chooses the model it writes by
-//! ([`choose`]). Among the estimators that gave a whole model whose every body is physically
-//! consistent ([`crate::estimate::Estimates::model`]) and whose drive terms are
-//! ([`physical_drives`]), the lowest torque NRMS by prediction on
-//! the held-out stretch; estimators within [`TIE`] of it are tied, and a tie goes to the simpler
-//! model, the one with fewer estimated parameters (then the lower NRMS, then the name).
+//! ([`choose`]). It weighs two figures on the held-out stretch: the torque NRMS by prediction
+//! (how well the model explains the torque) and the drift of its rollouts
+//! ([`crate::estimate::drift`]: how well it moves like the robot when simulated under the logged
+//! torque).
+//!
+//! 1. **Eligible**: the estimators that gave a whole model whose every body is physically
+//!    consistent ([`crate::estimate::Estimates::model`]), whose drive terms are
+//!    ([`physical_drives`]), and none of whose rollouts blew up (where they simulated the whole
+//!    model: a coupled drive the simulation leaves out makes the figure not the model's).
+//! 2. **Band**: those within [`BAND`] of the lowest torque NRMS among them: a model that explains
+//!    the torque clearly worse is not chosen for its motion alone.
+//! 3. **Drift**: where every model in the band has a drift figure of its whole model, the lowest
+//!    mean drift at the horizon wins, models within [`TIE`] of it tied; otherwise the lowest
+//!    NRMS wins, models within [`TIE`] of it tied. A tie goes to the simpler model, the one with
+//!    fewer estimated parameters (then the lower NRMS, then the name).
 
+use crate::estimate::drift::Drift;
 use crate::estimate::engine::Outcome;
 
-/// Relative margin within which two holdout NRMS are tied: 1 % of the best's (0.2 points of a
-/// 20 % NRMS). Differences below it are within what another split of the same record moves.
+/// Relative margin within which two holdout NRMS (or two drifts) are tied: 1 % of the best's
+/// (0.2 points of a 20 % NRMS). Differences below it are within what another split of the same
+/// record moves.
 pub const TIE: f64 = 0.01;
 
+/// Relative margin of the torque NRMS within which the drift decides: 5 % of the best's (one
+/// point of a 20 % NRMS).
+pub const BAND: f64 = 0.05;
+
 /// The rule as a sentence (the report and the terminal print it).
-pub const RULE: &str = "the lowest holdout torque NRMS among the models whose every body and \
-                        drive is physically consistent; within 1 % of it, the model with fewer \
-                        estimated parameters";
+pub const RULE: &str = "among the models whose every body and drive is physically consistent \
+                        and whose held-out rollouts do not blow up, those within 5 % of the \
+                        lowest holdout torque NRMS; of them the one whose rollouts drift least \
+                        (where each one's rollouts simulate its whole model, else the lowest \
+                        NRMS); within 1 % of it, the model with fewer estimated parameters";
 
 /// One estimator's model, as the rule sees it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -27,6 +45,25 @@ pub struct Candidate {
     pub parameters: usize,
     /// Whether it gave a whole model whose every body is physically consistent.
     pub consistent_model: bool,
+    /// Its rollouts on the held-out stretch, where measured ([`crate::estimate::drift`]).
+    #[serde(default)]
+    pub drift: Option<Drift>,
+}
+
+impl Candidate {
+    /// Whether its rollouts simulated its whole model and one of them blew up.
+    pub fn blows_up(&self) -> bool {
+        self.drift
+            .as_ref()
+            .is_some_and(|d| d.whole() && d.blown_up > 0)
+    }
+
+    /// Its mean drift, where its rollouts simulated its whole model and none blew up.
+    fn whole_drift(&self) -> Option<f64> {
+        (self.drift.as_ref())
+            .filter(|d| d.whole() && d.blown_up == 0)
+            .and_then(|d| d.mean_horizon)
+    }
 }
 
 /// What the rule chose, and why.
@@ -61,6 +98,7 @@ pub fn candidates(outcome: &Outcome) -> Vec<Candidate> {
                     .count(),
                 consistent_model: (outcome.models.iter())
                     .any(|m| m.method == method && physical_drives(m)),
+                drift: None,
             }
         })
         .collect();
@@ -97,14 +135,27 @@ pub fn choose_any_predictor(candidates: &[Candidate]) -> Option<Choice> {
 fn choose_among(candidates: &[Candidate], consistent: bool) -> Option<Choice> {
     let eligible: Vec<(&Candidate, f64)> = candidates
         .iter()
-        .filter(|c| c.consistent_model || !consistent)
+        .filter(|c| (c.consistent_model || !consistent) && !c.blows_up())
         .filter_map(|c| Some((c, c.holdout_nrms?)))
         .collect();
     let best = eligible.iter().map(|(_, n)| *n).min_by(f64::total_cmp)?;
-    let mut tied: Vec<(&Candidate, f64)> = eligible
+    let band: Vec<(&Candidate, f64)> = eligible
         .into_iter()
-        .filter(|(_, n)| *n <= best * (1.0 + TIE))
+        .filter(|(_, n)| *n <= best * (1.0 + BAND))
         .collect();
+    let drifts: Option<Vec<f64>> = band.iter().map(|(c, _)| c.whole_drift()).collect();
+    let mut tied: Vec<(&Candidate, f64)> = match drifts {
+        Some(d) => {
+            let least = d.iter().copied().min_by(f64::total_cmp)?;
+            (band.into_iter().zip(d))
+                .filter(|(_, d)| *d <= least * (1.0 + TIE))
+                .map(|(c, _)| c)
+                .collect()
+        }
+        None => (band.into_iter())
+            .filter(|(_, n)| *n <= best * (1.0 + TIE))
+            .collect(),
+    };
     tied.sort_by(|(a, na), (b, nb)| {
         (a.parameters.cmp(&b.parameters))
             .then(na.total_cmp(nb))
@@ -129,7 +180,59 @@ mod tests {
             holdout_nrms: nrms,
             parameters,
             consistent_model: consistent,
+            drift: None,
         }
+    }
+
+    fn drifting(mut c: Candidate, mean: f64, blown_up: usize, unsimulated: Vec<u8>) -> Candidate {
+        c.drift = Some(Drift {
+            horizon: 0.3,
+            windows: 10,
+            blown_up,
+            mean_horizon: (blown_up < 10).then_some(mean),
+            per_joint: vec![mean],
+            unsimulated,
+        });
+        c
+    }
+
+    #[test]
+    fn within_the_band_the_model_that_drifts_least_is_chosen() {
+        let all = [
+            drifting(c("torque_best", Some(0.200), 60, true), 0.20, 0, vec![]),
+            drifting(c("moves_best", Some(0.208), 60, true), 0.02, 0, vec![]),
+            drifting(c("too_far", Some(0.300), 60, true), 0.001, 0, vec![]),
+        ];
+        let choice = choose(&all).unwrap();
+        assert_eq!(choice.method, "moves_best");
+        assert_eq!(choice.holdout_nrms, 0.208);
+    }
+
+    #[test]
+    fn a_model_whose_rollouts_blow_up_is_never_chosen() {
+        let all = [
+            drifting(c("blows_up", Some(0.10), 10, true), 0.3, 3, vec![]),
+            drifting(c("steady", Some(0.40), 60, true), 0.05, 0, vec![]),
+        ];
+        assert_eq!(choose(&all).unwrap().method, "steady");
+        let only = [drifting(
+            c("blows_up", Some(0.10), 10, true),
+            0.1,
+            1,
+            vec![],
+        )];
+        assert_eq!(choose(&only), None);
+    }
+
+    #[test]
+    fn a_drift_that_is_not_the_whole_models_does_not_decide() {
+        // A coupled drive left out of the rollouts: its blow-ups are not the model's, and the
+        // NRMS decides as without rollouts.
+        let all = [
+            drifting(c("a", Some(0.200), 60, true), 0.0, 10, vec![6]),
+            drifting(c("b", Some(0.205), 60, true), 0.01, 0, vec![]),
+        ];
+        assert_eq!(choose(&all).unwrap().method, "a");
     }
 
     #[test]

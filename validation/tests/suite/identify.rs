@@ -1,6 +1,7 @@
 //! `armid identify`: a log to a model in one command. On a UR10 log with drive friction and a
 //! disturbance no model describes: every output is written; the model chosen is the one its
-//! rule names, with the holdout NRMS `estimate --holdout` gives; `model.xml` reads back to the
+//! rule names, with the holdout NRMS `estimate --holdout` gives and the rollout drift `armid
+//! rollout` gives on the files written; `model.xml` reads back to the
 //! model `model.urdf` and `drives.toml` state; a run that fails leaves nothing behind.
 //! (MuJoCo's own check of `model.xml` is `python/tests/test_identify_mujoco.py`.)
 
@@ -77,6 +78,40 @@ fn identify_writes_the_chosen_model_and_says_why() {
         .unwrap();
     assert_eq!(choice["holdout_nrms"].as_f64().unwrap(), nrms);
     assert!(nrms > 1e-2, "the disturbance is no model's: {nrms}");
+
+    // The chosen model's rollout drift is `armid rollout`'s on the files written, over the
+    // held-out windows: the same model through its files.
+    let chosen = (choice["candidates"].as_array().unwrap().iter())
+        .find(|c| c["method"] == "idim_consistent")
+        .unwrap();
+    let drift = &chosen["drift"];
+    assert_eq!(drift["blown_up"], 0, "{drift}");
+    assert!(drift["unsimulated"].as_array().unwrap().is_empty());
+    let json = dir.join("rollout.json");
+    let done = Command::new(env!("CARGO_BIN_EXE_armid"))
+        .arg("rollout")
+        .arg(out.join("run"))
+        .args(["--holdout", "0.3", "--model"])
+        .arg(out.join("model.urdf"))
+        .arg("--drives")
+        .arg(out.join("drives.toml"))
+        .arg("--out")
+        .arg(&json)
+        .status()
+        .unwrap();
+    assert!(done.success());
+    let rolled: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let fidelity = &rolled["fidelity"];
+    assert_eq!(
+        fidelity["per_window"].as_array().unwrap().len(),
+        drift["windows"]
+    );
+    let (a, b) = (
+        fidelity["mean_horizon"].as_f64().unwrap(),
+        drift["mean_horizon"].as_f64().unwrap(),
+    );
+    assert!(a > 0.0 && (a - b).abs() <= 1e-6 * a, "{a} against {b}");
 
     // model.xml states the bodies model.urdf does, and each drive's terms on its joint.
     let xml = sim::mjcf::read(&out.join("model.xml"), &Default::default()).unwrap();

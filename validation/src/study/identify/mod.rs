@@ -1,8 +1,8 @@
 //! From a robot's log to a model (`armid identify LOG --model ROBOT --out DIR`): the log
 //! imported ([`crate::import`]), cut into an identification part and a held-out end
 //! ([`crate::estimate::engine::Loaded::split`]), every estimator that applies run on it and
-//! scored by prediction on the held-out end, one model chosen by a stated rule
-//! ([`crate::estimate::choice`]), written for the simulators people use, replayed in Rapier,
+//! scored by prediction on the held-out end and by its rollouts there
+//! ([`crate::estimate::drift`]), one model chosen by a stated rule ([`crate::estimate::choice`]), written for the simulators people use, replayed in Rapier,
 //! and every choice made put in the report.
 //!
 //! `DIR` holds, whole or not at all (built in `DIR.partial`, renamed at the end):
@@ -163,8 +163,9 @@ fn identify_into(o: &Options, work: &Path) -> crate::Result<Identification> {
     let loaded = Loaded::read(&run_dir)?;
     let (identify, validate) = loaded.split(o.holdout)?;
     let outcome = estimators::run(o.only.as_deref(), &o.model, &identify, &validate)?;
-    let candidates = choice::candidates(&outcome);
-    let choice = choice::choose(&candidates).ok_or_else(|| no_choice(&outcome))?;
+    let mut candidates = choice::candidates(&outcome);
+    crate::estimate::drift::measure(&mut candidates, &outcome, &validate)?;
+    let choice = choice::choose(&candidates).ok_or_else(|| no_choice(&outcome, &candidates))?;
     let chosen = (outcome.models.iter())
         .find(|m| m.method == choice.method)
         .expect("the rule chooses among the models");
@@ -258,7 +259,10 @@ fn run_id(log: &Path) -> String {
 }
 
 /// The error when no estimator gave a model the rule can choose.
-fn no_choice(outcome: &crate::estimate::engine::Outcome) -> crate::Error {
+fn no_choice(
+    outcome: &crate::estimate::engine::Outcome,
+    candidates: &[choice::Candidate],
+) -> crate::Error {
     let mut reasons: Vec<(String, String)> = (outcome.inconsistent.iter())
         .map(|(m, link, why)| (m.clone(), format!("inconsistent: link {link}: {why}")))
         .collect();
@@ -282,11 +286,25 @@ fn no_choice(outcome: &crate::estimate::engine::Outcome) -> crate::Error {
             }
         }
     }
+    for c in candidates.iter().filter(|c| c.blows_up()) {
+        let d = c
+            .drift
+            .as_ref()
+            .expect("a model that blows up has rollouts");
+        reasons.push((
+            c.method.clone(),
+            format!(
+                "{} of its {} held-out rollouts of {} s blew up",
+                d.blown_up, d.windows, d.horizon
+            ),
+        ));
+    }
     reasons.extend(outcome.skipped.iter().chain(&outcome.failed).cloned());
     crate::Error::NoEstimator {
         what: "the log".into(),
         wanted: format!(
-            "gave a model whose every body is physically consistent (the rule: {})",
+            "gave a model whose every body is physically consistent and whose rollouts do \
+             not blow up (the rule: {})",
             choice::RULE
         ),
         reasons,
