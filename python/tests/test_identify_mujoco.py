@@ -155,9 +155,10 @@ def mujoco_rollouts(model_path, run_dir, drives, starts, horizon):
 
 def test_the_identified_model_rolls_out_on_the_held_out_log(identified, tmp_path):
     """The chapter's rollout command: Rapier rolls `model.urdf` with `drives.toml` out on the
-    held-out windows and states that the coupled wrist's drive terms are not simulated; MuJoCo
-    rolls `model.xml` (which states them as a tendon) out on the same windows, and none blows
-    up. The figures the chapter quotes are printed."""
+    held-out windows (the coupled wrist's drive on joints 5 and 6), MuJoCo rolls `model.xml`
+    (the drive a tendon) out on the same windows; neither blows up, and their drifts agree
+    within a fifth (MuJoCo's friction loss holds a joint at rest, Rapier's Coulomb term is
+    smoothed). The figures the chapter quotes are printed."""
     out = identified
     fid = tmp_path / "rollout.json"
     subprocess.run(
@@ -167,11 +168,13 @@ def test_the_identified_model_rolls_out_on_the_held_out_log(identified, tmp_path
     )
     rolled = json.loads(fid.read_text())
     fidelity = rolled["fidelity"]
-    assert rolled["coupled_left_out"] == [6]
+    assert rolled["coupled"] == [5, 6]
     assert len(fidelity["per_window"]) == 15 and fidelity["windows"]["horizon"] == 0.3
-    print("Rapier: windows blown up", fidelity["blown_up"], "of", len(fidelity["per_window"]))
+    assert fidelity["blown_up"] == 0
+    print("Rapier: mean joint error at 0.3 s", fidelity["mean_horizon"], "per joint", fidelity["horizon"])
     drives = tomllib.loads((out / "drives.toml").read_text())
     starts = [w["start"] for w in fidelity["per_window"]]
     errors = mujoco_rollouts(out / "model.xml", out / "run", drives, starts, 0.3)
     print("MuJoCo: mean joint error at 0.3 s", errors.mean(), "per joint", errors.mean(axis=0))
     assert np.all(errors < 2 * np.pi), errors.max()
+    assert abs(errors.mean() - fidelity["mean_horizon"]) <= 0.2 * errors.mean()

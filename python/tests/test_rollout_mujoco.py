@@ -2,7 +2,9 @@
 
 Each case simulates a MuJoCo Menagerie arm (`models/menagerie/`) on a random Fourier motion
 carrying a payload the model does not state (so the model drifts from the log), rolls the model out
-on that log with `armid rollout`, and replays the same windows in MuJoCo (PyPI `mujoco`): from
+on that log with `armid rollout` (in one case the model has a coupled wrist drive besides: a
+fixed tendon with rotor inertia and damping over its last two joints, which Rapier simulates as
+`sim::simulation` applies coupled drives and MuJoCo as a tendon), and replays the same windows in MuJoCo (PyPI `mujoco`): from
 the window's first recorded `(q, q̇)`, each sample's logged torque held as `qfrc_applied` over
 the steps `armid rollout` took (it states each window's step: whole divisions of the sample
 interval, at most 1 ms and short enough for the model's stiffest damping).
@@ -113,20 +115,44 @@ def mujoco_horizon_errors(model_path, log, fidelity, integrator):
     return np.array(errors)
 
 
-@pytest.mark.parametrize("arm,seed", [("panda", 1), ("iiwa14", 2), ("ur5e", 3), ("gen3", 4)])
-def test_rapier_and_mujoco_rollouts_of_one_model_agree(workdir, arm, seed):
+def with_coupled_wrist(model, path):
+    """`model` with a coupled wrist drive: a fixed tendon over its last two joints (the drive of
+    the last joint turns at `q̇_{n−1} + q̇_n`) with a rotor inertia and a viscous coefficient,
+    as `armid identify` writes a coupled drive (`drive_<joint>`), written to `path`."""
+    mj = mujoco.MjModel.from_xml_path(str(model))
+    last, before = mj.joint(mj.njnt - 1).name, mj.joint(mj.njnt - 2).name
+    tendon = (
+        f'<tendon><fixed name="drive_{last}" armature="0.05" damping="0.5">'
+        f'<joint joint="{last}" coef="1"/><joint joint="{before}" coef="1"/></fixed></tendon>'
+    )
+    text = model.read_text().replace("</mujoco>", tendon + "\n</mujoco>")
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    "arm,seed,coupled",
+    [("panda", 1, False), ("iiwa14", 2, False), ("ur5e", 3, False), ("gen3", 4, False),
+     ("iiwa14", 5, True)],
+)
+def test_rapier_and_mujoco_rollouts_of_one_model_agree(workdir, arm, seed, coupled):
     model = ARMS[arm]
     joints = mujoco.MjModel.from_xml_path(str(model)).nv
     scenario = workdir / "scenario.toml"
     fourier_scenario(scenario, model, joints, seed)
     run = workdir / "run"
     subprocess.run([binary("armid"), "run", str(scenario), "--out", str(run)], check=True)
+    if coupled:
+        # The log is the arm's; the model rolled out has a coupled wrist drive besides.
+        model = with_coupled_wrist(model, workdir / "coupled.xml")
     out = workdir / "rollout.json"
     subprocess.run(
         [binary("armid"), "rollout", str(run), "--model", str(model), "--out", str(out)],
         check=True,
     )
-    fidelity = json.loads(out.read_text())["fidelity"]
+    rolled = json.loads(out.read_text())
+    assert rolled["coupled"] == ([joints - 1, joints] if coupled else [])
+    fidelity = rolled["fidelity"]
     assert fidelity["blown_up"] == 0 and len(fidelity["per_window"]) == 25
     # The payload makes the model drift: the figure measures something.
     assert fidelity["mean_horizon"] > 1e-3, fidelity["mean_horizon"]

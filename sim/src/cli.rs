@@ -404,10 +404,7 @@ fn print_rollout(r: &crate::rollout::RolledOut) {
             println!("  joint {}: {h:.4e} at the horizon, {s:.4e} RMS", j + 1);
         }
     }
-    if !r.coupled_left_out.is_empty() {
-        println!(
-            "  drive terms of the coupled joints {:?} are not simulated",
-            r.coupled_left_out
-        );
+    if !r.coupled.is_empty() {
+        println!("  joints {:?} turned by a coupled drive", r.coupled);
     }
 }

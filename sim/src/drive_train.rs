@@ -27,6 +27,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::friction::Friction;
+
 /// One drive's terms (units in the module docs).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -59,6 +61,34 @@ pub struct DriveTrain {
     /// One entry per drive that has terms, by joint.
     #[serde(default)]
     pub drive: Vec<DriveTerms>,
+}
+
+/// A drive that turns several joints (a coupled wrist), as the simulation applies it
+/// (`crate::simulation`): it turns at `v = Σ_j row[j] q̇_j` and resists with
+/// `c v + τ_f(v)` plus its rotor's inertial torque `I_a Σ_j row[j] q̈_j`, which reach joint `j`
+/// as `row[j]` times them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CoupledDrive {
+    /// The drive's row of `R̃` (joints in dataset order).
+    pub row: Vec<f64>,
+    /// Reflected rotor inertia `I_a` (kg·m² or kg), in the drive's own joint's units.
+    pub armature: f64,
+    /// Viscous coefficient `c` (N·m·s/rad or N·s/m).
+    pub damping: f64,
+    /// Dry friction on the drive's rate (`τ_f(v)`, [`Friction::magnitude`] at `q = 0`).
+    pub friction: Option<Friction>,
+}
+
+impl CoupledDrive {
+    /// The drive's rate at joint rates `qd`.
+    pub fn rate(&self, qd: &[f64]) -> f64 {
+        self.row.iter().zip(qd).map(|(r, v)| r * v).sum()
+    }
+
+    /// The torque resisting its motion at rate `v`: `c v + τ_f(v)`.
+    pub fn resistance(&self, v: f64) -> f64 {
+        self.damping * v + self.friction.as_ref().map_or(0.0, |f| f.magnitude(0.0, v))
+    }
 }
 
 /// A drive-train file that cannot be used.
@@ -145,6 +175,27 @@ impl DriveTrain {
     /// Whether drive `m` turns with another joint than its own (of `joints`).
     pub fn coupled(&self, m: usize, joints: usize) -> bool {
         (0..joints).any(|j| j != m && self.ratio(m, j) != 0.0)
+    }
+
+    /// The drives that turn several of `joints` joints, as the simulation applies them: their
+    /// Coulomb level smoothed over `smoothing` (rad/s or m/s; a simulation needs a continuous
+    /// friction) instead of this file's dead band.
+    pub fn coupled_drives(&self, joints: usize, smoothing: f64) -> Vec<CoupledDrive> {
+        (self.drive.iter())
+            .filter(|d| self.coupled(d.joint as usize - 1, joints))
+            .map(|d| CoupledDrive {
+                row: (0..joints)
+                    .map(|j| self.ratio(d.joint as usize - 1, j))
+                    .collect(),
+                armature: d.armature,
+                damping: d.viscous,
+                friction: (d.coulomb != 0.0).then_some(Friction::CoulombViscous {
+                    coulomb: d.coulomb,
+                    viscous: 0.0,
+                    smoothing,
+                }),
+            })
+            .collect()
     }
 
     /// The drive terms of each joint's reading at joint rates `qd` and accelerations `qdd`.

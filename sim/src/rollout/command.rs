@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::driven::{logged, with_drives};
 use super::window::RolloutError;
-use super::{Fidelity, Windows, fidelity};
+use super::{Fidelity, Model, Windows, fidelity};
 use crate::drive_train::DriveTrain;
 use crate::reading::Measurements;
 
@@ -47,10 +47,9 @@ pub struct RolledOut {
     pub run: String,
     /// The first time rolled out from (s).
     pub from: f64,
-    /// Joints (dataset ids) whose drive's terms were not simulated: drives that turn several
-    /// joints (a coupled wrist), which the simulator's per-joint friction and armature cannot
-    /// state.
-    pub coupled_left_out: Vec<u8>,
+    /// Joints (dataset ids) turned by a drive that turns several (a coupled wrist: simulated
+    /// as `crate::simulation` applies coupled drives).
+    pub coupled: Vec<u8>,
     /// The figures.
     pub fidelity: Fidelity,
 }
@@ -63,15 +62,21 @@ pub fn rollout(options: &Options) -> Result<RolledOut, crate::Error> {
         (None, Some(u)) => PathBuf::from(u),
         (None, None) => return Err(option("--model", "a model file for a simulated run").into()),
     };
-    let (mut chain, _) = crate::description::read_named(&model, &locks)?;
     let mut log = logged(&measurements);
-    let coupled_left_out = match &options.drives {
-        Some(p) => {
-            let drives = DriveTrain::read(p, log.q.len())?;
-            with_drives(&mut chain, &mut log, &drives)
-        }
-        None => Vec::new(),
+    let (chain, stated) = if crate::mjcf::is_mjcf(&model.display().to_string()) {
+        let read = crate::mjcf::read(&model, &locks)?;
+        (read.chain, read.drives)
+    } else {
+        (crate::urdf::read_named(&model, &locks)?.0, None)
     };
+    let mut rolled = Model::from(chain);
+    let drives = match &options.drives {
+        Some(p) => Some(DriveTrain::read(p, log.q.len())?),
+        None => stated,
+    };
+    if let Some(d) = &drives {
+        with_drives(&mut rolled, &mut log, d);
+    }
     let from = match options.holdout {
         None => log.t[0],
         Some(f) if f > 0.0 && f < 1.0 => {
@@ -87,7 +92,7 @@ pub fn rollout(options: &Options) -> Result<RolledOut, crate::Error> {
         horizon: options.horizon,
         spacing: options.spacing,
     };
-    let fidelity = fidelity(&chain, &log, windows, from)?;
+    let fidelity = fidelity(&rolled, &log, windows, from)?;
     if fidelity.per_window.is_empty() {
         let expected = format!("a horizon that fits in the log from {from:.3} s on");
         return Err(option("--horizon", &expected).into());
@@ -96,7 +101,12 @@ pub fn rollout(options: &Options) -> Result<RolledOut, crate::Error> {
         model: model.display().to_string(),
         run: options.run.display().to_string(),
         from,
-        coupled_left_out,
+        coupled: (rolled.coupled.iter())
+            .flat_map(|d| d.row.iter().enumerate().filter(|(_, r)| **r != 0.0))
+            .map(|(j, _)| j as u8 + 1)
+            .collect::<std::collections::BTreeSet<u8>>()
+            .into_iter()
+            .collect(),
         fidelity,
     };
     if let Some(path) = &options.out {

@@ -3,9 +3,9 @@
 
 use crate::drive_train::DriveTrain;
 use crate::friction::Friction;
-use crate::model::Chain;
 use crate::reading::Measurements;
 
+use super::Model;
 use super::window::Logged;
 
 /// The log of `m`: its joints' `q, q̇, τ` as read (measured where measured).
@@ -22,34 +22,32 @@ pub fn logged(m: &Measurements) -> Logged {
 }
 
 /// Applies `drives` (`drives.toml`, as `armid identify` writes it) to the model and the log:
-/// each drive's reading offset is taken off its joint's logged torque, and each drive that turns
-/// its own joint only sets that joint's armature, damping and Coulomb friction (smoothed over
-/// [`crate::urdf::URDF_FRICTION_SMOOTHING`], as a URDF's), replacing the model's. Returns the
-/// joints (dataset ids) whose drives turn several joints (a coupled wrist) and were left out:
-/// the simulation's per-joint terms cannot state them.
-pub fn with_drives(chain: &mut Chain, log: &mut Logged, drives: &DriveTrain) -> Vec<u8> {
-    let n = chain.links.len();
+/// each drive's reading offset is taken off its joint's logged torque; each drive that turns
+/// its own joint only sets that joint's armature, damping and Coulomb friction, and each drive
+/// that turns several (a coupled wrist) becomes one of the model's coupled drives
+/// ([`crate::drive_train::CoupledDrive`]), its own joint's terms cleared: the file states every
+/// drive's terms, replacing the model's. Coulomb levels are smoothed over
+/// [`crate::urdf::URDF_FRICTION_SMOOTHING`], as a URDF's.
+pub fn with_drives(model: &mut Model, log: &mut Logged, drives: &DriveTrain) {
+    let n = model.chain.links.len();
     for d in &drives.drive {
         if let Some(tau) = log.tau.get_mut(d.joint as usize - 1) {
             tau.iter_mut().for_each(|t| *t -= d.offset);
         }
     }
-    let mut left_out = Vec::new();
-    for (j, link) in chain.links.iter_mut().enumerate() {
+    let smoothing = crate::urdf::URDF_FRICTION_SMOOTHING;
+    for (j, link) in model.chain.links.iter_mut().enumerate() {
         let Some(d) = drives.drive.iter().find(|d| d.joint as usize == j + 1) else {
             continue;
         };
-        if drives.coupled(j, n) {
-            left_out.push(d.joint);
-            continue;
-        }
-        link.joint.armature = d.armature;
-        link.joint.damping = d.viscous;
-        link.joint.friction = (d.coulomb != 0.0).then_some(Friction::CoulombViscous {
+        let own = !drives.coupled(j, n);
+        link.joint.armature = if own { d.armature } else { 0.0 };
+        link.joint.damping = if own { d.viscous } else { 0.0 };
+        link.joint.friction = (own && d.coulomb != 0.0).then_some(Friction::CoulombViscous {
             coulomb: d.coulomb,
             viscous: 0.0,
-            smoothing: crate::urdf::URDF_FRICTION_SMOOTHING,
+            smoothing,
         });
     }
-    left_out
+    model.coupled = drives.coupled_drives(n, smoothing);
 }

@@ -4,8 +4,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::window::{Logged, RolloutError, roll_out};
-use super::{BLOWN_UP, Windows};
-use crate::model::Chain;
+use super::{BLOWN_UP, Model, Windows};
 
 /// One window's errors (rad or m, per joint in the model's order).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -43,11 +42,11 @@ pub struct Fidelity {
     pub per_window: Vec<WindowError>,
 }
 
-/// `chain` rolled out on every window of `log` that starts at or after `from` (s): windows in
+/// `model` rolled out on every window of `log` that starts at or after `from` (s): windows in
 /// parallel, results in time order (the same whatever the thread count). `Err` where the model
 /// and the log disagree, or where no window fits.
 pub fn fidelity(
-    chain: &Chain,
+    model: &Model,
     log: &Logged,
     windows: Windows,
     from: f64,
@@ -55,7 +54,7 @@ pub fn fidelity(
     let (starts, length) = windows.starts(&log.t, from);
     let per_window = starts
         .par_iter()
-        .map(|&s| window_error(chain, log, s, length))
+        .map(|&s| window_error(model, log, s, length))
         .collect::<Result<Vec<_>, _>>()?;
     let kept: Vec<&WindowError> = per_window.iter().filter(|w| !w.blown_up).collect();
     let nj = log.q.len();
@@ -79,12 +78,12 @@ pub fn fidelity(
 
 /// One window's errors.
 fn window_error(
-    chain: &Chain,
+    model: &Model,
     log: &Logged,
     start: usize,
     length: usize,
 ) -> Result<WindowError, RolloutError> {
-    let rolled = roll_out(chain, log, start, length)?;
+    let rolled = roll_out(model, log, start, length)?;
     let q = &rolled.q;
     let nj = log.q.len();
     let error = |k: usize, j: usize| q[k][j] - log.q[j][start + k];

@@ -8,7 +8,8 @@
 //! it open loop ([`crate::simulation`], every joint torque-driven and dynamic) under the
 //! recorded drive, each sample's value held until the next ([`crate::drive::Signal::Held`], a
 //! zero-order hold: what a controller applying logged torques does). The model's joint
-//! friction, damping and armature act as they do in any scenario. Integrator steps are whole
+//! friction, damping and armature act as they do in any scenario, and its coupled drives
+//! ([`Model::coupled`]) as `crate::simulation` applies them. Integrator steps are whole
 //! divisions of the sample interval, at most [`MAX_STEP`] long and short enough for the model's
 //! stiffest damping or friction ([`steps_per_sample`]); each window states its step.
 //!
@@ -24,6 +25,7 @@
 mod command;
 mod driven;
 mod fidelity;
+mod model;
 mod step;
 mod window;
 mod windows;
@@ -31,6 +33,7 @@ mod windows;
 pub use command::{Options, RolledOut, rollout};
 pub use driven::{logged, with_drives};
 pub use fidelity::{Fidelity, WindowError, fidelity};
+pub use model::Model;
 pub use step::{MIN_STEP, STIFF_FRACTION, steps_per_sample};
 pub use window::{Logged, RolledWindow, RolloutError, roll_out};
 pub use windows::Windows;

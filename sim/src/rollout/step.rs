@@ -14,7 +14,7 @@
 use ::nalgebra::Vector3;
 
 use super::MAX_STEP;
-use crate::model::Chain;
+use super::Model;
 
 /// The largest `c·h / I` a rollout step allows: first-order errors of about 1 % of the
 /// damping's effect.
@@ -23,34 +23,44 @@ pub const STIFF_FRACTION: f64 = 0.01;
 /// The shortest rollout step (s).
 pub const MIN_STEP: f64 = 1e-5;
 
-/// Whole integrator steps per sample interval `period` (s) for `chain` at the state `q`.
-pub fn steps_per_sample(chain: &Chain, q: &[f64], period: f64) -> usize {
-    let longest = stiffest_step(chain, q).clamp(MIN_STEP, MAX_STEP);
+/// Whole integrator steps per sample interval `period` (s) for `model` at the state `q`.
+pub fn steps_per_sample(model: &Model, q: &[f64], period: f64) -> usize {
+    let longest = stiffest_step(model, q).clamp(MIN_STEP, MAX_STEP);
     // A grid interval computed from the stamps may exceed a round one by rounding, which must
     // not add a step.
     (period / longest * (1.0 - 1e-9)).ceil().max(1.0) as usize
 }
 
-/// `STIFF_FRACTION · min_j I_j / c_j` (s), infinite where no joint is damped.
-fn stiffest_step(chain: &Chain, q: &[f64]) -> f64 {
+/// `STIFF_FRACTION · min_j I_j / c_j` (s), infinite where no joint is damped. A coupled drive
+/// adds `r_j² I_a` to joint `j`'s inertia and `r_j² c` (its damping and friction slope) to its
+/// slope.
+fn stiffest_step(model: &Model, q: &[f64]) -> f64 {
+    let chain = &model.chain;
     let nj = q.len();
     let zero = vec![0.0; nj];
     let mut unit = vec![0.0; nj];
     let mut step = f64::INFINITY;
     for (j, link) in chain.links.iter().enumerate() {
         let joint = &link.joint;
-        let slope = joint.damping
+        let mut slope = joint.damping
             + joint
                 .friction
                 .as_ref()
                 .map_or(0.0, |f| f.slope_at_rest(q[j]));
+        let mut inertia = joint.armature;
+        for d in &model.coupled {
+            let r2 = d.row[j] * d.row[j];
+            let friction = d.friction.as_ref().map_or(0.0, |f| f.slope_at_rest(0.0));
+            slope += r2 * (d.damping + friction);
+            inertia += r2 * d.armature;
+        }
         if slope <= 0.0 {
             continue;
         }
         unit[j] = 1.0;
         let tau = crate::dynamics::rnea(chain, q, &zero, &unit, &Vector3::zeros()).tau;
         unit[j] = 0.0;
-        step = step.min(STIFF_FRACTION * (tau[j] + joint.armature) / slope);
+        step = step.min(STIFF_FRACTION * (tau[j] + inertia) / slope);
     }
     step
 }

@@ -1,7 +1,7 @@
 //! One window simulated: the model from a recorded state under the recorded drive.
 
+use super::Model;
 use crate::drive::{JointStart, Signal};
-use crate::model::Chain;
 use crate::recording::JointColumn;
 use crate::scenario::{
     JointSection, Scenario, ScenarioError, ScenarioFile, SolverSection, TimeSection,
@@ -68,13 +68,14 @@ pub struct RolledWindow {
     pub q: Vec<Vec<f64>>,
 }
 
-/// The model `chain` rolled out over `length` samples from sample `start` of `log`.
+/// The model rolled out over `length` samples from sample `start` of `log`.
 pub fn roll_out(
-    chain: &Chain,
+    model: &Model,
     log: &Logged,
     start: usize,
     length: usize,
 ) -> Result<RolledWindow, RolloutError> {
+    let chain = &model.chain;
     let nj = chain.joint_ids().len();
     if chain.rail_axis().is_some() || [log.q.len(), log.qd.len(), log.tau.len()] != [nj; 3] {
         return Err(RolloutError::Joints {
@@ -85,7 +86,7 @@ pub fn roll_out(
     }
     let period = log.period();
     let q0: Vec<f64> = (0..nj).map(|j| log.q[j][start]).collect();
-    let steps = super::step::steps_per_sample(chain, &q0, period) as f64;
+    let steps = super::step::steps_per_sample(model, &q0, period) as f64;
     let joint = (0..nj)
         .map(|j| JointSection {
             torque: Some(Signal::Held {
@@ -122,7 +123,8 @@ pub fn roll_out(
         payload: None,
     };
     let origin = format!("rollout of `{}` from sample {start}", chain.name);
-    let scenario = Scenario::from_file_with_model(file, &origin, chain)?;
+    let scenario = Scenario::from_file_with_model(file, &origin, chain)?
+        .with_coupled_drives(model.coupled.clone())?;
     let simulated = crate::simulation::run(&scenario, None);
     let rec = &simulated.recording;
     let q: Vec<Vec<f64>> = (0..nj)

@@ -161,6 +161,7 @@ impl Scenario {
             samples,
             motion_family: None,
             noise_scale: None,
+            coupled: Vec::new(),
             model_dir: match model {
                 ModelSource::Dir(dir) => Some(dir.to_path_buf()),
                 ModelSource::Given(_) => None,

@@ -43,6 +43,7 @@ mod arm;
 mod bounds;
 mod build;
 mod check;
+mod coupled;
 mod edit;
 mod file;
 mod joint;
@@ -82,6 +83,10 @@ pub struct Scenario {
     /// The factor on its readings' white noise, for an arm of a population with `noise_scale`
     /// (already applied to `file.noise` and `file.sensor`).
     pub noise_scale: Option<f64>,
+    /// Drives that turn several joints ([`crate::drive_train::CoupledDrive`]), set by
+    /// [`Scenario::with_coupled_drives`] (a rollout of an identified model with a coupled wrist,
+    /// `crate::rollout`); a scenario file states none.
+    pub coupled: Vec<crate::drive_train::CoupledDrive>,
     /// Where a URDF `model` path starts (`None`: the model was given, not read).
     model_dir: Option<PathBuf>,
 }

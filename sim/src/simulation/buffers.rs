@@ -88,4 +88,6 @@ pub(super) struct StepBuffers {
     pub zero: Vec<f64>,
     /// Inverse-dynamics scratch (computed torque, coupling, constraint loads).
     pub rnea: InverseDynamics,
+    /// Each joint's load over the step (N·m or N; dataset order).
+    pub loads: Vec<f64>,
 }

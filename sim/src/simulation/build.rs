@@ -83,11 +83,13 @@ impl<'a> Simulation<'a> {
             delivered: vec![0.0; nj],
             step_current: vec![0.0; nj],
             current: vec![0.0; nj],
-            armature: scenario
-                .drives
-                .iter()
-                .map(|d| d.transmission.armature())
+            armature: (scenario.drives.iter())
+                .zip(Self::coupled_diagonal(scenario))
+                .map(|(d, c)| d.transmission.armature() + c)
                 .collect(),
+            coupled: !scenario.coupled.is_empty(),
+            coupled_diagonal: Self::coupled_diagonal(scenario),
+            coupled_inertia: vec![0.0; nj],
             friction_state: scenario
                 .drives
                 .iter()

@@ -36,6 +36,7 @@ use crate::scenario::{JointDrive, Scenario};
 mod buffers;
 mod build;
 mod consistency;
+mod coupled;
 mod drive_train;
 mod friction_state;
 mod sample;
@@ -111,6 +112,12 @@ pub struct Simulation<'a> {
     constraint_load: Vec<f64>,
     /// Whether some joint's term reads its constraint load.
     constraint_loads: bool,
+    /// Whether the scenario has coupled drives (`coupled.rs`).
+    coupled: bool,
+    /// Each joint's share of the coupled drives' rotor inertia on Rapier's diagonal (kg·m²).
+    coupled_diagonal: Vec<f64>,
+    /// The coupled drives' off-diagonal inertial load on each joint over the current step.
+    coupled_inertia: Vec<f64>,
     /// The scratch of [`Simulation::sample`], reused from sample to sample.
     buffers: buffers::SampleBuffers,
     /// The scratch of [`Simulation::advance`], reused from step to step.

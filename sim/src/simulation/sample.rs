@@ -78,6 +78,14 @@ impl Simulation<'_> {
             (self.scenario.drives.iter().enumerate())
                 .map(|(j, d)| joint_friction(d, t, q[j], b.qd[j], b.bristle[j], b.load[j])),
         );
+        if self.coupled {
+            // The coupled drives' friction is friction; their off-diagonal inertial load of the
+            // step just taken reached the link with the actuator's torque (`coupled.rs`).
+            for j in 0..b.friction.len() {
+                b.friction[j] += self.coupled_friction(j, &b.qd);
+                b.link_torque[j] += self.coupled_inertia[j];
+            }
+        }
         self.known_into(b);
         let q = &b.q;
         readout::evaluate_into(
@@ -128,7 +136,10 @@ impl Simulation<'_> {
             // rotor records exactly what it did before rotors existed).
             let tau = match &d.drive {
                 Drive::Motion(_) => readout.dynamics.tau[j] - b.friction[j],
-                Drive::Torque(_) | Drive::Servo(_) => b.link_torque[j],
+                // The coupled drives' rotors take their diagonal share (`coupled.rs`).
+                Drive::Torque(_) | Drive::Servo(_) => {
+                    b.link_torque[j] - self.coupled_diagonal[j] * readout.qdd[j]
+                }
                 Drive::Free => 0.0,
             };
             let (tau, motor) = if d.transmission.elastic().is_some() {

@@ -41,17 +41,27 @@ impl Simulation<'_> {
         self.set_motor_torques(&b.qd);
         self.drive_kinematic(t_next, &b.q, &b.qd, &mut b.rate_change);
         self.kinematic_coupling(b);
+        let mut loads = std::mem::take(&mut b.loads);
+        loads.clear();
         for (j, d) in self.scenario.drives.iter().enumerate() {
-            if self.kinematic[j] {
-                continue;
-            }
             let (q, qd) = (b.q[j], b.qd[j]);
-            let friction = joint_friction(d, t, q, qd, self.bristle[j], self.constraint_load[j]);
-            let load = friction + self.link_torque(j, self.motor_side[j], q, qd) + b.coupling[j];
-            if load != 0.0 {
-                self.apply_joint_load(j - self.offset, load, &b.states);
+            loads.push(if self.kinematic[j] {
+                0.0
+            } else {
+                let friction =
+                    joint_friction(d, t, q, qd, self.bristle[j], self.constraint_load[j]);
+                friction + self.link_torque(j, self.motor_side[j], q, qd) + b.coupling[j]
+            });
+        }
+        if self.coupled {
+            self.set_coupled_loads(&b.q, &b.qd, &mut loads);
+        }
+        for (j, load) in loads.iter().enumerate() {
+            if !self.kinematic[j] && *load != 0.0 {
+                self.apply_joint_load(j - self.offset, *load, &b.states);
             }
         }
+        b.loads = loads;
         self.world.step();
         if self.friction_state || self.elastic {
             self.joint_state_into(&mut b.q_after, &mut b.qd_after);

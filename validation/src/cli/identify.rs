@@ -24,21 +24,13 @@ fn drift(d: Option<&crate::estimate::drift::Drift>) -> String {
     let Some(d) = d else {
         return "no rollouts".into();
     };
-    let figure = match d.mean_horizon {
+    match d.mean_horizon {
         None => format!("{} s rollouts: all {} blew up", d.horizon, d.windows),
         Some(m) if d.blown_up > 0 => format!(
             "drift at {} s {m:.3e} rad, {} of {} rollouts blew up",
             d.horizon, d.blown_up, d.windows
         ),
         Some(m) => format!("drift at {} s {m:.3e} rad", d.horizon),
-    };
-    if d.whole() {
-        figure
-    } else {
-        format!(
-            "{figure} (coupled drive of joints {:?} not simulated)",
-            d.unsimulated
-        )
     }
 }
 

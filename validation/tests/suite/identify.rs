@@ -86,7 +86,6 @@ fn identify_writes_the_chosen_model_and_says_why() {
         .unwrap();
     let drift = &chosen["drift"];
     assert_eq!(drift["blown_up"], 0, "{drift}");
-    assert!(drift["unsimulated"].as_array().unwrap().is_empty());
     let json = dir.join("rollout.json");
     let done = Command::new(env!("CARGO_BIN_EXE_armid"))
         .arg("rollout")

@@ -323,10 +323,9 @@
   }
   function driftText(d) {
     if (!d) return "–";
-    const whole = d.unsimulated.length ? ` (coupled drive of joints ${d.unsimulated.join(", ")} not simulated)` : "";
-    if (d.mean_horizon === null) return `all ${d.windows} rollouts of ${d.horizon} s blew up${whole}`;
+    if (d.mean_horizon === null) return `all ${d.windows} rollouts of ${d.horizon} s blew up`;
     const blown = d.blown_up ? `, ${d.blown_up} of ${d.windows} blew up` : "";
-    return `${d.mean_horizon.toExponential(2)} rad at ${d.horizon} s${blown}${whole}`;
+    return `${d.mean_horizon.toExponential(2)} rad at ${d.horizon} s${blown}`;
   }
   function pct(x) { return x === null || x === undefined ? "–" : `${(100 * x).toFixed(2)} %`; }
 
@@ -338,7 +337,7 @@
       ` Written: ${f.files.join(", ")}. The model is the one identified on the first ${(100 * (1 - f.holdout)).toFixed(0)} % of the log, whose prediction of the rest these figures are.`);
     main.appendChild(table(["estimator", "holdout NRMS", "parameters", "consistent whole model", "rollout drift"],
       c.candidates.map((k) => [k.method + (k.method === c.method ? " (chosen)" : ""), pct(k.holdout_nrms), String(k.parameters), k.consistent_model ? "yes" : "no", driftText(k.drift)])));
-    main.appendChild(el("p", { class: "note" }, "Rollout drift: the model simulated in Rapier from the recorded state at the start of each held-out window under the logged torque (each sample's held; the drives' offsets off, their armature, viscous and Coulomb terms on), the mean joint error at the window's end. A rollout blows up when its error passes a full turn. A coupled drive's terms cannot be simulated per joint: such a figure is not the whole model's and does not weigh in the rule."));
+    main.appendChild(el("p", { class: "note" }, "Rollout drift: the model simulated in Rapier from the recorded state at the start of each held-out window under the logged torque (each sample's held; the drives' offsets off, their armature, viscous and Coulomb terms on, a coupled drive's on the joints it turns), the mean joint error at the window's end. A rollout blows up when its error passes a full turn."));
     section("Per joint, over the held-out stretch",
       `NRMS: sqrt(Σ(τ̂ − τ)² / Σ τ²) of the chosen model against the torque as measured. Above low-pass: the share of the measured torque's RMS above the kinematics' cut-off (${f.signal.filter ? f.signal.filter[1].toFixed(1) + " Hz" : "none"}), which no model fed the filtered kinematics predicts. At rest: samples slower than 0.05 rad/s, where static friction holds the joint anywhere within its level. Replay: Rapier simulating the model (model.urdf + drives.toml) along the recorded motion.`);
     main.appendChild(table(["joint", "torque RMS", "NRMS", "above low-pass", "at rest", "replay NRMS"],

@@ -164,7 +164,7 @@ fn identify_into(o: &Options, work: &Path) -> crate::Result<Identification> {
     let (identify, validate) = loaded.split(o.holdout)?;
     let outcome = estimators::run(o.only.as_deref(), &o.model, &identify, &validate)?;
     let mut candidates = choice::candidates(&outcome);
-    crate::estimate::drift::measure(&mut candidates, &outcome, &validate)?;
+    choice::measure_drift(&mut candidates, &outcome, &validate)?;
     let choice = choice::choose(&candidates).ok_or_else(|| no_choice(&outcome, &candidates))?;
     let chosen = (outcome.models.iter())
         .find(|m| m.method == choice.method)
