@@ -169,6 +169,7 @@ pub fn run(command: Command) -> crate::Result<()> {
             for (name, v) in &r.torque_nrms_joints {
                 println!("  {name}: {v:.4}");
             }
+            print_replay_rollouts(&options)?;
         }
         Command::Rollout(options) => {
             let r = crate::rollout::rollout(&options)?;
@@ -381,6 +382,46 @@ fn write_model(
 }
 
 /// `sim rollout`'s summary: the windows, the mean errors and each joint's.
+/// The rollouts of a replay's model on the same stretch (`sim::rollout`, default windows), in
+/// one line: how far the model drifts when driven by the logged torque, beside the replay's
+/// torque figure.
+fn print_replay_rollouts(replay: &crate::replay::Options) -> Result<(), crate::Error> {
+    let windows = crate::rollout::Windows::TORQUE;
+    let options = crate::rollout::Options {
+        run: replay.run.clone(),
+        model: replay.urdf.clone(),
+        drives: replay.drives.clone(),
+        holdout: replay.holdout,
+        horizon: windows.horizon,
+        spacing: windows.spacing,
+        out: None,
+    };
+    match crate::rollout::rollout(&options) {
+        Ok(r) => {
+            let f = &r.fidelity;
+            let drift = match f.blown_up == f.per_window.len() {
+                true => "every one blew up".to_string(),
+                false => format!(
+                    "drift at the horizon {:.4e} rad or m, {} blew up",
+                    f.mean_horizon, f.blown_up
+                ),
+            };
+            println!(
+                "  rollouts ({} of {} s every {} s, `sim rollout`): {drift}",
+                f.per_window.len(),
+                windows.horizon,
+                windows.spacing
+            );
+            Ok(())
+        }
+        Err(crate::Error::Rollout(crate::rollout::RolloutError::Option { .. })) => {
+            println!("  no rollouts: the stretch is shorter than one");
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
+}
+
 fn print_rollout(r: &crate::rollout::RolledOut) {
     let f = &r.fidelity;
     println!(

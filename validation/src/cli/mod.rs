@@ -270,7 +270,14 @@ pub fn run(command: Command) -> crate::Result<()> {
                 let refs: Vec<(Role, &Loaded)> = read.iter().map(|(r, run)| (*r, run)).collect();
                 let chosen: Vec<&dyn crate::estimate::Estimator> =
                     estimators.iter().map(|e| e.as_ref()).collect();
-                let outcome = crate::estimate::engine::run_all(&chosen, &refs);
+                let mut outcome = crate::estimate::engine::run_all(&chosen, &refs);
+                if holdout.is_some() {
+                    // Every whole model with physical drive terms, as `identify` rolls out.
+                    let models = (outcome.models.iter())
+                        .filter(|m| crate::estimate::choice::physical_drives(m));
+                    let drift = crate::estimate::drift::rows(&model_id, models, &read[1].1)?;
+                    outcome.rows.extend(drift);
+                }
                 output::print_outcome(&outcome);
                 if only.is_some() && outcome.skipped.len() + outcome.failed.len() == chosen.len() {
                     return Err(crate::Error::NoEstimator {

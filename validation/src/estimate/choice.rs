@@ -90,7 +90,7 @@ pub fn candidates(outcome: &Outcome) -> Vec<Candidate> {
                 method: method.to_string(),
                 holdout_nrms: nrms,
                 parameters: rows
-                    .filter(|r| !r.parameter.starts_with("torque_nrms") && r.estimate.is_some())
+                    .filter(|r| r.estimate.is_some() && !is_figure(&r.parameter))
                     .count(),
                 consistent_model: (outcome.models.iter())
                     .any(|m| m.method == method && physical_drives(m)),
@@ -121,6 +121,12 @@ pub fn measure_drift(
         c.drift = crate::estimate::drift::drift(model, held_out)?;
     }
     Ok(())
+}
+
+/// Whether a row is a figure of the model (holdout torque NRMS, rollout drift), not one of its
+/// parameters.
+fn is_figure(parameter: &str) -> bool {
+    parameter.starts_with("torque_nrms") || parameter.starts_with("rollout_")
 }
 
 /// Whether every drive term a model states is one a real drive can have: Coulomb level,

@@ -48,3 +48,33 @@ pub fn drift(model: &IdentifiedModel, held_out: &Loaded) -> crate::Result<Option
         per_joint: if some { fidelity.horizon } else { Vec::new() },
     }))
 }
+
+/// Rows `rollout_drift` (the mean drift at the horizon, rad or m), `rollout_drift.<joint>` and
+/// `rollout_blown_up` (windows) of each of `models` rolled out on `held_out`; `run_id` names the
+/// experiment. Nothing where the stretch is shorter than one window.
+pub fn rows<'a>(
+    run_id: &str,
+    models: impl IntoIterator<Item = &'a IdentifiedModel>,
+    held_out: &Loaded,
+) -> crate::Result<Vec<crate::estimate::score::Row>> {
+    let mut rows = Vec::new();
+    for model in models {
+        let Some(d) = drift(model, held_out)? else {
+            continue;
+        };
+        let row = |parameter: String, estimate: Option<f64>| crate::estimate::score::Row {
+            run: run_id.to_string(),
+            method: model.method.clone(),
+            parameter,
+            truth: None,
+            estimate,
+            std: None,
+        };
+        rows.push(row("rollout_drift".into(), d.mean_horizon));
+        for (name, e) in held_out.joint_names.iter().zip(&d.per_joint) {
+            rows.push(row(format!("rollout_drift.{name}"), Some(*e)));
+        }
+        rows.push(row("rollout_blown_up".into(), Some(d.blown_up as f64)));
+    }
+    Ok(rows)
+}
