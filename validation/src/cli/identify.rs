@@ -92,6 +92,13 @@ fn summary(f: &Identification, out: &Path) -> String {
             pct(Some(r.residual.torque_nrms_moving))
         );
     }
+    for l in f.links.iter().filter(|l| !l.moved_far.is_empty()) {
+        s += &format!(
+            "moved far from the file's: {}: {}\n",
+            l.name,
+            l.moved_far.join(", ")
+        );
+    }
     s += &format!("\nwrote {}: {}\n", out.display(), f.files.join(", "));
     s
 }

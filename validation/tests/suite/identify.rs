@@ -79,6 +79,16 @@ fn identify_writes_the_chosen_model_and_says_why() {
     assert_eq!(choice["holdout_nrms"].as_f64().unwrap(), nrms);
     assert!(nrms > 1e-2, "the disturbance is no model's: {nrms}");
 
+    // Every link is compared with the file's, and what moved far is named on the terminal.
+    let links = found["links"].as_array().unwrap();
+    assert_eq!(links.len(), 6);
+    for l in links {
+        for far in l["moved_far"].as_array().unwrap() {
+            let line = format!("{}: ", l["name"].as_str().unwrap());
+            assert!(printed.contains(&line) && printed.contains(far.as_str().unwrap()));
+        }
+    }
+
     // The chosen model's rollout drift is `armid rollout`'s on the files written, over the
     // held-out windows: the same model through its files.
     let chosen = (choice["candidates"].as_array().unwrap().iter())

@@ -357,8 +357,9 @@
     else body.dataset.armPixels = "0";
     section("Links: the file's and the model's", "Mass (kg), centroid (m, world frame at the zero configuration) and principal moments about it (kg·m²). What the log does not determine is drawn toward the file's values (the prior, weighted as the chosen estimator weighs it).");
     const v3 = (v) => v.map(fmt).join(", ");
-    main.appendChild(table(["link", "mass (file)", "mass (model)", "centroid (file)", "centroid (model)", "moments (file)", "moments (model)"],
-      f.links.map((l) => [l.name, fmt(l.mass[0]), fmt(l.mass[1]), v3(l.centroid[0]), v3(l.centroid[1]), v3(l.moments[0]), v3(l.moments[1])])));
+    main.appendChild(table(["link", "mass (file)", "mass (model)", "centroid (file)", "centroid (model)", "moments (file)", "moments (model)", "moved far"],
+      f.links.map((l) => [l.name, fmt(l.mass[0]), fmt(l.mass[1]), v3(l.centroid[0]), v3(l.centroid[1]), v3(l.moments[0]), v3(l.moments[1]), (l.moved_far || []).join("; ") || "–"])));
+    main.appendChild(el("p", { class: "note" }, "Moved far: a mass or principal moment (smallest with smallest) more than 10 times larger or smaller than the file's, or a centroid more than 0.1 m from it. The log may demand it; a body the motion hardly excites that moved far needs excitation, not trust."));
     section("Parameters", `The chosen estimator's estimates, its σ where it states one, and IDIM-OLS's estimate and σ (least-squares covariance on the same data) of the same parameter.`);
     const wrap = el("div", { class: "scroll" }); main.appendChild(wrap);
     wrap.appendChild(table(["parameter", "estimate", "σ", "IDIM-OLS", "σ (IDIM-OLS)"],

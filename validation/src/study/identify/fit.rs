@@ -43,6 +43,47 @@ pub struct LinkFit {
     pub centroid: [[f64; 3]; 2],
     /// Principal moments about the centroid (kg·m²): the file's, the model's.
     pub moments: [[f64; 3]; 2],
+    /// How the model's body moved far from the file's ([`moved_far`]), one phrase each; empty
+    /// where it did not.
+    #[serde(default)]
+    pub moved_far: Vec<String>,
+}
+
+/// The factor past which a mass or principal moment has moved far from the file's: an order of
+/// magnitude, up or down.
+pub const FAR: f64 = 10.0;
+
+/// The distance past which a centroid has moved far from the file's (m).
+pub const FAR_CENTROID: f64 = 0.1;
+
+/// How body `model` moved far from `prior` (same link): a mass or principal moment (smallest
+/// with smallest) more than [`FAR`] times larger or smaller (a zero one of the file's not
+/// compared), a centroid more than [`FAR_CENTROID`] away.
+pub fn moved_far(prior: &sim::model::Body, model: &sim::model::Body) -> Vec<String> {
+    let mut far = Vec::new();
+    let mut ratio = |what: String, p: f64, m: f64| {
+        if p > 0.0 && !(m / p <= FAR && m / p >= 1.0 / FAR) {
+            far.push(format!("{what} ×{:.2e}", m / p));
+        }
+    };
+    ratio("mass".into(), prior.mass, model.mass);
+    // Principal moments compared smallest with smallest: the two bodies' axes may differ.
+    let sorted = |mut v: [f64; 3]| {
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    let (p, m) = (sorted(prior.inertia), sorted(model.inertia));
+    for (k, what) in ["smallest", "middle", "largest"].iter().enumerate() {
+        ratio(format!("{what} moment"), p[k], m[k]);
+    }
+    let shift: f64 = (0..3)
+        .map(|k| (model.centroid[k] - prior.centroid[k]).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    if shift > FAR_CENTROID {
+        far.push(format!("centroid {shift:.3} m away"));
+    }
+    far
 }
 
 /// One parameter of the chosen estimator.
@@ -96,6 +137,7 @@ pub(super) fn links(prior: &sim::model::Chain, model: &sim::model::Chain) -> Vec
             mass: [p.body.mass, m.body.mass],
             centroid: [p.body.centroid, m.body.centroid],
             moments: [p.body.inertia, m.body.inertia],
+            moved_far: moved_far(&p.body, &m.body),
         })
         .collect()
 }
@@ -118,4 +160,44 @@ pub(super) fn parameters(rows: &[Row], chosen: &str) -> Vec<ParameterFit> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sim::model::{Body, Shape};
+
+    fn body(mass: f64, inertia: [f64; 3], centroid: [f64; 3]) -> Body {
+        Body {
+            mass,
+            inertia,
+            centroid,
+            frame: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            shape: Shape::Rod { length: 0.5 },
+        }
+    }
+
+    #[test]
+    fn a_body_that_moved_an_order_of_magnitude_is_named_and_one_that_did_not_is_not() {
+        let prior = body(2.0, [0.01, 0.02, 0.03], [0.0, 0.0, 0.2]);
+        // Within a factor 10 everywhere, 5 cm away; moments in another axis order.
+        let near = body(3.0, [0.05, 0.004, 0.02], [0.0, 0.05, 0.2]);
+        assert!(
+            moved_far(&prior, &near).is_empty(),
+            "{:?}",
+            moved_far(&prior, &near)
+        );
+        // A rod: its smallest moment a millionth of the file's; and a centroid 0.3 m away.
+        let rod = body(2.5, [1e-8, 0.02, 0.03], [0.3, 0.0, 0.2]);
+        let far = moved_far(&prior, &rod);
+        assert_eq!(far.len(), 2, "{far:?}");
+        assert!(far[0].starts_with("smallest moment") && far[1].starts_with("centroid"));
+        // A point mass in the file (zero moments) is not compared by ratio.
+        let point = body(2.0, [0.0; 3], [0.0, 0.0, 0.2]);
+        assert!(moved_far(&point, &near).is_empty());
+        assert_eq!(
+            moved_far(&prior, &body(25.0, [0.01, 0.02, 0.03], [0.0, 0.0, 0.2])).len(),
+            1
+        );
+    }
 }
