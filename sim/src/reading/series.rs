@@ -201,18 +201,25 @@ impl Measurements {
     /// Samples `start..end` only (every non-empty column cut, clamped to the run; the design,
     /// geometry and stated sensors kept): a stretch of the same run.
     pub fn window(&self, start: usize, end: usize) -> Measurements {
-        let cut = |n: usize| {
-            let end = end.min(n);
-            start.min(end)..end
-        };
-        fn keep<T: Clone>(v: &mut Vec<T>, range: std::ops::Range<usize>) {
+        let end = end.min(self.t.len());
+        self.select(&(start.min(end)..end).collect::<Vec<_>>())
+    }
+
+    /// Every `stride`-th sample from the first (`stride` ≥ 1; the design, geometry and stated
+    /// sensors kept): the same run sampled `stride` times more slowly.
+    pub fn every(&self, stride: usize) -> Measurements {
+        self.select(&(0..self.t.len()).step_by(stride.max(1)).collect::<Vec<_>>())
+    }
+
+    /// The samples at `indices` (each below the run's length) of every non-empty column.
+    fn select(&self, indices: &[usize]) -> Measurements {
+        fn keep<T: Clone>(v: &mut Vec<T>, indices: &[usize]) {
             if !v.is_empty() {
-                *v = v[range].to_vec();
+                *v = indices.iter().map(|&k| v[k].clone()).collect();
             }
         }
-        let range = cut(self.t.len());
         let mut m = self.clone();
-        keep(&mut m.t, range.clone());
+        keep(&mut m.t, indices);
         for j in &mut m.joints {
             for v in [
                 &mut j.q,
@@ -222,12 +229,12 @@ impl Measurements {
                 &mut j.tau_friction,
                 &mut j.current,
             ] {
-                keep(v, range.clone());
+                keep(v, indices);
             }
-            j.measured.values_mut().for_each(|v| keep(v, range.clone()));
+            j.measured.values_mut().for_each(|v| keep(v, indices));
         }
         for b in &mut m.bodies {
-            keep(&mut b.quat, range.clone());
+            keep(&mut b.quat, indices);
             for v in [
                 &mut b.pos,
                 &mut b.euler,
@@ -241,9 +248,9 @@ impl Measurements {
                 &mut b.moment,
                 &mut b.joint_point,
             ] {
-                keep(v, range.clone());
+                keep(v, indices);
             }
-            b.measured.values_mut().for_each(|v| keep(v, range.clone()));
+            b.measured.values_mut().for_each(|v| keep(v, indices));
         }
         m
     }

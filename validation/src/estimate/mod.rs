@@ -15,6 +15,7 @@
 //! [`engine`] runs them ([`engine::run`]: the one place an estimator is applied) and
 //! [`score`] scores what they give.
 pub mod choice;
+pub mod discretization;
 pub mod drift;
 pub mod engine;
 pub mod estimator;

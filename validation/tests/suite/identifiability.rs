@@ -11,7 +11,8 @@
 //! The two Kalman filters are the stated exception: they integrate the identified forward
 //! dynamics from sample to sample (a trapezoidal step, `kalman` module docs), so on exact data
 //! their error is that discretization's, not rounding. For them the test asks what a filter can
-//! promise: an error within three of the posterior standard deviations each states.
+//! promise: an error within three of the standard deviations each states (the posterior's, widened
+//! by the discretization's bias: `validation::estimate::discretization`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

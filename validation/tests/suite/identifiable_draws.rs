@@ -43,11 +43,14 @@ const LONG_DRAWS: u64 = 60;
 /// A parameter whose condition (module docs) is below this must be reported.
 const WELL_CONDITIONED: f64 = 1e3;
 /// Estimators whose error on exact data is their discretization's, to be within three of the
-/// standard deviations they state (or the exact rule's 1e-8 of the scale, where that is more): the two Kalman filters integrate the identified dynamics
-/// from sample to sample, and `mim_encoders` differentiates the measured angles (five-point
-/// differences, exact to `O(h⁴)`). Their values are checked on
-/// runs sampled at [`FINE_RATE`] or faster, as real arms log: below it neither states a
-/// standard deviation that covers its discretization error (the note of issue 61).
+/// standard deviations they state (or the exact rule's 1e-8 of the scale, where that is more):
+/// the two Kalman filters integrate the identified dynamics from sample to sample, and
+/// `mim_encoders` differentiates the measured angles (five-point differences, exact to `O(h⁴)`).
+/// Each states a deviation that covers its discretization's bias, estimated from a second run on
+/// every other sample (`validation::estimate::discretization`). Their values are checked on runs
+/// sampled at [`FINE_RATE`] or faster, as real arms log: below it (100–200 Hz, `T ω` up to 0.15)
+/// the bias no longer falls as the step's order says, and the estimate of it can fall short (the
+/// filters, on 5 of 60 long draws at 100–200 Hz in issue 61's note).
 const DISCRETIZED: [&str; 3] = ["ekf", "ukf", "mim_encoders"];
 
 /// The least sample rate (Hz) at which [`DISCRETIZED`] estimators' values are checked.

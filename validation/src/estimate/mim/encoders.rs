@@ -1,6 +1,8 @@
 //! MIM on what a robot without link IMUs has: joint force/torque sensors and encoders. Body
 //! kinematics come from the measured joint angles through the known kinematics
 //! ([`crate::encoder`]: five-point differentiator); the joint wrenches are the measured ones.
+//! The differences are exact to `O(h⁴)`: the standard deviations stated cover their bias
+//! ([`crate::estimate::discretization`]: the estimate again on every other sample, [`ORDER`] 4).
 
 use crate::encoder::reconstruct;
 use crate::estimate::Family;
@@ -8,6 +10,13 @@ use crate::estimate::{EstimateError, Estimates, Estimator, Experiment, NotApplic
 
 /// What the encoder path needs its samples for.
 const DIFFERENTIATOR: &str = "the five-point differentiator of the joint angles";
+
+/// What `mim_encoders` needs its samples for: the differences at the run's rate and at half of it.
+const TWO_RATES: &str =
+    "the five-point differentiator of the joint angles, at the run's rate and at half of it";
+
+/// The order of the five-point differences in the sample period.
+const ORDER: i32 = 4;
 
 /// MIM stacked body by body on the encoder-only kinematics.
 #[derive(Clone, Copy, Debug)]
@@ -17,15 +26,17 @@ pub struct MimEncoders;
 pub(crate) fn encoder_view(
     experiment: &Experiment,
 ) -> Result<sim::reading::Measurements, NotApplicable> {
-    with_wrenches(experiment).map(reconstruct)
+    with_wrenches(experiment, 5, DIFFERENTIATOR).map(reconstruct)
 }
 
-/// The single run, if it has enough samples and every body's joint wrench series (a recording
+/// The single run, if it has `samples` samples or more (for `purpose`) and every body's joint wrench series (a recording
 /// of joints has none: MIM has nothing to read its forces from).
 fn with_wrenches<'a>(
     experiment: &Experiment<'a>,
+    samples: usize,
+    purpose: &str,
 ) -> Result<&'a sim::reading::Measurements, NotApplicable> {
-    let data = crate::estimate::enough_samples(experiment, 5, DIFFERENTIATOR)?;
+    let data = crate::estimate::enough_samples(experiment, samples, purpose)?;
     let (bodies, links) = (data.bodies.len(), data.geometry.links.len());
     if bodies == 0 || bodies != links {
         return Err(NotApplicable::new(format!(
@@ -50,11 +61,19 @@ impl Estimator for MimEncoders {
     }
 
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable> {
-        with_wrenches(experiment).map(|_| ())
+        with_wrenches(experiment, 10, TWO_RATES).map(|_| ())
     }
 
     fn estimate(&self, experiment: &Experiment) -> Result<Estimates, EstimateError> {
-        let view = encoder_view(experiment).map_err(|e| e.into_error(self.name()))?;
-        crate::estimate::mim::Stacked::default().estimate(&Experiment::single(&view))
+        let data =
+            with_wrenches(experiment, 10, TWO_RATES).map_err(|e| e.into_error(self.name()))?;
+        let stacked = |data: &sim::reading::Measurements| {
+            crate::estimate::mim::Stacked::default()
+                .estimate(&Experiment::single(&reconstruct(data)))
+        };
+        let mut whole = stacked(data)?;
+        let halved = stacked(&data.every(2))?;
+        crate::estimate::discretization::widen(&mut whole.values, &halved.values, ORDER);
+        Ok(whole)
     }
 }

@@ -155,9 +155,7 @@ impl InverseDynamicsLs {
                     }
                 }
             }
-            let Some(delta) = jac.clone().svd(true, true).solve(&r, 1e-12).ok() else {
-                break;
-            };
+            let delta = crate::lsq::least_squares(&jac, &r);
             for (b, d) in bias.iter_mut().zip(delta.iter()) {
                 *b += d;
             }

@@ -7,11 +7,14 @@
 //! least squares ([`total_least_squares`]). Weighted and
 //! generalized least squares are these solves on whitened rows (the estimators divide each row
 //! by its noise's standard deviation, or by the Cholesky factor of the information matrix,
-//! [`crate::estimate::mim::gls`]). nalgebra's SVD throughout: the systems are at most a few
-//! thousand rows by a hundred columns, where a faster factorization would not show in a study's
-//! time.
+//! [`crate::estimate::mim::gls`]). One SVD throughout, [`svd`]'s (Householder QR, then one-sided
+//! Jacobi: nalgebra's own is unreliable where singular values repeat): the systems are at most a
+//! few thousand rows by a hundred columns, where a faster factorization would not show in a
+//! study's time.
 
 use nalgebra::{DMatrix, DVector};
+
+pub mod svd;
 
 /// Solution of `Y x = z` restricted to what the data determine: [`solve_conditioned`] (columns
 /// scaled to unit norm; a column at rounding level gives no estimate) with the limit
@@ -28,8 +31,8 @@ pub fn solve_identifiable(y: &DMatrix<f64>, z: &DVector<f64>, tolerance: f64) ->
 /// to `within` (the norm of its component outside). Unlike [`solve_identifiable`] it needs no
 /// right-hand side and takes `y` as it is, wide or tall.
 pub fn determined(y: &DMatrix<f64>, tolerance: f64, within: f64) -> Vec<bool> {
-    let svd = y.clone().svd(false, true);
-    let v_t = svd.v_t.expect("Vᵀ");
+    let svd = svd::svd(&at_least_square(y), false);
+    let v_t = svd.v_t;
     let largest = svd.singular_values.max();
     let kept: Vec<usize> = (0..svd.singular_values.len())
         .filter(|&i| svd.singular_values[i] > tolerance * largest)
@@ -48,6 +51,22 @@ pub fn determined(y: &DMatrix<f64>, tolerance: f64, within: f64) -> Vec<bool> {
 /// whole matrix) cannot be told from a column that is exactly zero on this data: it is left out,
 /// not scaled up to unit norm, where it would look as well determined as any other.
 pub const NUMERICAL_ZERO: f64 = 1e4 * f64::EPSILON;
+
+/// `a` with zero rows added below to make it at least square (an SVD's input here).
+fn at_least_square(a: &DMatrix<f64>) -> DMatrix<f64> {
+    match a.nrows() < a.ncols() {
+        true => a.clone().resize_vertically(a.ncols(), 0.0),
+        false => a.clone(),
+    }
+}
+
+/// `b` with zeros added below to `rows` entries.
+fn padded(b: &DVector<f64>, rows: usize) -> DVector<f64> {
+    match b.len() < rows {
+        true => b.clone().resize_vertically(rows, 0.0),
+        false => b.clone(),
+    }
+}
 
 /// `y` with every column scaled to unit norm, and the norms: a column at rounding level
 /// ([`NUMERICAL_ZERO`] of `‖y‖`) is zeroed and its norm given as 0, so that it cannot look as well
@@ -96,8 +115,10 @@ pub struct Conditioned {
 
 /// Least squares of `Y x = z` reporting each unknown that the data determine to within
 /// `limit` ([`CONDITION_LIMIT`] for the estimators): columns scaled to unit norm, SVD
-/// `Y D⁻¹ = U Σ Vᵀ`, and unknown `j`'s condition `c_j = σ_max ‖(V Σ⁻¹)_j‖`, with a singular
-/// value below `ε σ_max` (rounding) taken as `ε σ_max`. An unknown with `c_j ≤ limit` is
+/// `Y D⁻¹ = U Σ Vᵀ` of the columns above rounding level ([`NUMERICAL_ZERO`]; the others are not
+/// reported), and unknown `j`'s condition `c_j = σ_max ‖(V Σ⁻¹)_j‖`, with a singular value at or
+/// below rounding (`max(rows, columns) ε σ_max`, [`rounding_factor`]) taken as that and its
+/// direction left out of the solution. An unknown with `c_j ≤ limit` is
 /// reported at the least-squares solution's value, which is unbiased: no direction it depends
 /// on is left out (directions at rounding level are, and its component on them is at most
 /// `c_j ε`). Replaces a truncated SVD with a rule on each unknown's null-space component, which
@@ -106,45 +127,103 @@ pub struct Conditioned {
 /// `idim_single` reported base parameters off by up to 0.3 on exact data.
 pub fn solve_conditioned(y: &DMatrix<f64>, z: &DVector<f64>, limit: f64) -> Conditioned {
     let p = y.ncols();
-    let (mut scaled, norms) = unit_columns(y);
-    if scaled.nrows() < p {
-        scaled = scaled.resize_vertically(p, 0.0);
-    }
-    let mut b = z.clone();
-    if b.len() < p {
-        b = b.resize_vertically(p, 0.0);
-    }
-    let svd = scaled.svd(true, true);
-    let (u, v_t) = (svd.u.expect("U"), svd.v_t.expect("Vᵀ"));
-    let largest = svd.singular_values.max();
-    let rounding = f64::EPSILON * largest;
-    let mut x = DVector::zeros(p);
-    let mut pinv = DMatrix::zeros(p, p);
-    let condition = conditions_of(&svd.singular_values, &v_t, &norms);
+    let scaled = ScaledSvd::of(y, true);
+    let svd = &scaled.svd;
+    let (u, v_t) = (svd.u.as_ref().expect("U"), &svd.v_t);
+    let b = padded(z, u.nrows());
+    let kept = scaled.kept.len();
+    let mut x = DVector::zeros(kept);
+    let mut pinv = DMatrix::zeros(kept, kept);
     let mut rank = 0;
     for (i, s) in svd.singular_values.iter().enumerate() {
         let v = v_t.row(i).transpose();
-        if *s > rounding && largest > 0.0 {
+        if *s > scaled.rounding {
             x += &v * (u.column(i).dot(&b) / s);
             pinv += (&v * v.transpose()) / (s * s);
             rank += 1;
         }
     }
+    let condition = scaled.conditions();
     let reported: Vec<bool> = condition.iter().map(|c| *c <= limit).collect();
-    let unscaled = DVector::from_fn(p, |j, _| if norms[j] > 0.0 { x[j] / norms[j] } else { 0.0 });
+    let (mut unscaled, mut covariance) = (DVector::zeros(p), DMatrix::zeros(p, p));
+    for (r, &jr) in scaled.kept.iter().enumerate() {
+        unscaled[jr] = x[r] / scaled.norms[jr];
+        for (c, &jc) in scaled.kept.iter().enumerate() {
+            if reported[jr] && reported[jc] {
+                covariance[(jr, jc)] = pinv[(r, c)] / (scaled.norms[jr] * scaled.norms[jc]);
+            }
+        }
+    }
     let residual = z - y * &unscaled;
     Conditioned {
         values: (0..p).map(|j| reported[j].then_some(unscaled[j])).collect(),
         condition,
-        covariance: DMatrix::from_fn(p, p, |r, c| {
-            if reported[r] && reported[c] {
-                pinv[(r, c)] / (norms[r] * norms[c])
-            } else {
-                0.0
-            }
-        }),
+        covariance,
         residual,
         rank,
+    }
+}
+
+/// Below this multiple of `ε σ_max` a singular value is rounding, not data: `max(rows, columns)`,
+/// the threshold of LAPACK's and NumPy's rank decisions (`numpy.linalg.matrix_rank`). An SVD
+/// computes each singular value to an absolute error of about `ε σ_max` times a slowly growing
+/// function of the size, so a direction the data do not hold comes out at `1e-15 σ_max` or so on
+/// a few thousand rows rather than at 0. Until issue 61's note the threshold was `ε σ_max`
+/// alone: on a UR10's first body (3,420 rows, four exactly zero columns) nalgebra's SVD gave two
+/// such values above it, and dividing by them moved the first moments `1e-5` off the truth on
+/// exact data.
+fn rounding_factor(rows: usize, columns: usize) -> f64 {
+    f64::EPSILON * rows.max(columns) as f64
+}
+
+/// The SVD `Y D⁻¹ = U Σ Vᵀ` of the columns of `Y` above rounding level ([`NUMERICAL_ZERO`]),
+/// each scaled to unit norm (`D` their norms), padded with zero rows to be at least square;
+/// the columns at rounding level are left out of it (a zero column adds an exact zero singular
+/// value whose direction an SVD need not keep apart from the others).
+struct ScaledSvd {
+    /// Each column's norm, 0 for a column at rounding level.
+    norms: Vec<f64>,
+    /// The columns in the SVD, in order.
+    kept: Vec<usize>,
+    svd: svd::Svd,
+    /// Singular values at or below this are rounding ([`rounding_factor`] `· σ_max`).
+    rounding: f64,
+}
+
+impl ScaledSvd {
+    fn of(y: &DMatrix<f64>, compute_u: bool) -> Self {
+        let (scaled, norms) = unit_columns(y);
+        let kept: Vec<usize> = (0..y.ncols()).filter(|&j| norms[j] > 0.0).collect();
+        let a = at_least_square(&scaled.select_columns(&kept));
+        let rounding_factor = rounding_factor(y.nrows(), y.ncols());
+        let svd = svd::svd(&a, compute_u);
+        let rounding = rounding_factor * svd.singular_values.max();
+        ScaledSvd {
+            norms,
+            kept,
+            svd,
+            rounding,
+        }
+    }
+
+    /// Each unknown's condition, `σ_max ‖(V Σ⁻¹)_j‖` with singular values floored at rounding;
+    /// infinite for a column at rounding level (or a zero matrix).
+    fn conditions(&self) -> Vec<f64> {
+        let values = &self.svd.singular_values;
+        let v_t = &self.svd.v_t;
+        let largest = values.max();
+        let floor = self.rounding.max(f64::MIN_POSITIVE);
+        let mut condition = vec![f64::INFINITY; self.norms.len()];
+        if largest <= 0.0 {
+            return condition;
+        }
+        for (c, &j) in self.kept.iter().enumerate() {
+            let sum: f64 = (values.iter().enumerate())
+                .map(|(i, s)| (v_t[(i, c)] / s.max(floor)).powi(2))
+                .sum();
+            condition[j] = largest * sum.sqrt();
+        }
+        condition
     }
 }
 
@@ -196,9 +275,13 @@ pub fn ols_std(y: &DMatrix<f64>, z: &DVector<f64>, x: &[Option<f64>]) -> Vec<Opt
 
 /// Least squares `min ‖A x − b‖` by SVD (rank-revealing, tolerance 1e-12 of σ_max).
 pub fn least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
-    let svd = a.clone().svd(true, true);
+    let svd = svd::svd(&at_least_square(a), true);
     let tol = 1e-12 * svd.singular_values.max();
-    svd.solve(b, tol).expect("SVD with U and Vᵀ")
+    svd::solve(
+        &svd,
+        &padded(b, svd.u.as_ref().map_or(0, |u| u.nrows())),
+        tol,
+    )
 }
 
 /// A step `δ` of `min ‖A δ − b‖` restricted to the directions the data determine: columns
@@ -209,9 +292,13 @@ pub fn least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
 pub fn truncated_step(a: &DMatrix<f64>, b: &DVector<f64>, tolerance: f64) -> DVector<f64> {
     let p = a.ncols();
     let (scaled, scale) = unit_columns(a);
-    let svd = scaled.svd(true, true);
+    let svd = svd::svd(&at_least_square(&scaled), true);
     let tol = tolerance * svd.singular_values.max();
-    let y = svd.solve(b, tol).expect("SVD with U and Vᵀ");
+    let y = svd::solve(
+        &svd,
+        &padded(b, svd.u.as_ref().map_or(0, |u| u.nrows())),
+        tol,
+    );
     DVector::from_fn(p, |c, _| if scale[c] > 0.0 { y[c] / scale[c] } else { 0.0 })
 }
 
@@ -219,33 +306,7 @@ pub fn truncated_step(a: &DMatrix<f64>, b: &DVector<f64>, tolerance: f64) -> DVe
 /// (`σ_max ‖(V Σ⁻¹)_j‖`, singular values floored at rounding; infinite for a zero column), from
 /// `Σ` and `V` alone.
 pub fn conditions(a: &DMatrix<f64>) -> Vec<f64> {
-    let p = a.ncols();
-    let (mut scaled, norms) = unit_columns(a);
-    if scaled.nrows() < p {
-        scaled = scaled.resize_vertically(p, 0.0);
-    }
-    let svd = scaled.svd(false, true);
-    conditions_of(&svd.singular_values, &svd.v_t.expect("Vᵀ"), &norms)
-}
-
-/// The conditions of the column-scaled unknowns from the scaled matrix's `Σ` and `Vᵀ` and the
-/// columns' norms: `σ_max ‖(V Σ⁻¹)_j‖`, singular values floored at rounding, infinite for a
-/// zero column (or a zero matrix).
-fn conditions_of(singular_values: &DVector<f64>, v_t: &DMatrix<f64>, norms: &[f64]) -> Vec<f64> {
-    let largest = singular_values.max();
-    let rounding = f64::EPSILON * largest;
-    let mut sum = vec![0.0; norms.len()];
-    for (i, s) in singular_values.iter().enumerate() {
-        for (j, c) in sum.iter_mut().enumerate() {
-            *c += (v_t[(i, j)] / s.max(rounding)).powi(2);
-        }
-    }
-    (0..norms.len())
-        .map(|j| match norms[j] > 0.0 && largest > 0.0 {
-            true => largest * sum[j].sqrt(),
-            false => f64::INFINITY,
-        })
-        .collect()
+    ScaledSvd::of(a, false).conditions()
 }
 
 /// Total least squares of `A x ≈ b` (errors in the regressor as in the data) with unit-norm
@@ -278,8 +339,8 @@ pub fn total_least_squares(
     for (j, s) in scale.iter().enumerate() {
         m.column_mut(j).scale_mut(1.0 / s);
     }
-    let svd = m.svd(false, true);
-    let v_t = svd.v_t.expect("Vᵀ");
+    let svd = svd::svd(&m, false);
+    let v_t = svd.v_t;
     let mut order: Vec<usize> = (0..=p).collect();
     order.sort_by(|&i, &j| svd.singular_values[i].total_cmp(&svd.singular_values[j]));
     let last = |i: usize| v_t[(i, p)].abs();
