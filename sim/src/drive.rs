@@ -72,6 +72,9 @@ pub enum Control {
         /// Velocity gain `k_d` (1/s).
         kd: f64,
     },
+    /// A position servo's firmware loop ([`crate::position_servo`]): delayed command, dead band,
+    /// stiffness and damping, torque limit.
+    PositionServo(crate::position_servo::PositionServo),
     /// The teaching paper's inner PI velocity loop (its eq. 19) in motor current:
     /// `i = −K_P (q̇ − q̇_c) − K_I (q − q_c)`, `τ = K i` with the joint's drive gain `K`.
     PiVelocity {
@@ -88,6 +91,7 @@ impl Control {
         let (a, b) = match *self {
             Control::Pd { kp, kd } | Control::ComputedTorque { kp, kd } => (("kp", kp), ("kd", kd)),
             Control::PiVelocity { kp, ki } => (("kp", kp), ("ki", ki)),
+            Control::PositionServo(s) => return s.validate(),
         };
         non_negative(a.0, a.1)?;
         non_negative(b.0, b.1)

@@ -66,6 +66,7 @@ pub mod noise;
 pub mod param;
 pub mod payload;
 pub mod physical;
+pub mod position_servo;
 pub mod profile;
 pub mod reading;
 pub mod readout;

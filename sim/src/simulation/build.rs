@@ -5,7 +5,7 @@ use rapier3d_f64::prelude::*;
 
 use super::{BodyInfo, Simulation};
 use crate::convert::{rot_to, vec_to};
-use crate::drive::{Drive, Servo};
+use crate::drive::{Control, Drive, Servo};
 use crate::dynamics;
 use crate::model::{Chain, JointKind};
 use crate::scenario::Scenario;
@@ -169,7 +169,8 @@ impl<'a> Simulation<'a> {
 }
 
 /// The joint state at `t = 0` (dataset order): a stated start, else profiles and servo
-/// references there, the other joints at rest at 0. A kinematic joint's rate in Rapier is the secant of the step that ends
+/// references there (a position servo's where its delayed command is), the other joints at rest
+/// at 0. A kinematic joint's rate in Rapier is the secant of the step that ends
 /// at the sample: prescribed joints start with the one of the step before `t = 0`.
 fn initial_state(scenario: &Scenario) -> (Vec<f64>, Vec<f64>) {
     let nj = scenario.drives.len();
@@ -180,8 +181,14 @@ fn initial_state(scenario: &Scenario) -> (Vec<f64>, Vec<f64>) {
                 q[k] = p.eval(0.0).q;
                 qd[k] = (q[k] - p.eval(-scenario.dt()).q) / scenario.dt();
             }
-            Drive::Servo(Servo { reference: p, .. }) => {
-                let s = p.eval(0.0);
+            Drive::Servo(Servo {
+                reference: p,
+                control,
+            }) => {
+                let s = match control {
+                    Control::PositionServo(servo) => p.eval(servo.commanded_at(0.0)),
+                    _ => p.eval(0.0),
+                };
                 (q[k], qd[k]) = (s.q, s.qd);
             }
             Drive::Torque(_) | Drive::Free => {}

@@ -203,6 +203,9 @@ impl Simulation<'_> {
                     Control::Pd { kp, kd } => kp * e + kd * ed,
                     Control::ComputedTorque { .. } => id.tau[j],
                     Control::PiVelocity { kp, ki } => d.gain * (kp * ed + ki * e),
+                    Control::PositionServo(s) => {
+                        s.torque(reference.eval(s.commanded_at(t)).q - q[j], qd[j])
+                    }
                 }
             }
             Drive::Motion(_) | Drive::Free => 0.0,

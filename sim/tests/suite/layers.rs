@@ -449,6 +449,7 @@ const SIM_LAYERS: &[&[&str]] = &[
         "cogging",
         "friction",
         "drive_train",
+        "position_servo",
         "noise",
         "sensor",
         "model",

@@ -20,6 +20,7 @@ mod lugre;
 mod mjcf;
 mod payload;
 mod population;
+mod position_servo;
 mod public_robots;
 mod random_arms;
 mod replay;

@@ -109,6 +109,9 @@ impl ClosedLoop {
                         Control::Pd { kp, kd } => kp * e + kd * ed,
                         Control::ComputedTorque { .. } => model.as_ref().expect("computed")[j],
                         Control::PiVelocity { kp, ki } => gain * (kp * ed + ki * e),
+                        Control::PositionServo(s) => {
+                            s.torque(reference.eval(s.commanded_at(t)).q - q[j], qd[j])
+                        }
                     }
                 }
             })

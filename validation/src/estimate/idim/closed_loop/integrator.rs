@@ -37,6 +37,7 @@ impl ClosedLoop {
                 Control::Pd { kp, kd } => (kp, kd),
                 // τ = K (k_P ė + k_I e): a PD of gains K k_I, K k_P.
                 Control::PiVelocity { kp, ki } => (gain * ki, gain * kp),
+                Control::PositionServo(s) => (s.kp, s.kd),
             };
             let inertia = m[(j, j)];
             let rate = (kd / inertia).max((kp / inertia).sqrt());
