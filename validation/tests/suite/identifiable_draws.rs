@@ -10,7 +10,8 @@
 //! - every base parameter it calls not identifiable is undetermined or ill-conditioned by an
 //!   SVD computed here: the run's base regressor ([`validation::regressor`], from the recorded
 //!   `q, q̇, q̈`), with a Coulomb and a viscous column per joint for an estimator that estimates
-//!   friction beside it, columns scaled to unit norm, `U Σ Vᵀ`. Parameter `k`'s condition is
+//!   friction beside it, columns scaled to unit norm, `U Σ Vᵀ` (nalgebra's, checked to rebuild
+//!   the matrix to 1e-10). Parameter `k`'s condition is
 //!   `σ_max ‖(V Σ⁻¹)_k‖` (how much a relative error of the data can move it, in units of its
 //!   column), a singular value below rounding (`ε σ_max`) taken as `ε σ_max`. A
 //!   parameter the data determine with a condition below [`WELL_CONDITIONED`] must be
@@ -270,8 +271,14 @@ fn conditions(run: &Loaded, friction: bool) -> Vec<f64> {
             c.fill(0.0);
         }
     }
-    let svd = w.svd(false, true);
-    let v_t = svd.v_t.unwrap();
+    let svd = w.clone().svd(true, true);
+    let (u, v_t) = (svd.u.unwrap(), svd.v_t.unwrap());
+    // nalgebra's SVD can return a factorization that is not the matrix's where singular values
+    // repeat (issue 61's note; why `validation::lsq::svd` is Jacobi's): this independent check is
+    // only one if its own factorization holds.
+    let rebuilt = &u * DMatrix::from_diagonal(&svd.singular_values) * &v_t;
+    let off = (rebuilt - &w).amax();
+    assert!(off < 1e-10, "the test's own SVD is {off:e} off its matrix");
     let largest = svd.singular_values.max();
     (0..base.len())
         .map(|p| {
