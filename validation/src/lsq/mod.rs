@@ -60,14 +60,6 @@ fn at_least_square(a: &DMatrix<f64>) -> DMatrix<f64> {
     }
 }
 
-/// `b` with zeros added below to `rows` entries.
-fn padded(b: &DVector<f64>, rows: usize) -> DVector<f64> {
-    match b.len() < rows {
-        true => b.clone().resize_vertically(rows, 0.0),
-        false => b.clone(),
-    }
-}
-
 /// `y` with every column scaled to unit norm, and the norms: a column at rounding level
 /// ([`NUMERICAL_ZERO`] of `‖y‖`) is zeroed and its norm given as 0, so that it cannot look as well
 /// determined as any other.
@@ -129,16 +121,13 @@ pub fn solve_conditioned(y: &DMatrix<f64>, z: &DVector<f64>, limit: f64) -> Cond
     let p = y.ncols();
     let scaled = ScaledSvd::of(y, true);
     let svd = &scaled.svd;
-    let (u, v_t) = (svd.u.as_ref().expect("U"), &svd.v_t);
-    let b = padded(z, u.nrows());
+    let x = svd::solve(svd, z, scaled.rounding);
     let kept = scaled.kept.len();
-    let mut x = DVector::zeros(kept);
     let mut pinv = DMatrix::zeros(kept, kept);
     let mut rank = 0;
     for (i, s) in svd.singular_values.iter().enumerate() {
-        let v = v_t.row(i).transpose();
         if *s > scaled.rounding {
-            x += &v * (u.column(i).dot(&b) / s);
+            let v = svd.v_t.row(i).transpose();
             pinv += (&v * v.transpose()) / (s * s);
             rank += 1;
         }
@@ -277,11 +266,7 @@ pub fn ols_std(y: &DMatrix<f64>, z: &DVector<f64>, x: &[Option<f64>]) -> Vec<Opt
 pub fn least_squares(a: &DMatrix<f64>, b: &DVector<f64>) -> DVector<f64> {
     let svd = svd::svd(&at_least_square(a), true);
     let tol = 1e-12 * svd.singular_values.max();
-    svd::solve(
-        &svd,
-        &padded(b, svd.u.as_ref().map_or(0, |u| u.nrows())),
-        tol,
-    )
+    svd::solve(&svd, b, tol)
 }
 
 /// A step `δ` of `min ‖A δ − b‖` restricted to the directions the data determine: columns
@@ -294,11 +279,7 @@ pub fn truncated_step(a: &DMatrix<f64>, b: &DVector<f64>, tolerance: f64) -> DVe
     let (scaled, scale) = unit_columns(a);
     let svd = svd::svd(&at_least_square(&scaled), true);
     let tol = tolerance * svd.singular_values.max();
-    let y = svd::solve(
-        &svd,
-        &padded(b, svd.u.as_ref().map_or(0, |u| u.nrows())),
-        tol,
-    );
+    let y = svd::solve(&svd, b, tol);
     DVector::from_fn(p, |c, _| if scale[c] > 0.0 { y[c] / scale[c] } else { 0.0 })
 }
 

@@ -106,13 +106,15 @@ fn rotate(m: &mut DMatrix<f64>, i: usize, j: usize, c: f64, s: f64) {
 }
 
 /// The minimum-norm least-squares solution of `A x = b` from `A`'s SVD (`U` computed), the
-/// singular values at or below `tolerance` left out.
+/// singular values at or below `tolerance` left out. `b` may be shorter than `U`'s columns (the
+/// rows `A` was padded with to be square): the missing entries are zeros.
 pub fn solve(svd: &Svd, b: &DVector<f64>, tolerance: f64) -> DVector<f64> {
     let u = svd.u.as_ref().expect("U computed");
     let mut x = DVector::zeros(svd.v_t.ncols());
     for (i, s) in svd.singular_values.iter().enumerate() {
         if *s > tolerance {
-            x += svd.v_t.row(i).transpose() * (u.column(i).dot(b) / s);
+            let along = u.column(i).rows(0, b.len()).dot(b);
+            x += svd.v_t.row(i).transpose() * (along / s);
         }
     }
     x
