@@ -105,6 +105,7 @@ fn generate_shard(
     let mut writer = ShardWriter::create(out, shard, arms.clone())?;
     let mut invalid = Vec::new();
     let arms: Vec<usize> = arms.collect();
+    let commanded = scenario.population_commands();
     for block in arms.chunks(ARMS_PER_ROW_GROUP.max(SIMULATED_TOGETHER)) {
         let runs = block
             .par_iter()
@@ -116,7 +117,8 @@ fn generate_shard(
                 Ok(run)
             })
             .collect::<Result<Vec<_>, _>>()?;
-        for (&k, run) in block.iter().zip(runs) {
+        for (&k, mut run) in block.iter().zip(runs) {
+            run.recording.commanded |= commanded;
             match run.manifest.invalid {
                 Some(i) => invalid.push((k, i)),
                 None => writer.push(k, &run.recording, &run.manifest)?,

@@ -386,14 +386,13 @@ fn write_model(
 /// one line: how far the model drifts when driven by the logged torque, beside the replay's
 /// torque figure.
 fn print_replay_rollouts(replay: &crate::replay::Options) -> Result<(), crate::Error> {
-    let windows = crate::rollout::Windows::TORQUE;
     let options = crate::rollout::Options {
         run: replay.run.clone(),
         model: replay.urdf.clone(),
         drives: replay.drives.clone(),
         holdout: replay.holdout,
-        horizon: windows.horizon,
-        spacing: windows.spacing,
+        horizon: None,
+        spacing: None,
         out: None,
     };
     match crate::rollout::rollout(&options) {
@@ -409,8 +408,8 @@ fn print_replay_rollouts(replay: &crate::replay::Options) -> Result<(), crate::E
             println!(
                 "  rollouts ({} of {} s every {} s, `sim rollout`): {drift}",
                 f.per_window.len(),
-                windows.horizon,
-                windows.spacing
+                f.windows.horizon,
+                f.windows.spacing
             );
             Ok(())
         }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::param::{ParamError, finite, non_negative, positive};
 
-use crate::profile::Profile;
+use crate::profile::{Held, Profile};
 
 /// The actuation of one joint.
 #[derive(Clone, Debug, PartialEq)]
@@ -135,21 +135,10 @@ pub enum Signal {
     },
     /// Samples held between their times (zero-order hold): `values[k]` over
     /// `[start + k·period, start + (k+1)·period)`, the first before `start`, the last after the
-    /// end. What a logged torque or command is when a model is driven as the robot was: the
-    /// drive applied each sample until the next (`crate::rollout`).
-    Held {
-        /// Time of the first sample (s).
-        start: f64,
-        /// Sample interval (s).
-        period: f64,
-        /// The samples.
-        values: Vec<f64>,
-    },
+    /// end. What a logged torque is when a model is driven as the robot was: the drive applied
+    /// each sample until the next (`crate::rollout`).
+    Held(Held),
 }
-
-/// Times within this fraction of a period below a sample time count as that sample's: a step
-/// time `k·dt` computed in floating point must not fall one sample short.
-const HOLD_ROUNDING: f64 = 1e-9;
 
 impl Signal {
     /// Value at `t` (s).
@@ -184,17 +173,7 @@ impl Signal {
                     .sum()
             }
             Signal::Sum { terms } => terms.iter().map(|s| s.eval(t)).sum(),
-            Signal::Held {
-                start,
-                period,
-                values,
-            } => {
-                let k = ((t - start) / period + HOLD_ROUNDING).floor().max(0.0) as usize;
-                values
-                    .get(k.min(values.len().saturating_sub(1)))
-                    .copied()
-                    .unwrap_or(0.0)
-            }
+            Signal::Held(h) => h.eval(t),
         }
     }
 
@@ -225,15 +204,7 @@ impl Signal {
             Signal::Sum { terms } => Signal::Sum {
                 terms: terms.iter().map(|t| t.scaled(k)).collect(),
             },
-            Signal::Held {
-                start,
-                period,
-                values,
-            } => Signal::Held {
-                start: *start,
-                period: *period,
-                values: values.iter().map(|v| v * k).collect(),
-            },
+            Signal::Held(h) => Signal::Held(h.scaled(k)),
         }
     }
 
@@ -294,18 +265,7 @@ impl Signal {
                 Ok(())
             }
             Signal::Sum { terms } => terms.iter().try_for_each(Signal::validate),
-            Signal::Held {
-                start,
-                period,
-                values,
-            } => {
-                finite("start", *start)?;
-                positive("period", *period, "sample interval in s")?;
-                if values.is_empty() {
-                    return Err(("values".into(), "expected at least one sample".into()));
-                }
-                values.iter().try_for_each(|v| finite("values", *v))
-            }
+            Signal::Held(h) => h.validate(),
             _ => Ok(()),
         }
     }
@@ -330,11 +290,11 @@ mod tests {
 
     #[test]
     fn held_samples_last_until_the_next() {
-        let s = Signal::Held {
+        let s = Signal::Held(Held {
             start: 1.0,
             period: 0.1,
             values: vec![1.0, 2.0, 3.0],
-        };
+        });
         // Before the first sample, at and after each, past the last.
         for (t, v) in [
             (0.0, 1.0),
@@ -352,11 +312,11 @@ mod tests {
         assert_eq!(s.eval(1.0 + 14.0 * dt), 3.0);
         assert_eq!(s.scaled(2.0).eval(1.15), 4.0);
         assert!(s.validate().is_ok());
-        let empty = Signal::Held {
+        let empty = Signal::Held(Held {
             start: 0.0,
             period: 0.1,
             values: vec![],
-        };
+        });
         assert_eq!(empty.validate().unwrap_err().0, "values");
     }
 }

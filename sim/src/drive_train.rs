@@ -12,7 +12,19 @@
 //! viscous = 0.8                          # F_v (N·m·s/rad or N·s/m)
 //! offset = -0.1                          # (N·m or N), on the joint's own reading
 //! armature = 0.0                         # I_a (kg·m² or kg), reflected through the gear
+//! [[servo]]                              # optional: the joint's position servo
+//! joint = 1
+//! kp = 4.0                               # N·m/rad
+//! kd = 0.2                               # N·m·s/rad, on the joint's rate
+//! torque_limit = 2.9                     # N·m (default inf)
+//! delay = 0.1                            # s (default 0)
+//! dead_band = 0.0                        # rad (default 0)
 //! ```
+//!
+//! A `[[servo]]` entry says the joint is driven by a position servo
+//! ([`crate::position_servo::PositionServo`]) from logged commands: a rollout drives it so
+//! (`crate::rollout`). Its `[[drive]]` terms, where it has them, are the joint's own friction,
+//! damping and armature as before.
 //!
 //! Drive `m` turns at `v_m = Σ_j R̃[m, j] q̇_j` (rad/s in joint `m`'s units; `v_m = q̇_m`
 //! without coupling) and accelerates at `a_m` likewise; its torque
@@ -61,6 +73,60 @@ pub struct DriveTrain {
     /// One entry per drive that has terms, by joint.
     #[serde(default)]
     pub drive: Vec<DriveTerms>,
+    /// One entry per joint driven by a position servo.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub servo: Vec<ServoTerms>,
+}
+
+/// A joint's position servo in a drive-train file (units as
+/// [`crate::position_servo::PositionServo`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServoTerms {
+    /// Dataset joint id.
+    pub joint: u8,
+    /// Stiffness `k_p` (N·m/rad or N/m).
+    pub kp: f64,
+    /// Damping `k_d` on the joint's rate (N·m·s/rad or N·s/m).
+    pub kd: f64,
+    /// Torque limit (N·m or N); none by default.
+    #[serde(default = "unlimited")]
+    pub torque_limit: f64,
+    /// Command delay (s).
+    #[serde(default)]
+    pub delay: f64,
+    /// Dead band (rad or m).
+    #[serde(default)]
+    pub dead_band: f64,
+}
+
+fn unlimited() -> f64 {
+    f64::INFINITY
+}
+
+impl ServoTerms {
+    /// The servo these terms state.
+    pub fn servo(&self) -> crate::position_servo::PositionServo {
+        crate::position_servo::PositionServo {
+            kp: self.kp,
+            kd: self.kd,
+            torque_limit: self.torque_limit,
+            delay: self.delay,
+            dead_band: self.dead_band,
+        }
+    }
+
+    /// The terms of joint `joint`'s servo `s`.
+    pub fn of(joint: u8, s: &crate::position_servo::PositionServo) -> ServoTerms {
+        ServoTerms {
+            joint,
+            kp: s.kp,
+            kd: s.kd,
+            torque_limit: s.torque_limit,
+            delay: s.delay,
+            dead_band: s.dead_band,
+        }
+    }
 }
 
 /// A drive that turns several joints (a coupled wrist), as the simulation applies it
@@ -152,6 +218,22 @@ impl DriveTrain {
                 )));
             }
         }
+        for (k, s) in self.servo.iter().enumerate() {
+            if s.joint == 0 || s.joint as usize > joints {
+                return Err(error(format!(
+                    "field `servo[{k}].joint`: expected 1..={joints}, got {}",
+                    s.joint
+                )));
+            }
+            if self.servo[..k].iter().any(|e| e.joint == s.joint) {
+                return Err(error(format!(
+                    "field `servo[{k}].joint`: joint {} is given twice",
+                    s.joint
+                )));
+            }
+            (s.servo().validate())
+                .map_err(|(field, e)| error(format!("field `servo[{k}].{field}`: {e}")))?;
+        }
         if let Some(r) = &self.coupling {
             let square = r.len() == joints && r.iter().all(|row| row.len() == joints);
             if !square || (0..joints).any(|m| r[m][m] != 1.0) {
@@ -161,6 +243,16 @@ impl DriveTrain {
             }
         }
         Ok(())
+    }
+
+    /// Per joint of `joints`, its position servo where the file states one.
+    pub fn servos(&self, joints: usize) -> Vec<Option<crate::position_servo::PositionServo>> {
+        (1..=joints)
+            .map(|j| {
+                let entry = self.servo.iter().find(|s| s.joint as usize == j);
+                entry.map(ServoTerms::servo)
+            })
+            .collect()
     }
 
     /// `R̃[m, j]`: drive `m`'s rate per unit rate of joint `j` (the identity where no coupling
@@ -245,6 +337,7 @@ mod tests {
                     armature: 0.3,
                 },
             ],
+            servo: Vec::new(),
         }
     }
 

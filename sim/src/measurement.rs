@@ -515,6 +515,7 @@ mod tests {
             measured_bodies: vec![],
             friction_state: false,
             elastic: false,
+            commanded: false,
         }
     }
 

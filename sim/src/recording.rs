@@ -57,6 +57,10 @@ pub struct JointRecord {
     pub q_motor: f64,
     /// Its rate `θ̇`.
     pub qd_motor: f64,
+    /// The position commanded at the sample's time (rad or m): a servo's reference as given
+    /// (before any command delay of the servo), a prescribed joint's profile; NaN on torque-driven
+    /// and free joints, which no position is commanded to.
+    pub q_cmd: f64,
 }
 
 /// Everything a run records.
@@ -88,6 +92,9 @@ pub struct Recording {
     /// Whether some joint is elastic: `joints.parquet` then has the columns `q_motor` and
     /// `qd_motor` ([`JointRecord::q_motor`]).
     pub elastic: bool,
+    /// Whether some joint is a servo: `joints.parquet` then has the column `q_cmd`
+    /// ([`JointRecord::q_cmd`]).
+    pub commanded: bool,
 }
 
 /// A 3-vector quantity of `bodies.parquet`, named by its group (`f` for `f_x, f_y, f_z`). Its

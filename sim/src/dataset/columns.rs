@@ -12,6 +12,11 @@ pub const MANIFEST_FILE: &str = "manifest.json";
 /// checksum list [`super::checksum::CHECKSUMS_FILE`] covers them and is written after).
 pub const RUN_FILES: [&str; 4] = [BODIES_FILE, JOINTS_FILE, TRUTH_FILE, MANIFEST_FILE];
 
+/// The commanded position of `joints.parquet` (rad or m; NaN where no position is commanded):
+/// written where some joint is a servo (a simulated run) or the log has commands (a recorded
+/// run).
+pub const Q_CMD: &str = "q_cmd";
+
 /// The f64 columns of `bodies.parquet`, in order (after `run_id, sample, t, body`).
 pub(crate) const BODY_F64: [&str; 37] = [
     "pos_x",

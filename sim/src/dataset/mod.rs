@@ -15,7 +15,9 @@
 //! `imu_sf_1..3_meas`, the accelerometer's specific force at its mount, body frame); `i`
 //! in `joints.parquet` is the motor current `tau / K` (the manifest's `motor_gains` hold `K`);
 //! `bristle_z` in `joints.parquet`, where some joint has LuGre friction, is its bristle
-//! deflection (rad or m; 0 on the joints without it, [`crate::friction::Lugre`]).
+//! deflection (rad or m; 0 on the joints without it, [`crate::friction::Lugre`]); `q_cmd` in
+//! `joints.parquet`, where some joint is a servo, the position commanded at each sample
+//! ([`crate::recording::JointRecord::q_cmd`]).
 //!
 //! One module holds the run-directory format whole: the on-disk primitives (Parquet tables
 //! written, `table`, and read, [`reader`]; the column names, [`columns`]; SHA-256 lists,

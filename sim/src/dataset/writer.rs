@@ -107,6 +107,9 @@ fn joints_table(rec: &Recording) -> Table {
     if rec.friction_state {
         t.f64("bristle_z", j.iter().map(|r| r.bristle_z).collect());
     }
+    if rec.commanded {
+        t.f64(Q_CMD, j.iter().map(|r| r.q_cmd).collect());
+    }
     for (name, values) in &rec.measured {
         t.f64(name, values.clone());
     }

@@ -152,6 +152,7 @@ mod tests {
             min_speed: 0.05,
             coupling: Some(vec![vec![1.0, 0.0], vec![0.5, 1.0]]),
             drive: vec![drive(1, 0.75), drive(2, 0.5)],
+            servo: Vec::new(),
         };
         let r = [vec![10.0, 0.0], vec![-10.0, -20.0]];
         let actuation = Actuation {

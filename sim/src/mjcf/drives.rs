@@ -120,6 +120,7 @@ fn train(n: usize, chain: &Chain, tendons: Vec<Tendon>) -> DriveTrain {
         min_speed: 0.0,
         coupling,
         drive,
+        servo: Vec::new(),
     }
 }
 

@@ -19,7 +19,8 @@
 //!   (a scenario's `gravity` replaces it).
 //! * Sites, cameras, lights, assets, sensors, contacts and keyframes do not enter the dynamics
 //!   and are skipped, and so are geoms but where a body takes its inertia from them (below) and
-//!   actuators but `<motor>`s on drives (below); a mesh the file names need not exist.
+//!   actuators but `<motor>`s on drives and `<position>` servos (below); a mesh the file names
+//!   need not exist.
 //! * `<include file>` ([`mod@include`]): the included file's elements in its place, as MuJoCo
 //!   reads a Menagerie `scene.xml` (by [`read`], which knows the file's directory).
 //! * `<compiler inertiafromgeom>` (`auto`, MuJoCo's default: a body without `<inertial>`;
@@ -45,7 +46,8 @@
 //! gripper's fingers), and tendon springs and spatial tendons with passive terms. A fixed tendon with passive terms is a coupled drive, and a
 //! `<motor>` on each drive the transmission (the module `drives`): [`Mjcf::drives`] and
 //! [`Mjcf::transmission`] hold them, the export writes them back, and a scenario, which cannot
-//! simulate a coupled drive, refuses it.
+//! simulate a coupled drive, refuses it. A `<position>` actuator on a moving joint is that
+//! joint's position servo ([`Mjcf::servos`], the module `servos`).
 
 pub mod actuation;
 mod classes;
@@ -57,6 +59,7 @@ mod geom_inertia;
 pub mod include;
 mod orientation;
 mod robot;
+mod servos;
 mod text;
 
 use std::path::Path;
@@ -82,6 +85,9 @@ pub struct Mjcf {
     /// `R` of `θm = R q` (drives × joints) from a `<motor>` on each drive, its `gear` times
     /// the drive's row of `R̃`.
     pub transmission: Option<Vec<Vec<f64>>>,
+    /// Per moving joint (chain order), the position servo of its `<position>` actuator, where
+    /// it has one (module `servos`).
+    pub servos: Vec<Option<crate::position_servo::PositionServo>>,
 }
 
 impl Mjcf {
@@ -134,11 +140,13 @@ pub fn from_str(text: &str, file: &str, locks: &Locks) -> Result<Mjcf, UrdfError
     }
     let locked = locks.keys().map(String::as_str).collect();
     let (drives, transmission) = drives::read(&doc, &joints, &chain, &locked).map_err(fail)?;
+    let servos = servos::read(&doc, &joints, &chain).map_err(fail)?;
     Ok(Mjcf {
         chain,
         joints,
         drives,
         transmission,
+        servos,
     })
 }
 

@@ -7,8 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::param::{ParamError, finite, non_negative, positive};
 
+pub mod held;
 pub mod recorded;
 
+pub use held::Held;
 pub use recorded::RecordedMotion;
 
 /// A prescribed joint motion.
@@ -73,6 +75,10 @@ pub enum Profile {
     },
     /// A joint of a recorded run, played back ([`recorded`]).
     Recorded(RecordedMotion),
+    /// Command samples, each held until the next ([`held`]): `q` the sample holding at `t`,
+    /// `q̇ = q̈ = 0`. A logged command stream (a LeRobot `action`) as a servo's reference; not
+    /// a prescribed motion, whose coordinate cannot jump.
+    Held(Held),
 }
 
 fn default_blend() -> f64 {
@@ -233,6 +239,11 @@ impl Profile {
                 .as_ref()
                 .expect("a recorded motion is read when its scenario is checked")
                 .eval(t),
+            Profile::Held(h) => MotionState {
+                q: h.eval(t),
+                qd: 0.0,
+                qdd: 0.0,
+            },
         }
     }
 
@@ -359,6 +370,7 @@ impl Profile {
                 "expected a dataset joint id ≥ 1 of the recorded run".into(),
             )),
             Profile::Recorded(_) => Ok(()),
+            Profile::Held(h) => h.validate(),
         }
     }
 }

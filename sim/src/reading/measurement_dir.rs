@@ -142,6 +142,10 @@ fn joints_table(m: &Measurements) -> RecordBatch {
         let values = per_row(&|s, k| m.joints[k].measured_or_clean(column)[s]);
         c.f64(column.name(), values);
     }
+    if m.joints.iter().any(|j| j.q_cmd.is_some()) {
+        let command = |s: usize, k: usize| m.joints[k].q_cmd.as_ref().map_or(f64::NAN, |c| c[s]);
+        c.f64(crate::dataset::columns::Q_CMD, per_row(&command));
+    }
     c.batch()
 }
 

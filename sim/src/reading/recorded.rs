@@ -57,6 +57,7 @@ pub fn read_recorded(dir: &Path) -> Result<RecordedRun, DatasetError> {
             qd: j.qd,
             qdd: j.qdd,
             tau: j.tau,
+            q_cmd: j.q_cmd,
             gain: 1.0,
             ..JointSeries::default()
         })

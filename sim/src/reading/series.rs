@@ -75,6 +75,9 @@ pub struct JointSeries {
     pub excitation: Option<crate::drive::Signal>,
     /// Noisy measured copies by column (`q` for `q_meas`, …), where the run has them.
     pub measured: BTreeMap<JointColumn, Vec<f64>>,
+    /// The commanded position (`q_cmd`, rad or m), where the run logs a command for this
+    /// joint: what the joint's servo was told, exactly (a command is given, not measured).
+    pub q_cmd: Option<Vec<f64>>,
 }
 
 impl JointSeries {

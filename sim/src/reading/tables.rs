@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::dataset::Manifest;
+use crate::dataset::columns::Q_CMD;
 use crate::dataset::reader::ParquetColumns;
 use crate::recording::BodyGroup;
 use nalgebra::{Quaternion, UnitQuaternion, Vector3};
@@ -165,6 +166,10 @@ pub(super) fn read_joints(
     let [q, qd, qdd, tau, tau_friction, current] =
         ["q", "qd", "qdd", "tau", "tau_friction", "i"].map(|c| jt.f64(c));
     let (q, qd, qdd, tau, tau_friction, current) = (q?, qd?, qdd?, tau?, tau_friction?, current?);
+    let q_cmd = match jt.has(Q_CMD) {
+        true => Some(jt.f64(Q_CMD)?),
+        false => None,
+    };
     let meas_names: Vec<String> = jt
         .names()
         .filter(|c| c.ends_with("_meas"))
@@ -197,6 +202,7 @@ pub(super) fn read_joints(
             tau: pick(&tau, r),
             tau_friction: pick(&tau_friction, r),
             current: pick(&current, r),
+            q_cmd: (q_cmd.as_ref().map(|c| pick(c, r))).filter(|c| c.iter().all(|v| !v.is_nan())),
             gain: 1.0,
             reference: None,
             control: None,

@@ -21,18 +21,20 @@ pub struct Options {
     pub model: Option<PathBuf>,
     /// Drive terms (`drives.toml`, as `armid identify` writes): each drive's reading offset is
     /// taken off the logged torque, and each drive that turns one joint only sets that joint's
-    /// armature, damping and Coulomb friction (replacing the model's own).
+    /// armature, damping and Coulomb friction (replacing the model's own); its `[[servo]]`
+    /// entries, where it has them, replace the model's position servos.
     #[arg(long)]
     pub drives: Option<PathBuf>,
     /// Roll out on the last FRACTION of the log only (the part `--holdout` held out).
     #[arg(long)]
     pub holdout: Option<f64>,
-    /// Length of each rollout (s).
-    #[arg(long, default_value_t = Windows::TORQUE.horizon)]
-    pub horizon: f64,
-    /// Time between the starts of consecutive rollouts (s).
-    #[arg(long, default_value_t = Windows::TORQUE.spacing)]
-    pub spacing: f64,
+    /// Length of each rollout (s); default 0.3 s for a torque-driven model, 1 s where some
+    /// joint is driven by a position servo (`sim::rollout::Windows`).
+    #[arg(long)]
+    pub horizon: Option<f64>,
+    /// Time between the starts of consecutive rollouts (s); default half the default horizon.
+    #[arg(long)]
+    pub spacing: Option<f64>,
     /// Write the figures as JSON to this file.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -50,6 +52,10 @@ pub struct RolledOut {
     /// Joints (dataset ids) turned by a drive that turns several (a coupled wrist: simulated
     /// as `crate::simulation` applies coupled drives).
     pub coupled: Vec<u8>,
+    /// Joints (dataset ids) driven by a position servo from the log's commands (the others by
+    /// the logged torque).
+    #[serde(default)]
+    pub servo_driven: Vec<u8>,
     /// The figures.
     pub fidelity: Fidelity,
 }
@@ -63,13 +69,16 @@ pub fn rollout(options: &Options) -> Result<RolledOut, crate::Error> {
         (None, None) => return Err(option("--model", "a model file for a simulated run").into()),
     };
     let mut log = logged(&measurements);
-    let (chain, stated) = if crate::mjcf::is_mjcf(&model.display().to_string()) {
+    let (chain, stated, servos) = if crate::mjcf::is_mjcf(&model.display().to_string()) {
         let read = crate::mjcf::read(&model, &locks)?;
-        (read.chain, read.drives)
+        (read.chain, read.drives, read.servos)
     } else {
-        (crate::urdf::read_named(&model, &locks)?.0, None)
+        (crate::urdf::read_named(&model, &locks)?.0, None, Vec::new())
     };
-    let mut rolled = Model::from(chain);
+    let mut rolled = Model {
+        servos,
+        ..Model::from(chain)
+    };
     let drives = match &options.drives {
         Some(p) => Some(DriveTrain::read(p, log.q.len())?),
         None => stated,
@@ -88,9 +97,10 @@ pub fn rollout(options: &Options) -> Result<RolledOut, crate::Error> {
             return Err(option("--holdout", &expected).into());
         }
     };
+    let default = Windows::for_model(&rolled);
     let windows = Windows {
-        horizon: options.horizon,
-        spacing: options.spacing,
+        horizon: options.horizon.unwrap_or(default.horizon),
+        spacing: options.spacing.unwrap_or(default.spacing),
     };
     let fidelity = fidelity(&rolled, &log, windows, from)?;
     if fidelity.per_window.is_empty() {
@@ -106,6 +116,10 @@ pub fn rollout(options: &Options) -> Result<RolledOut, crate::Error> {
             .map(|(j, _)| j as u8 + 1)
             .collect::<std::collections::BTreeSet<u8>>()
             .into_iter()
+            .collect(),
+        servo_driven: (0..rolled.chain.links.len())
+            .filter(|&j| rolled.servo(j).is_some())
+            .map(|j| j as u8 + 1)
             .collect(),
         fidelity,
     };

@@ -18,6 +18,7 @@ pub fn logged(m: &Measurements) -> Logged {
         q: series(|j| &j.q),
         qd: series(|j| &j.qd),
         tau: series(|j| &j.tau),
+        q_cmd: m.joints.iter().map(|j| j.q_cmd.clone()).collect(),
     }
 }
 
@@ -27,7 +28,8 @@ pub fn logged(m: &Measurements) -> Logged {
 /// that turns several (a coupled wrist) becomes one of the model's coupled drives
 /// ([`crate::drive_train::CoupledDrive`]), its own joint's terms cleared: the file states every
 /// drive's terms, replacing the model's. Coulomb levels are smoothed over
-/// [`crate::urdf::URDF_FRICTION_SMOOTHING`], as a URDF's.
+/// [`crate::urdf::URDF_FRICTION_SMOOTHING`], as a URDF's. Where the file states servos
+/// (`[[servo]]`), they replace the model's.
 pub fn with_drives(model: &mut Model, log: &mut Logged, drives: &DriveTrain) {
     let n = model.chain.links.len();
     for d in &drives.drive {
@@ -50,4 +52,7 @@ pub fn with_drives(model: &mut Model, log: &mut Logged, drives: &DriveTrain) {
         });
     }
     model.coupled = drives.coupled_drives(n, smoothing);
+    if !drives.servo.is_empty() {
+        model.servos = drives.servos(n);
+    }
 }

@@ -10,6 +10,11 @@
 //! diagonal plus armature at the window's start, and at most [`super::MAX_STEP`] (never less
 //! than [`MIN_STEP`]: a model whose near-massless joint would need less is simulated at that
 //! step, and its rollouts say what they say).
+//!
+//! A position servo (`crate::position_servo`) is evaluated at each step's start too: its `k_d`
+//! adds to the joint's slope `c_j`, and its stiffness `k_p` makes the joint an oscillator of
+//! frequency `ω_j = √(k_p / I_j)`, which the step resolves with `ω_j h ≤ √STIFF_FRACTION`
+//! (0.1 rad a step: the symplectic step's phase error per period is `(ω h)² / 24` of it).
 
 use ::nalgebra::Vector3;
 
@@ -54,13 +59,21 @@ fn stiffest_step(model: &Model, q: &[f64]) -> f64 {
             slope += r2 * (d.damping + friction);
             inertia += r2 * d.armature;
         }
-        if slope <= 0.0 {
+        let stiffness = model.servo(j).map_or(0.0, |s| s.kp);
+        slope += model.servo(j).map_or(0.0, |s| s.kd);
+        if slope <= 0.0 && stiffness <= 0.0 {
             continue;
         }
         unit[j] = 1.0;
         let tau = crate::dynamics::rnea(chain, q, &zero, &unit, &Vector3::zeros()).tau;
         unit[j] = 0.0;
-        step = step.min(STIFF_FRACTION * (tau[j] + inertia) / slope);
+        let inertia = tau[j] + inertia;
+        if slope > 0.0 {
+            step = step.min(STIFF_FRACTION * inertia / slope);
+        }
+        if stiffness > 0.0 {
+            step = step.min(STIFF_FRACTION.sqrt() * (inertia / stiffness).sqrt());
+        }
     }
     step
 }

@@ -1,7 +1,9 @@
 //! One window simulated: the model from a recorded state under the recorded drive.
 
 use super::Model;
-use crate::drive::{JointStart, Signal};
+use crate::drive::{Control, JointStart, Servo, Signal};
+use crate::position_servo::PositionServo;
+use crate::profile::{Held, Profile};
 use crate::recording::JointColumn;
 use crate::scenario::{
     JointSection, Scenario, ScenarioError, ScenarioFile, SolverSection, TimeSection,
@@ -21,6 +23,9 @@ pub struct Logged {
     /// Per joint, the torque (force) the drive applied to the link (N·m or N), offsets the
     /// model states removed.
     pub tau: Vec<Vec<f64>>,
+    /// Per joint, the commanded position (rad or m) where the log has one (`q_cmd`); empty
+    /// where the log has no commands.
+    pub q_cmd: Vec<Option<Vec<f64>>>,
 }
 
 impl Logged {
@@ -51,6 +56,15 @@ pub enum RolloutError {
         option: String,
         /// What was expected.
         expected: String,
+    },
+    /// The model drives a joint by a position servo and the log has no command for it.
+    #[error(
+        "the model drives joint {joint} by a position servo, and the log has no commanded \
+         position (`q_cmd`) for it"
+    )]
+    Command {
+        /// The joint's dataset id.
+        joint: u8,
     },
     /// The scenario of the window was refused.
     #[error("rollout window: {0}")]
@@ -88,19 +102,27 @@ pub fn roll_out(
     let q0: Vec<f64> = (0..nj).map(|j| log.q[j][start]).collect();
     let steps = super::step::steps_per_sample(model, &q0, period) as f64;
     let joint = (0..nj)
-        .map(|j| JointSection {
-            torque: Some(Signal::Held {
-                start: 0.0,
-                period,
-                values: log.tau[j][start..=start + length].to_vec(),
-            }),
-            start: Some(JointStart {
-                q: log.q[j][start],
-                qd: log.qd[j][start],
-            }),
-            ..JointSection::new(j as u8 + 1)
+        .map(|j| {
+            let mut section = JointSection {
+                start: Some(JointStart {
+                    q: log.q[j][start],
+                    qd: log.qd[j][start],
+                }),
+                ..JointSection::new(j as u8 + 1)
+            };
+            match model.servo(j) {
+                None => {
+                    section.torque = Some(Signal::Held(Held {
+                        start: 0.0,
+                        period,
+                        values: log.tau[j][start..=start + length].to_vec(),
+                    }));
+                }
+                Some(servo) => section.servo = Some(commanded(log, j, *servo, start, length)?),
+            }
+            Ok(section)
         })
-        .collect();
+        .collect::<Result<_, RolloutError>>()?;
     let file = ScenarioFile {
         name: format!("{}.rollout", chain.name),
         description: format!("Rollout of `{}` from sample {start}", chain.name),
@@ -135,5 +157,29 @@ pub fn roll_out(
         q: (0..rec.t.len())
             .map(|k| q.iter().map(|qj| qj[k]).collect())
             .collect(),
+    })
+}
+
+/// Joint `j`'s servo driven by the log's commands over the window from sample `start`: the
+/// commands held sample to sample from as far back as the servo's delay reaches (to the log's
+/// first sample; before it the first command holds), time 0 the window's start.
+fn commanded(
+    log: &Logged,
+    j: usize,
+    servo: PositionServo,
+    start: usize,
+    length: usize,
+) -> Result<Servo, RolloutError> {
+    let q_cmd = (log.q_cmd.get(j).and_then(Option::as_ref))
+        .ok_or(RolloutError::Command { joint: j as u8 + 1 })?;
+    let period = log.period();
+    let back = ((servo.delay / period).ceil() as usize).min(start);
+    Ok(Servo {
+        reference: Profile::Held(Held {
+            start: -(back as f64) * period,
+            period,
+            values: q_cmd[start - back..=start + length].to_vec(),
+        }),
+        control: Control::PositionServo(servo),
     })
 }

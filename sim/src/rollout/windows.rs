@@ -29,6 +29,15 @@ impl Windows {
         spacing: 0.5,
     };
 
+    /// The default windows for `model`: [`Windows::SERVO`] where some joint is driven by a
+    /// position servo, else [`Windows::TORQUE`].
+    pub fn for_model(model: &super::Model) -> Windows {
+        match model.has_servos() {
+            true => Windows::SERVO,
+            false => Windows::TORQUE,
+        }
+    }
+
     /// The first sample of each window over the uniform grid `t` (s), for windows that start
     /// at or after `from` (s) and end within the grid; with each, the window's samples after its
     /// first (`horizon / period`, rounded).

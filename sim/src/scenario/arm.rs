@@ -7,6 +7,22 @@ use super::{Scenario, ScenarioError};
 use crate::drive::Drive;
 
 impl Scenario {
+    /// Whether some arm of the file's population may have a servo joint (the file's own joint
+    /// sections, or a motion family whose arms are servo-tracked): every arm's `joints.parquet`
+    /// then has `q_cmd`, so that a population's arms share their columns.
+    pub fn population_commands(&self) -> bool {
+        let servo = |d: &Drive| matches!(d, Drive::Servo(_));
+        let families = self
+            .file
+            .population
+            .as_ref()
+            .map_or(&[][..], |p| &p.motion[..]);
+        self.drives.iter().any(|d| servo(&d.drive))
+            || families
+                .iter()
+                .any(super::population::motion::Motion::servo_tracked)
+    }
+
     /// The scenario of arm `index` of the file's population: the drawn arm and its drives, the
     /// file's time, solver, noise, sensors, damping and friction; named `<name>/arm=<index>`.
     /// Its seed (the noise streams') is the file's mixed with the index, so arms do not share

@@ -120,6 +120,14 @@ fn actuation(
             let motion_field =
                 |(f, e): (String, String)| invalid(&field(&format!("motion.{f}")), e);
             p.validate().map_err(motion_field)?;
+            if matches!(p, Profile::Held(_)) {
+                return Err(invalid(
+                    &field("motion.type"),
+                    "a continuous motion: `held` command samples jump, so they drive a servo \
+                     (`servo = { reference = { type = \"held\", … }, control = … }`)"
+                        .into(),
+                ));
+            }
             let mut p = p.clone();
             if let Profile::Recorded(m) = &mut p {
                 m.resolve(cx.base, cx.file.time.end, recordings)
@@ -133,15 +141,19 @@ fn actuation(
             Drive::Torque(s.scaled(cx.file.torque_scale))
         }
         (None, None, Some(servo), false) => {
-            servo
-                .reference
-                .validate()
-                .map_err(|(f, e)| invalid(&field(&format!("servo.reference.{f}")), e))?;
+            let reference_field =
+                |(f, e): (String, String)| invalid(&field(&format!("servo.reference.{f}")), e);
+            servo.reference.validate().map_err(reference_field)?;
             servo
                 .control
                 .validate()
                 .map_err(|(f, e)| invalid(&field(&format!("servo.control.{f}")), e))?;
-            Drive::Servo(servo.clone())
+            let mut servo = servo.clone();
+            if let Profile::Recorded(m) = &mut servo.reference {
+                m.resolve(cx.base, cx.file.time.end, recordings)
+                    .map_err(reference_field)?;
+            }
+            Drive::Servo(servo)
         }
         (None, None, None, true) => Drive::Free,
         _ => {

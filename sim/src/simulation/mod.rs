@@ -227,6 +227,8 @@ impl Simulation<'_> {
             measured_bodies: Vec::new(),
             friction_state: self.friction_state,
             elastic: self.elastic,
+            commanded: (self.scenario.drives.iter())
+                .any(|d| matches!(d.drive, crate::drive::Drive::Servo(_))),
         }
     }
 

@@ -122,13 +122,13 @@ impl Simulation<'_> {
         let readout = &b.readout.readout;
         meter.wrenches(&b.discrete.wrenches, &readout.dynamics.wrenches);
         let first_joint = rec.joints.len();
-        self.push_joint_records(b, rec);
+        self.push_joint_records(t, b, rec);
         add_residuals(b, &rec.joints[first_joint..], residuals);
         Ok(())
     }
 
-    /// The joint columns of the sample into `rec`.
-    fn push_joint_records(&self, b: &SampleBuffers, rec: &mut Recording) {
+    /// The joint columns of the sample at time `t` (s) into `rec`.
+    fn push_joint_records(&self, t: f64, b: &SampleBuffers, rec: &mut Recording) {
         let readout = &b.readout.readout;
         for (j, d) in self.scenario.drives.iter().enumerate() {
             // The rotor's share of the motor's torque (sim::rotor): `tau` is what reaches
@@ -171,6 +171,11 @@ impl Simulation<'_> {
                 bristle_z: b.bristle[j],
                 q_motor: b.motor_side[j].position,
                 qd_motor: b.motor_side[j].velocity,
+                q_cmd: match &d.drive {
+                    Drive::Motion(_) => b.reference[j].q,
+                    Drive::Servo(s) => s.reference.eval(t).q,
+                    Drive::Torque(_) | Drive::Free => f64::NAN,
+                },
             });
         }
     }

@@ -28,6 +28,7 @@ mod rollout;
 mod sample_work;
 mod self_contained;
 mod sensor_chain;
+mod servo_rollout;
 mod simulation;
 mod trajectory;
 mod truth;

@@ -449,6 +449,7 @@ fn a_coupled_drive_and_its_motors_round_trip_through_mjcf() {
         min_speed: 0.0,
         coupling: Some(coupling.clone()),
         drive: (1..=6).map(terms).collect(),
+        servo: Vec::new(),
     };
     let gears = [101.0, 101.0, 101.0, 80.0, 80.0, -50.0];
     let r: Vec<Vec<f64>> = (0..6)

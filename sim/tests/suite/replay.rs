@@ -100,6 +100,7 @@ fn recording(dir: &Path) -> PathBuf {
                     .map(|k| at(k, j).tau + at(k, j).tau_friction + terms[k][j])
                     .collect(),
                 q_recorded: (0..n).map(|k| at(k, j).q).collect(),
+                q_cmd: None,
             })
             .collect(),
     };

@@ -66,6 +66,7 @@ fn run(k: usize, end: f64, friction: bool) -> (Chain, Logged) {
         q: series(JointColumn::Q),
         qd: series(JointColumn::Qd),
         tau: series(JointColumn::Tau),
+        q_cmd: Vec::new(),
     };
     (chain, log)
 }
@@ -166,8 +167,8 @@ fn a_coupled_drive_acts_on_the_joints_it_turns_and_the_record_stays_consistent()
             }),
         };
         let model = Model {
-            chain: chain.clone(),
             coupled: vec![drive.clone()],
+            ..Model::from(chain.clone())
         };
         let coupled = fidelity(&model, &log, Windows::TORQUE, 0.0).unwrap();
         let plain = fidelity(&Model::from(chain.clone()), &log, Windows::TORQUE, 0.0).unwrap();
@@ -181,11 +182,11 @@ fn a_coupled_drive_acts_on_the_joints_it_turns_and_the_record_stays_consistent()
         // The record of a window with the drive: consistent to rounding.
         let joint = (0..nj)
             .map(|j| JointSection {
-                torque: Some(sim::drive::Signal::Held {
+                torque: Some(sim::drive::Signal::Held(sim::profile::Held {
                     start: 0.0,
                     period: 1e-3,
                     values: log.tau[j][..=300].to_vec(),
-                }),
+                })),
                 start: Some(sim::drive::JointStart {
                     q: log.q[j][0],
                     qd: log.qd[j][0],

@@ -142,6 +142,7 @@ pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
                 qdd: qdd.clone(),
                 tau: processed.grid.resample(&side.t, &side.tau[k]),
                 q_recorded: processed.grid.resample(&side.t, &side.readings[k].q),
+                q_cmd: None,
             })
             .collect(),
     };

@@ -6,7 +6,8 @@
 //! the contract's `run_id, sample, t, joint, kind, q, qd, qdd, tau` on a uniform time grid, with
 //! `q, qd, qdd` the signal chain's output (filtered, rates formed where not recorded) and `tau`
 //! the torque as measured (resampled, never filtered), and `q_recorded`, the coordinate as
-//! recorded (resampled, not filtered). It has no `tau_friction`: no robot measures its friction.
+//! recorded (resampled, not filtered), and `q_cmd`, the commanded position, where the log has
+//! commands (a servo arm's; NaN on a joint without). It has no `tau_friction`: no robot measures its friction.
 //! The manifest (`"kind": "recorded"`) names the source file and its SHA-256, the URDF, the
 //! column mapping, the transmission and every choice of the signal chain ([`RecordedManifest`];
 //! the importer, `validation::import`, fills it). The recording's configuration, which the
@@ -29,7 +30,7 @@ use parquet::file::metadata::KeyValue;
 
 use crate::dataset::atomic::write_dir;
 use crate::dataset::checksum::CHECKSUMS_FILE;
-use crate::dataset::columns::{JOINTS_FILE, MANIFEST_FILE};
+use crate::dataset::columns::{JOINTS_FILE, MANIFEST_FILE, Q_CMD};
 use crate::dataset::table::Table;
 use crate::dataset::{DatasetError, io};
 
@@ -56,6 +57,9 @@ pub struct RecordedJoint {
     pub tau: Vec<f64>,
     /// Coordinate as recorded (resampled, not filtered).
     pub q_recorded: Vec<f64>,
+    /// The commanded position as logged (rad or m; resampled by holding the command that was
+    /// in force at each grid time), where the log has commands.
+    pub q_cmd: Option<Vec<f64>>,
 }
 
 /// A recorded run's joint table.
@@ -92,6 +96,13 @@ impl RecordedTable {
         t.f64("qdd", column(|j| &j.qdd));
         t.f64("tau", column(|j| &j.tau));
         t.f64("q_recorded", column(|j| &j.q_recorded));
+        if self.joints.iter().any(|j| j.q_cmd.is_some()) {
+            let command = |r: usize| {
+                let joint = &self.joints[r % nj];
+                joint.q_cmd.as_ref().map_or(f64::NAN, |c| c[r / nj])
+            };
+            t.f64(Q_CMD, (0..rows).map(command).collect());
+        }
         t
     }
 }

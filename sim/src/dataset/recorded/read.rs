@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use super::{RECORDED_FILES, RECORDED_KIND, RecordedJoint, RecordedTable};
 use crate::dataset::checksum::{CHECKSUMS_FILE, verify};
-use crate::dataset::columns::{JOINTS_FILE, MANIFEST_FILE};
+use crate::dataset::columns::{JOINTS_FILE, MANIFEST_FILE, Q_CMD};
 use crate::dataset::reader::ParquetColumns;
 use crate::dataset::{DatasetError, io};
 
@@ -122,6 +122,10 @@ fn read_joints(path: &Path, header: &Header) -> Result<RecordedTable, DatasetErr
     let [t, q, qd, qdd, tau, q_recorded] =
         ["t", "q", "qd", "qdd", "tau", "q_recorded"].map(|c| table.f64(c));
     let (t, q, qd, qdd, tau, q_recorded) = (t?, q?, qd?, qdd?, tau?, q_recorded?);
+    let q_cmd = match table.has(Q_CMD) {
+        true => Some(table.f64(Q_CMD)?),
+        false => None,
+    };
     for (name, values) in [
         ("t", &t),
         ("q", &q),
@@ -166,6 +170,8 @@ fn read_joints(path: &Path, header: &Header) -> Result<RecordedTable, DatasetErr
                 qdd: pick(&qdd, j),
                 tau: pick(&tau, j),
                 q_recorded: pick(&q_recorded, j),
+                q_cmd: (q_cmd.as_ref().map(|c| pick(c, j)))
+                    .filter(|c| c.iter().all(|v| !v.is_nan())),
             })
             .collect(),
     })

@@ -126,6 +126,11 @@ pub struct MotionDraw {
 }
 
 impl Motion {
+    /// Whether its arms' joints are servo-tracked (their commands recorded as `q_cmd`).
+    pub fn servo_tracked(&self) -> bool {
+        matches!(self, Motion::PointToPoint { .. })
+    }
+
     /// The family's name.
     pub fn id(&self) -> FamilyId {
         match self {

@@ -50,5 +50,6 @@ pub fn drive_train(
                 .collect()
         }),
         drive,
+        servo: Vec::new(),
     })
 }

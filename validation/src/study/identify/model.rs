@@ -19,6 +19,7 @@ pub(super) fn write(
         min_speed: crate::estimate::idim::MIN_SPEED,
         coupling: None,
         drive: Vec::new(),
+        servo: Vec::new(),
     });
     let mut chain = with_drive_terms(&model.chain, &drives);
     chain.name = format!("{} ({} identified)", chain.name, model.method);
