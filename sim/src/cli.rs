@@ -447,4 +447,16 @@ fn print_rollout(r: &crate::rollout::RolledOut) {
     if !r.coupled.is_empty() {
         println!("  joints {:?} turned by a coupled drive", r.coupled);
     }
+    if !r.servo_driven.is_empty() {
+        println!(
+            "  joints {:?} driven by position servos from the log's commands",
+            r.servo_driven
+        );
+    }
+    if let Some(c) = &r.commanded {
+        println!(
+            "  taking each command for the position instead (no model): {:.4e} at the horizon",
+            c.mean_horizon
+        );
+    }
 }

@@ -58,6 +58,10 @@ pub struct RolledOut {
     pub servo_driven: Vec<u8>,
     /// The figures.
     pub fidelity: Fidelity,
+    /// Where the log has commands: the error of taking each command for the position, over the
+    /// same windows ([`super::CommandBaseline`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commanded: Option<super::CommandBaseline>,
 }
 
 /// Rolls the model out on the run (module docs); writes `options.out` if given.
@@ -121,6 +125,7 @@ pub fn rollout(options: &Options) -> Result<RolledOut, crate::Error> {
             .filter(|&j| rolled.servo(j).is_some())
             .map(|j| j as u8 + 1)
             .collect(),
+        commanded: super::command_baseline(&log, windows, from),
         fidelity,
     };
     if let Some(path) = &options.out {

@@ -19,10 +19,16 @@
 //! state) or an error passes [`BLOWN_UP`]: it is counted, and left out of the means, which
 //! would otherwise say nothing of the other windows.
 //!
+//! **Servo arms.** A joint with a position servo in the model ([`Model::servos`]) is driven
+//! through it by the log's commands (`q_cmd`, each held until the next), from the same recorded
+//! state; windows then default to [`Windows::SERVO`]. Beside the model's figures stands what the
+//! log says with no model, that each joint is where it was told ([`CommandBaseline`]).
+//!
 //! Frames, units and signs are the dataset's (`crate` docs): joint coordinates in the model's
 //! joint frames, torques along the joint axes, positive in the joint's positive direction.
 
 mod command;
+mod commanded;
 mod driven;
 mod fidelity;
 mod model;
@@ -31,6 +37,7 @@ mod window;
 mod windows;
 
 pub use command::{Options, RolledOut, rollout};
+pub use commanded::{CommandBaseline, command_baseline};
 pub use driven::{logged, with_drives};
 pub use fidelity::{Fidelity, WindowError, fidelity};
 pub use model::Model;

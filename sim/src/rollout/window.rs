@@ -66,6 +66,15 @@ pub enum RolloutError {
         /// The joint's dataset id.
         joint: u8,
     },
+    /// The model drives a joint by torque and the log has none for it (a servo arm's log).
+    #[error(
+        "joint {joint} logs no torque (a servo arm's commands only): the model needs a position \
+         servo on it (MJCF <position>, or drives.toml [[servo]])"
+    )]
+    Torque {
+        /// The joint's dataset id.
+        joint: u8,
+    },
     /// The scenario of the window was refused.
     #[error("rollout window: {0}")]
     Scenario(#[from] ScenarioError),
@@ -111,6 +120,12 @@ pub fn roll_out(
                 ..JointSection::new(j as u8 + 1)
             };
             match model.servo(j) {
+                None if log.tau[j][start..=start + length]
+                    .iter()
+                    .any(|v| v.is_nan()) =>
+                {
+                    return Err(RolloutError::Torque { joint: j as u8 + 1 });
+                }
                 None => {
                     section.torque = Some(Signal::Held(Held {
                         start: 0.0,

@@ -50,6 +50,13 @@ pub fn run(
     estimator: &dyn Estimator,
     experiment: &Experiment,
 ) -> Result<crate::estimate::Estimates, NoEstimate> {
+    if let (true, Some(joint)) = (estimator.reads_torque(), experiment.torque_less_joint()) {
+        return Err(crate::estimate::NotApplicable::new(format!(
+            "joint {joint} logs no torque (a servo arm's commands only): an estimator that reads \
+             torque cannot use it; `armid rollout` judges a model on it"
+        ))
+        .into());
+    }
     estimator.applies(experiment)?;
     Ok(estimator.estimate(experiment)?)
 }

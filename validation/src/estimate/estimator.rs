@@ -158,6 +158,13 @@ pub trait Estimator: Send + Sync {
         "what its author states"
     }
 
+    /// Whether it reads the joints' torque (or current): it then does not apply to a log whose
+    /// joint has none (a servo arm's commands only; [`Experiment::torque_less_joint`]), which
+    /// the engine checks before [`Estimator::applies`].
+    fn reads_torque(&self) -> bool {
+        true
+    }
+
     /// `Ok` if it can run on the experiment, else the reason it cannot.
     fn applies(&self, experiment: &Experiment) -> Result<(), NotApplicable>;
 

@@ -129,6 +129,19 @@ impl<'a> Experiment<'a> {
         value.downcast().expect("stored under its own type")
     }
 
+    /// The first joint (dataset id) of some run that logs no torque: a servo arm's joint whose
+    /// log holds its commands only (its torque and current NaN, `sim::dataset::recorded`).
+    pub fn torque_less_joint(&self) -> Option<u8> {
+        let missing = |j: &sim::reading::JointSeries| {
+            let read = |c| j.measured_or_clean(c).iter().any(|v: &f64| v.is_nan());
+            read(sim::recording::JointColumn::Tau) && read(sim::recording::JointColumn::Current)
+        };
+        (self.runs.iter())
+            .flat_map(|(_, m)| m.joints.iter())
+            .find(|j| missing(j))
+            .map(|j| j.id)
+    }
+
     /// A name for the experiment: its single run's id, or the ids joined with `+`.
     pub fn id(&self) -> String {
         let ids: Vec<&str> = self.runs.iter().map(|(_, m)| m.run_id.as_str()).collect();

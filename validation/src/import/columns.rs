@@ -3,7 +3,8 @@
 //! A column is `t`, or `<signal>_<joint>` with `<signal>` one of [`Signal`]'s names and
 //! `<joint>` a URDF joint name or a 1-based index along the chain. Every joint needs a
 //! coordinate (`q_` or, through a transmission, `qm_`) and a torque (`tau_`, `i_` with a gain, or
-//! `taum_` through a transmission); motor-side columns are all or none. Columns of joints the
+//! `taum_` through a transmission), or its commanded position (`qcmd_`: a servo arm's joint,
+//! which may log no torque); motor-side columns are all or none, and not with commands. Columns of joints the
 //! configuration holds (`[lock]`, and the mimics of a held joint) are not read: a bag's gripper
 //! topic may come with the arm's.
 
@@ -33,11 +34,13 @@ pub enum Signal {
     Qm,
     /// Motor torque (N·m), through the transmission.
     Taum,
+    /// Commanded position (rad or m): what a position servo was told.
+    Qcmd,
 }
 
 impl Signal {
     /// Every signal with its column prefix.
-    pub const ALL: [(Signal, &'static str); 7] = [
+    pub const ALL: [(Signal, &'static str); 8] = [
         (Signal::Q, "q"),
         (Signal::Qd, "qd"),
         (Signal::Qdd, "qdd"),
@@ -45,6 +48,7 @@ impl Signal {
         (Signal::I, "i"),
         (Signal::Qm, "qm"),
         (Signal::Taum, "taum"),
+        (Signal::Qcmd, "qcmd"),
     ];
 }
 
@@ -89,7 +93,8 @@ pub fn map(table: &Table, joints: &JointNames, held: &[String]) -> Result<Mappin
         out.push(joint_columns(file, &joints.names[k], k, signals)?);
     }
     let angles = out.iter().filter(|j| j.position.starts_with("qm_")).count();
-    let torques = out.iter().filter(|j| j.torque.starts_with("taum_")).count();
+    let motor_torque = |j: &JointColumns| j.torque.as_ref().is_some_and(|c| c.starts_with("taum_"));
+    let torques = out.iter().filter(|j| motor_torque(j)).count();
     for (count, what, column) in [
         (angles, "motor angles", "qm_"),
         (torques, "motor torques", "taum_"),
@@ -98,7 +103,10 @@ pub fn map(table: &Table, joints: &JointNames, held: &[String]) -> Result<Mappin
             let missing = out
                 .iter()
                 .zip(&joints.names)
-                .find(|(j, _)| !(j.position.starts_with(column) || j.torque.starts_with(column)))
+                .find(|(j, _)| {
+                    let torque = j.torque.as_deref().unwrap_or_default();
+                    !(j.position.starts_with(column) || torque.starts_with(column))
+                })
                 .map(|(_, name)| name.clone())
                 .unwrap_or_default();
             return Err(ImportError::Column {
@@ -111,9 +119,21 @@ pub fn map(table: &Table, joints: &JointNames, held: &[String]) -> Result<Mappin
             });
         }
     }
+    let commanded = out.iter().find_map(|j| j.command.as_ref());
+    if let (Some(command), true) = (commanded, angles != 0 || torques != 0) {
+        return Err(ImportError::Column {
+            file: file.clone(),
+            column: command.clone(),
+            problem: "a command beside motor-side columns (qm_, taum_): expected commands in \
+                      joint coordinates with joint-side q_"
+                .into(),
+        });
+    }
     Ok(Mapping {
         time,
-        currents: out.iter().map(|j| j.torque.starts_with("i_")).collect(),
+        currents: (out.iter())
+            .map(|j| j.torque.as_ref().is_some_and(|c| c.starts_with("i_")))
+            .collect(),
         motor_angles: angles == n,
         motor_torques: torques == n,
         joints: out,
@@ -130,7 +150,7 @@ fn parse(file: &Path, name: &str, joints: &JointNames) -> Result<(Signal, usize)
     let expected = || {
         problem(format!(
             "expected `t` or `<signal>_<joint>` with <signal> one of q, qd, qdd, tau, i, qm, \
-             taum and <joint> one of {:?} or 1..={}",
+             taum, qcmd and <joint> one of {:?} or 1..={}",
             joints.names,
             joints.names.len()
         ))
@@ -195,14 +215,21 @@ fn joint_columns(
             }),
         }
     };
+    let command = optional(Signal::Qcmd)?;
+    let torques = [Signal::Tau, Signal::I, Signal::Taum];
+    let torque = match (of(&torques).is_empty(), &command) {
+        (true, Some(_)) => None,
+        _ => Some(one(
+            &torques,
+            "torque (tau_, i_ or taum_) or command (qcmd_)",
+            "tau_",
+        )?),
+    };
     Ok(JointColumns {
         position: one(&[Signal::Q, Signal::Qm], "coordinate (q_ or qm_)", "q_")?,
         rate: optional(Signal::Qd)?,
         acceleration: optional(Signal::Qdd)?,
-        torque: one(
-            &[Signal::Tau, Signal::I, Signal::Taum],
-            "torque (tau_, i_ or taum_)",
-            "tau_",
-        )?,
+        torque,
+        command,
     })
 }

@@ -7,8 +7,10 @@
 //! column and `--rate`), and per joint `q_<j>` (rad or m) and any of `qd_<j>`, `qdd_<j>`,
 //! `tau_<j>` (N·m or N), `i_<j>` (A, with the joint's drive gain in the configuration: `τ = K·i`), or motor-side `qm_<j>`
 //! (rad) and `taum_<j>` (N·m) through the configuration's transmission (`q = R⁻¹ θm`,
-//! `τ = Rᵀ τm`); `<j>` is the URDF joint name or its 1-based index ([`columns`], [`sim::dataset::recorded::Config`]).
-//! Offsets are added to `q` after the transmission.
+//! `τ = Rᵀ τm`), and `qcmd_<j>` (rad or m), the position commanded to a servo, which may stand
+//! for the torque (a servo arm logs no torque); `<j>` is the URDF joint name or its 1-based index ([`columns`], [`sim::dataset::recorded::Config`]).
+//! Offsets are added to `q` after the transmission, and to the commands. A command is resampled
+//! by holding the last one given (a command holds until the next), never filtered.
 //!
 //! **Checked** ([`checks`]), each failure naming the file, column and row: unknown columns and
 //! joints, missing coordinates or torques, stamps that do not increase (a step back, a
@@ -86,6 +88,8 @@ struct JointSide {
     t: Vec<f64>,
     readings: Vec<signal::chain::Readings>,
     tau: Vec<Vec<f64>>,
+    /// Per joint, its commanded position where the recording has one (offset applied).
+    commands: Vec<Option<Vec<f64>>>,
     sources: Vec<JointSource>,
 }
 
@@ -142,7 +146,9 @@ pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
                 qdd: qdd.clone(),
                 tau: processed.grid.resample(&side.t, &side.tau[k]),
                 q_recorded: processed.grid.resample(&side.t, &side.readings[k].q),
-                q_cmd: None,
+                q_cmd: side.commands[k]
+                    .as_ref()
+                    .map(|c| processed.grid.hold(&side.t, c)),
             })
             .collect(),
     };
@@ -201,8 +207,16 @@ fn joint_side(
     let positions = (mapping.joints.iter())
         .map(|j| column(&j.position))
         .collect::<Result<Vec<_>, _>>()?;
+    // A servo joint that logs its commands only has no torque: NaN, which no torque-based
+    // estimator accepts (`sim::dataset::recorded`).
     let torques = (mapping.joints.iter())
-        .map(|j| column(&j.torque))
+        .map(|j| match &j.torque {
+            Some(c) => column(c),
+            None => Ok(vec![f64::NAN; t.len()]),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut commands = (mapping.joints.iter())
+        .map(|j| j.command.as_deref().map(column).transpose())
         .collect::<Result<Vec<_>, _>>()?;
     let transmission = transmission(config, &mapping, joints, &cfg, file)?;
     let mut q = match &transmission {
@@ -219,6 +233,9 @@ fn joint_side(
     for k in 0..n {
         let offset = offsets[k].unwrap_or(0.0);
         q[k].iter_mut().for_each(|v| *v += offset);
+        if let Some(c) = &mut commands[k] {
+            c.iter_mut().for_each(|v| *v += offset);
+        }
         let gain = if mapping.currents[k] {
             let g = gains[k].ok_or_else(|| ImportError::Field {
                 file: cfg.clone(),
@@ -226,7 +243,7 @@ fn joint_side(
                 problem: format!(
                     "missing: column `{}` is a current, which needs the joint's drive gain \
                      K (N·m/A or N/A)",
-                    mapping.joints[k].torque
+                    mapping.joints[k].torque.as_deref().unwrap_or_default()
                 ),
             })?;
             tau[k].iter_mut().for_each(|v| *v *= g);
@@ -256,6 +273,7 @@ fn joint_side(
         t,
         readings,
         tau,
+        commands,
         sources,
     })
 }

@@ -58,6 +58,24 @@ impl Grid {
         }
     }
 
+    /// `x` (sampled at `t`) on the grid, each sample held until the next (a command stream:
+    /// at each grid time the last value given at or before it).
+    pub(crate) fn hold(&self, t: &[f64], x: &[f64]) -> Vec<f64> {
+        if self.uniform {
+            return x.to_vec();
+        }
+        let mut i = 0;
+        self.times(t)
+            .into_iter()
+            .map(|s| {
+                while i + 1 < t.len() && t[i + 1] <= s + 1e-9 * self.period {
+                    i += 1;
+                }
+                x[i]
+            })
+            .collect()
+    }
+
     /// `x` (sampled at `t`) on the grid.
     pub(crate) fn resample(&self, t: &[f64], x: &[f64]) -> Vec<f64> {
         if self.uniform {

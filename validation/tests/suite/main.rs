@@ -29,6 +29,7 @@ mod paper_rail;
 mod paper_sensing;
 mod pinocchio;
 mod population;
+mod servo_logs;
 mod studies;
 mod sweep;
 mod teaching;

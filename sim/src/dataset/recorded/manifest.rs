@@ -51,8 +51,13 @@ pub struct JointColumns {
     /// `qdd_<j>`, where given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acceleration: Option<String>,
-    /// Torque: `tau_<j>`, `i_<j>` or `taum_<j>`.
-    pub torque: String,
+    /// Torque: `tau_<j>`, `i_<j>` or `taum_<j>`; none on a servo joint that logs its
+    /// commands only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub torque: Option<String>,
+    /// Commanded position: `qcmd_<j>`, where given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
 }
 
 /// One joint of the run: its URDF name, the columns it was read from and what was applied.

@@ -126,13 +126,7 @@ fn read_joints(path: &Path, header: &Header) -> Result<RecordedTable, DatasetErr
         true => Some(table.f64(Q_CMD)?),
         false => None,
     };
-    for (name, values) in [
-        ("t", &t),
-        ("q", &q),
-        ("qd", &qd),
-        ("qdd", &qdd),
-        ("tau", &tau),
-    ] {
+    for (name, values) in [("t", &t), ("q", &q), ("qd", &qd), ("qdd", &qdd)] {
         if let Some(row) = values.iter().position(|v| !v.is_finite()) {
             return Err(DatasetError::Column {
                 path: path.to_owned(),
@@ -158,21 +152,53 @@ fn read_joints(path: &Path, header: &Header) -> Result<RecordedTable, DatasetErr
     }
     let pick =
         |v: &[f64], j: usize| -> Vec<f64> { v.iter().skip(j).step_by(nj).copied().collect() };
+    let joints = (0..nj)
+        .map(|j| RecordedJoint {
+            id: header.joints[j].id,
+            kind: kinds[j].clone(),
+            q: pick(&q, j),
+            qd: pick(&qd, j),
+            qdd: pick(&qdd, j),
+            tau: pick(&tau, j),
+            q_recorded: pick(&q_recorded, j),
+            q_cmd: (q_cmd.as_ref().map(|c| pick(c, j))).filter(|c| !c.iter().all(|v| v.is_nan())),
+        })
+        .collect::<Vec<_>>();
+    for j in &joints {
+        check_drive(path, j)?;
+    }
     Ok(RecordedTable {
         run_id: header.run_id.clone(),
         t: pick(&t, 0),
-        joints: (0..nj)
-            .map(|j| RecordedJoint {
-                id: header.joints[j].id,
-                kind: kinds[j].clone(),
-                q: pick(&q, j),
-                qd: pick(&qd, j),
-                qdd: pick(&qdd, j),
-                tau: pick(&tau, j),
-                q_recorded: pick(&q_recorded, j),
-                q_cmd: (q_cmd.as_ref().map(|c| pick(c, j)))
-                    .filter(|c| c.iter().all(|v| !v.is_nan())),
-            })
-            .collect(),
+        joints,
     })
+}
+
+/// A joint's torque is finite at every sample, or, on a servo joint that logs its commands only,
+/// NaN at every sample; its commands, where it has them, are finite.
+fn check_drive(path: &Path, j: &RecordedJoint) -> Result<(), DatasetError> {
+    let column = |column: &str, expected: String| DatasetError::Column {
+        path: path.to_owned(),
+        column: column.into(),
+        expected: format!("joint {}: {expected}", j.id),
+    };
+    if let Some(c) = &j.q_cmd
+        && let Some(k) = c.iter().position(|v| !v.is_finite())
+    {
+        return Err(column(
+            "q_cmd",
+            format!("finite commands (sample {k} is {})", c[k]),
+        ));
+    }
+    let commanded_only = j.q_cmd.is_some() && j.tau.iter().all(|v| v.is_nan());
+    match j.tau.iter().position(|v| !v.is_finite()) {
+        Some(k) if !commanded_only => Err(column(
+            "tau",
+            format!(
+                "finite values, or NaN throughout on a joint with commands (sample {k} is {})",
+                j.tau[k]
+            ),
+        )),
+        _ => Ok(()),
+    }
 }

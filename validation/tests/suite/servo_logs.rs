@@ -1,0 +1,200 @@
+//! A servo arm's log (positions and commands, no torque), as LeRobot's arms write them: imported
+//! into a recorded run with its commands, rolled out through the servo that drove it, and refused
+//! by every estimator that reads torque, by name.
+
+use std::path::{Path, PathBuf};
+
+use sim::dataset::recorded::Lowpass;
+use validation::import::{Options, Reading, import};
+
+use crate::import::{root, tmp};
+
+/// Menagerie's SO-ARM100 (six joints, friction loss and armature as the file states).
+fn arm() -> PathBuf {
+    root().join("models/menagerie/trs_so_arm100/so_arm100.nomesh.xml")
+}
+
+/// The servo that drives the simulated arm: softer and later than the file's own.
+const SERVO: &str = "kp = 12.0, kd = 0.8, torque_limit = 3.0, delay = 0.04";
+const COMMAND_PERIOD: f64 = 0.02;
+const END: f64 = 8.0;
+
+/// The arm simulated with every joint on [`SERVO`] under 50 Hz commands (a random Fourier
+/// motion about the middle of each joint's range), written as a wide CSV of `t`, `q_<j>` and
+/// `qcmd_<j>` (joints by index): what a servo arm's logger writes.
+fn servo_log(dir: &Path, seed: u64) -> PathBuf {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let commands = (END / COMMAND_PERIOD) as usize + 1;
+    let mut text = format!(
+        "name = \"servo_log\"\nmodel = \"{}\"\nseed = 1\n[time]\nend = {END}\nstep = 5e-4\n\
+         sample_period = 0.01\n",
+        arm().display()
+    );
+    let chain = sim::mjcf::read(&arm(), &Default::default()).unwrap().chain;
+    for j in 1..=6 {
+        let limits = chain.links[j - 1].joint.limits.unwrap();
+        let middle = 0.5 * (limits.lower + limits.upper);
+        let (a, b): (f64, f64) = (rng.random_range(-0.4..0.4), rng.random_range(-0.2..0.2));
+        let w = 2.0 * std::f64::consts::PI * rng.random_range(0.2..0.5);
+        let values: Vec<String> = (0..commands)
+            .map(|k| {
+                let t = k as f64 * COMMAND_PERIOD;
+                format!(
+                    "{:?}",
+                    middle + a * (w * t).sin() + b * ((2.0 * w * t).cos() - 1.0)
+                )
+            })
+            .collect();
+        text += &format!(
+            "[[joint]]\nid = {j}\nservo = {{ reference = {{ type = \"held\", start = 0.0, \
+             period = {COMMAND_PERIOD}, values = [{}] }}, control = {{ type = \"position_servo\", \
+             {SERVO} }} }}\n",
+            values.join(", ")
+        );
+    }
+    let scenario = sim::scenario::Scenario::from_toml(&text, "servo_log").unwrap();
+    let rec = sim::simulate(&scenario, None).recording;
+    let mut csv = String::from("t");
+    for j in 1..=6 {
+        csv += &format!(",q_{j},qcmd_{j}");
+    }
+    csv.push('\n');
+    for s in 0..rec.samples() {
+        csv += &format!("{:?}", rec.t[s]);
+        for k in 0..6 {
+            let r = rec.joint(s, k);
+            csv += &format!(",{:?},{:?}", r.q, r.q_cmd);
+        }
+        csv.push('\n');
+    }
+    let path = dir.join("servo_log.csv");
+    std::fs::write(&path, csv).unwrap();
+    path
+}
+
+fn options(recording: &Path, out: &Path) -> Options {
+    Options {
+        recording: recording.to_owned(),
+        urdf: arm(),
+        reading: Reading {
+            config: None,
+            rate: None,
+            lowpass: Lowpass::None,
+            topics: Vec::new(),
+        },
+        run_id: None,
+        out: out.to_owned(),
+        force: true,
+    }
+}
+
+/// `drives.toml` stating every joint's servo (`servo`'s fields) and the file's own joint terms.
+fn drives(dir: &Path, servo: &str) -> PathBuf {
+    let mut text = String::from("min_speed = 0.0\n");
+    for j in 1..=6 {
+        text += &format!("[[drive]]\njoint = {j}\ncoulomb = 0.1\narmature = 0.1\n");
+        text += &format!("[[servo]]\njoint = {j}\n{}\n", servo.replace(", ", "\n"));
+    }
+    let path = dir.join(format!("drives{}.toml", text.len()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_servo_log_imports_with_its_commands_and_rolls_out_through_its_servo() {
+    let dir = tmp("servo-log");
+    for seed in [1, 2] {
+        let log = servo_log(&dir, seed);
+        let run = dir.join(format!("run{seed}"));
+        let manifest = import(&options(&log, &run)).unwrap();
+        assert!(manifest.joints.iter().all(|j| j.columns.torque.is_none()));
+        let recorded = sim::reading::recorded::read_recorded(&run).unwrap();
+        let joints = &recorded.measurements.joints;
+        assert!(
+            joints
+                .iter()
+                .all(|j| j.q_cmd.is_some() && j.tau.iter().all(|t| t.is_nan()))
+        );
+
+        let rollout = |servo: &str| {
+            sim::rollout::rollout(&sim::rollout::Options {
+                run: run.clone(),
+                model: None,
+                drives: Some(drives(&dir, servo)),
+                holdout: None,
+                horizon: None,
+                spacing: None,
+                out: None,
+            })
+            .unwrap()
+        };
+        let own = rollout(SERVO);
+        let f = &own.fidelity;
+        assert_eq!((f.windows, f.blown_up), (sim::rollout::Windows::SERVO, 0));
+        assert_eq!(own.servo_driven, vec![1, 2, 3, 4, 5, 6]);
+        let baseline = own.commanded.as_ref().unwrap().mean_horizon;
+        // The servo that made the log predicts it far better than the commands do, and better
+        // than a servo without its delay or with the file's stiffness.
+        assert!(
+            f.mean_horizon < 0.05 * baseline,
+            "{} against {baseline}",
+            f.mean_horizon
+        );
+        for wrong in [
+            "kp = 12.0, kd = 0.8, torque_limit = 3.0",
+            "kp = 50.0, kd = 0.8, torque_limit = 3.0, delay = 0.04",
+        ] {
+            let other = rollout(wrong).fidelity.mean_horizon;
+            assert!(
+                other > 5.0 * f.mean_horizon,
+                "{wrong}: {other} against {}",
+                f.mean_horizon
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_log_without_torque_needs_its_commands_and_no_torque_estimator_takes_it() {
+    let dir = tmp("servo-refused");
+    let log = servo_log(&dir, 3);
+    let text = std::fs::read_to_string(&log).unwrap();
+    // A joint with neither a torque nor a command.
+    let bad = dir.join("no_command.csv");
+    std::fs::write(&bad, text.replacen("qcmd_4", "qd_4", 1)).unwrap();
+    let out = dir.join("bad");
+    let e = import(&options(&bad, &out)).unwrap_err().to_string();
+    assert!(
+        e.contains("tau_Wrist_Pitch") && e.contains("or command (qcmd_)"),
+        "{e}"
+    );
+    assert!(!out.exists());
+    // A gap in a command.
+    let gap = dir.join("gap.csv");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut cells: Vec<String> = lines[10].split(',').map(str::to_string).collect();
+    cells[4] = String::new();
+    lines[10] = cells.join(",");
+    std::fs::write(&gap, lines.join("\n") + "\n").unwrap();
+    let e = import(&options(&gap, &out)).unwrap_err().to_string();
+    assert!(e.contains("qcmd_2") && e.contains("row 10"), "{e}");
+    // `identify` on it: every estimator reads torque; each says why, nothing written.
+    let id = dir.join("identified");
+    let o = validation::study::identify::Options {
+        log: log.clone(),
+        model: arm(),
+        reading: options(&log, &out).reading,
+        holdout: 0.3,
+        only: None,
+        out: id.clone(),
+        force: true,
+    };
+    let e = validation::study::identify::identify(&o, &|_, _| Ok(()))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("idim_wls: joint 1 logs no torque"), "{e}");
+    assert!(!id.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
