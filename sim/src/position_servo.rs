@@ -14,7 +14,11 @@
 //! With `δ = d = 0` this is MuJoCo's `<position kp kv forcerange>` actuator; the joint's armature,
 //! damping and friction are the joint's own terms, not the servo's. Backlash is not modelled.
 //! The law is evaluated, as every servo's, at the start of each integrator step from the exact
-//! joint state and held over the step ([`crate::drive::Servo`]).
+//! joint state and held over the step ([`crate::drive::Servo`]). A command of held samples (a
+//! logged stream, [`crate::profile::Profile::Held`]) enters as its mean over the step's delayed
+//! span `[t − δ, t + h − δ)`: a switch inside the step counts for the part after it, so the delay
+//! acts at its value, not rounded up to a step, and a fit by simulation sees the delay's effect
+//! change smoothly with it.
 
 use serde::{Deserialize, Serialize};
 

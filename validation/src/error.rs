@@ -39,6 +39,9 @@ pub enum Error {
     /// A study file.
     #[error(transparent)]
     Study(#[from] crate::study::file::StudyError),
+    /// A failure of the simulator's library (a run, a model, a rollout).
+    #[error(transparent)]
+    Sim(#[from] sim::Error),
     /// A file that cannot be read or written.
     #[error("`{path}`: {source}")]
     Io {

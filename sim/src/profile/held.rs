@@ -28,11 +28,39 @@ pub struct Held {
 impl Held {
     /// The sample holding at `t` (s); 0 where there are no samples.
     pub fn eval(&self, t: f64) -> f64 {
+        self.values.get(self.index(t)).copied().unwrap_or(0.0)
+    }
+
+    /// The index of the sample holding at `t`.
+    fn index(&self, t: f64) -> usize {
         let k = ((t - self.start) / self.period + HOLD_ROUNDING)
             .floor()
             .max(0.0) as usize;
-        let last = self.values.len().saturating_sub(1);
-        self.values.get(k.min(last)).copied().unwrap_or(0.0)
+        k.min(self.values.len().saturating_sub(1))
+    }
+
+    /// The mean of what holds over `[t0, t1)` (s), exact: each sample weighted by the part of
+    /// the span it holds for; the value at `t0` where the span is empty.
+    pub fn mean(&self, t0: f64, t1: f64) -> f64 {
+        if t1 <= t0 || self.values.is_empty() {
+            return self.eval(t0);
+        }
+        let (mut a, mut sum) = (t0, 0.0);
+        while a < t1 {
+            let k = self.index(a);
+            let switch = match k + 1 < self.values.len() {
+                true => self.start + (k + 1) as f64 * self.period,
+                false => f64::INFINITY,
+            };
+            let b = if switch < t1 - HOLD_ROUNDING * self.period {
+                switch
+            } else {
+                t1
+            };
+            sum += self.values[k] * (b - a);
+            a = b;
+        }
+        sum / (t1 - t0)
     }
 
     /// Every sample multiplied by `k`.
@@ -80,6 +108,12 @@ mod tests {
         };
         assert_eq!(empty.validate().unwrap_err().0, "values");
         assert_eq!(empty.eval(1.0), 0.0);
+        // The mean over a span: exact weights of the samples it covers.
+        assert!((h.mean(1.05, 1.15) - 3.5).abs() < 1e-12);
+        assert!((h.mean(1.05, 1.25) - (3.0 * 0.05 + 4.0 * 0.1 + 5.0 * 0.05) / 0.2).abs() < 1e-12);
+        assert_eq!(h.mean(1.1, 1.1 + 0.1 / 7.0), 4.0);
+        assert_eq!(h.mean(0.0, 0.5), 3.0);
+        assert_eq!(h.mean(2.0, 3.0), 5.0);
         let bad = Held { period: 0.0, ..h };
         assert_eq!(bad.validate().unwrap_err().0, "period");
     }

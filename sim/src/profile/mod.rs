@@ -247,6 +247,17 @@ impl Profile {
         }
     }
 
+    /// The coordinate a servo is commanded over the step `[t, t + h)` (s): held command samples'
+    /// mean over it (a command that switches inside the step counts for the part after the
+    /// switch, so that a command delay acts at its value, not rounded to a step); any other
+    /// profile's coordinate at `t`.
+    pub fn command(&self, t: f64, h: f64) -> f64 {
+        match self {
+            Profile::Held(held) => held.mean(t, t + h),
+            _ => self.eval(t).q,
+        }
+    }
+
     /// The constant-velocity stretches of a [`Profile::Sweep`] (empty for other profiles).
     pub fn constant_velocity_stretches(&self) -> Vec<ConstantVelocity> {
         let Profile::Sweep {

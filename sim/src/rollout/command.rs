@@ -1,14 +1,11 @@
 //! `sim rollout`: a model rolled out on a run directory's log ([`super`]).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::driven::{logged, with_drives};
-use super::window::RolloutError;
-use super::{Fidelity, Model, Windows, fidelity};
-use crate::drive_train::DriveTrain;
-use crate::reading::Measurements;
+use super::prepared::{Prepared, option, prepare};
+use super::{Fidelity, Windows, fidelity};
 
 /// The options of `sim rollout`.
 #[derive(Clone, Debug, clap::Args)]
@@ -66,30 +63,15 @@ pub struct RolledOut {
 
 /// Rolls the model out on the run (module docs); writes `options.out` if given.
 pub fn rollout(options: &Options) -> Result<RolledOut, crate::Error> {
-    let (measurements, imported_with, locks) = read(&options.run)?;
-    let model = match (&options.model, imported_with) {
-        (Some(m), _) => m.clone(),
-        (None, Some(u)) => PathBuf::from(u),
-        (None, None) => return Err(option("--model", "a model file for a simulated run").into()),
-    };
-    let mut log = logged(&measurements);
-    let (chain, stated, servos) = if crate::mjcf::is_mjcf(&model.display().to_string()) {
-        let read = crate::mjcf::read(&model, &locks)?;
-        (read.chain, read.drives, read.servos)
-    } else {
-        (crate::urdf::read_named(&model, &locks)?.0, None, Vec::new())
-    };
-    let mut rolled = Model {
-        servos,
-        ..Model::from(chain)
-    };
-    let drives = match &options.drives {
-        Some(p) => Some(DriveTrain::read(p, log.q.len())?),
-        None => stated,
-    };
-    if let Some(d) = &drives {
-        with_drives(&mut rolled, &mut log, d);
-    }
+    let Prepared {
+        log,
+        model: rolled,
+        model_path: model,
+    } = prepare(
+        &options.run,
+        options.model.as_deref(),
+        options.drives.as_deref(),
+    )?;
     let from = match options.holdout {
         None => log.t[0],
         Some(f) if f > 0.0 && f < 1.0 => {
@@ -101,7 +83,7 @@ pub fn rollout(options: &Options) -> Result<RolledOut, crate::Error> {
             return Err(option("--holdout", &expected).into());
         }
     };
-    let default = Windows::for_model(&rolled);
+    let default = Windows::for_rollout(&rolled, &log);
     let windows = Windows {
         horizon: options.horizon.unwrap_or(default.horizon),
         spacing: options.spacing.unwrap_or(default.spacing),
@@ -122,7 +104,7 @@ pub fn rollout(options: &Options) -> Result<RolledOut, crate::Error> {
             .into_iter()
             .collect(),
         servo_driven: (0..rolled.chain.links.len())
-            .filter(|&j| rolled.servo(j).is_some())
+            .filter(|&j| super::servo_driven(&rolled, &log, j).is_some())
             .map(|j| j as u8 + 1)
             .collect(),
         commanded: super::command_baseline(&log, windows, from),
@@ -136,24 +118,4 @@ pub fn rollout(options: &Options) -> Result<RolledOut, crate::Error> {
         })?;
     }
     Ok(out)
-}
-
-fn option(option: &str, expected: &str) -> RolloutError {
-    RolloutError::Option {
-        option: option.into(),
-        expected: expected.into(),
-    }
-}
-
-/// The run's measurements (a recorded run's settled samples), the model it was imported with
-/// and its locks.
-fn read(dir: &Path) -> Result<(Measurements, Option<String>, crate::urdf::Locks), crate::Error> {
-    if crate::reading::recorded::is_recorded(dir)? {
-        let run = crate::reading::recorded::read_recorded(dir)?;
-        let locks = run.manifest.config.lock.clone();
-        Ok((run.measurements, Some(run.manifest.urdf.path), locks))
-    } else {
-        let run = crate::reading::read_run(dir)?;
-        Ok((run.measurements, None, Default::default()))
-    }
 }

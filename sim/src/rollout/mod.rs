@@ -21,7 +21,7 @@
 //!
 //! **Servo arms.** A joint with a position servo in the model ([`Model::servos`]) is driven
 //! through it by the log's commands (`q_cmd`, each held until the next), from the same recorded
-//! state; windows then default to [`Windows::SERVO`]. Beside the model's figures stands what the
+//! state, where the log has them ([`servo_driven`]: else by its torque, as any joint); windows then default to [`Windows::SERVO`]. Beside the model's figures stands what the
 //! log says with no model, that each joint is where it was told ([`CommandBaseline`]).
 //!
 //! Frames, units and signs are the dataset's (`crate` docs): joint coordinates in the model's
@@ -32,6 +32,7 @@ mod commanded;
 mod driven;
 mod fidelity;
 mod model;
+mod prepared;
 mod step;
 mod window;
 mod windows;
@@ -41,8 +42,9 @@ pub use commanded::{CommandBaseline, command_baseline};
 pub use driven::{logged, with_drives};
 pub use fidelity::{Fidelity, WindowError, fidelity};
 pub use model::Model;
+pub use prepared::{Prepared, prepare};
 pub use step::{MIN_STEP, STIFF_FRACTION, steps_per_sample};
-pub use window::{Logged, RolledWindow, RolloutError, roll_out};
+pub use window::{Logged, RolledWindow, RolloutError, roll_out, servo_driven};
 pub use windows::Windows;
 
 /// The longest integrator step of a rollout (s).

@@ -17,6 +17,10 @@ pub struct Model {
     /// Per joint (chain order), the position servo that drives it from the log's commands
     /// (`q_cmd`); a joint without one is driven by the logged torque. Empty: none.
     pub servos: Vec<Option<PositionServo>>,
+    /// Integrator steps per sample interval of every window; `None`: each window's own by the
+    /// step rule ([`super::steps_per_sample`]). A fit by simulation fixes it, so that its cost
+    /// is a smooth function of the terms it fits.
+    pub steps_per_sample: Option<usize>,
 }
 
 impl Model {
@@ -37,6 +41,7 @@ impl From<Chain> for Model {
             chain,
             coupled: Vec::new(),
             servos: Vec::new(),
+            steps_per_sample: None,
         }
     }
 }

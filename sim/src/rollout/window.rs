@@ -57,19 +57,11 @@ pub enum RolloutError {
         /// What was expected.
         expected: String,
     },
-    /// The model drives a joint by a position servo and the log has no command for it.
+    /// The log has neither a torque for a joint nor, where the model has a servo on it, its
+    /// commands.
     #[error(
-        "the model drives joint {joint} by a position servo, and the log has no commanded \
-         position (`q_cmd`) for it"
-    )]
-    Command {
-        /// The joint's dataset id.
-        joint: u8,
-    },
-    /// The model drives a joint by torque and the log has none for it (a servo arm's log).
-    #[error(
-        "joint {joint} logs no torque (a servo arm's commands only): the model needs a position \
-         servo on it (MJCF <position>, or drives.toml [[servo]])"
+        "joint {joint}: the log has no torque for it, and no commands (`q_cmd`) for a position \
+         servo of the model on it (MJCF <position>, or drives.toml [[servo]])"
     )]
     Torque {
         /// The joint's dataset id.
@@ -109,7 +101,9 @@ pub fn roll_out(
     }
     let period = log.period();
     let q0: Vec<f64> = (0..nj).map(|j| log.q[j][start]).collect();
-    let steps = super::step::steps_per_sample(model, &q0, period) as f64;
+    let steps = (model.steps_per_sample)
+        .unwrap_or_else(|| super::step::steps_per_sample(model, &q0, period))
+        as f64;
     let joint = (0..nj)
         .map(|j| {
             let mut section = JointSection {
@@ -119,7 +113,7 @@ pub fn roll_out(
                 }),
                 ..JointSection::new(j as u8 + 1)
             };
-            match model.servo(j) {
+            match servo_driven(model, log, j) {
                 None if log.tau[j][start..=start + length]
                     .iter()
                     .any(|v| v.is_nan()) =>
@@ -133,7 +127,7 @@ pub fn roll_out(
                         values: log.tau[j][start..=start + length].to_vec(),
                     }));
                 }
-                Some(servo) => section.servo = Some(commanded(log, j, *servo, start, length)?),
+                Some(servo) => section.servo = Some(commanded(log, j, servo, start, length)),
             }
             Ok(section)
         })
@@ -175,26 +169,27 @@ pub fn roll_out(
     })
 }
 
+/// The servo that drives joint `j` in a rollout of `model` on `log`: the model's position servo
+/// on the joint, where the log has the joint's commands (`q_cmd`). A joint without one is driven
+/// by the logged torque (a torque-logging arm's model may state servos it was not driven by).
+pub fn servo_driven(model: &Model, log: &Logged, j: usize) -> Option<PositionServo> {
+    let commands = log.q_cmd.get(j).is_some_and(Option::is_some);
+    model.servo(j).copied().filter(|_| commands)
+}
+
 /// Joint `j`'s servo driven by the log's commands over the window from sample `start`: the
 /// commands held sample to sample from as far back as the servo's delay reaches (to the log's
 /// first sample; before it the first command holds), time 0 the window's start.
-fn commanded(
-    log: &Logged,
-    j: usize,
-    servo: PositionServo,
-    start: usize,
-    length: usize,
-) -> Result<Servo, RolloutError> {
-    let q_cmd = (log.q_cmd.get(j).and_then(Option::as_ref))
-        .ok_or(RolloutError::Command { joint: j as u8 + 1 })?;
+fn commanded(log: &Logged, j: usize, servo: PositionServo, start: usize, length: usize) -> Servo {
+    let q_cmd = log.q_cmd[j].as_ref().expect("servo_driven checked it");
     let period = log.period();
     let back = ((servo.delay / period).ceil() as usize).min(start);
-    Ok(Servo {
+    Servo {
         reference: Profile::Held(Held {
             start: -(back as f64) * period,
             period,
             values: q_cmd[start - back..=start + length].to_vec(),
         }),
         control: Control::PositionServo(servo),
-    })
+    }
 }

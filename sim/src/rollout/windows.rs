@@ -29,10 +29,11 @@ impl Windows {
         spacing: 0.5,
     };
 
-    /// The default windows for `model`: [`Windows::SERVO`] where some joint is driven by a
-    /// position servo, else [`Windows::TORQUE`].
-    pub fn for_model(model: &super::Model) -> Windows {
-        match model.has_servos() {
+    /// The default windows for rolling `model` out on `log`: [`Windows::SERVO`] where some joint
+    /// is driven by a position servo ([`super::servo_driven`]), else [`Windows::TORQUE`].
+    pub fn for_rollout(model: &super::Model, log: &super::Logged) -> Windows {
+        let servo = |j| super::servo_driven(model, log, j).is_some();
+        match (0..log.q.len()).any(servo) {
             true => Windows::SERVO,
             false => Windows::TORQUE,
         }

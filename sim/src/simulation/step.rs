@@ -204,7 +204,8 @@ impl Simulation<'_> {
                     Control::ComputedTorque { .. } => id.tau[j],
                     Control::PiVelocity { kp, ki } => d.gain * (kp * ed + ki * e),
                     Control::PositionServo(s) => {
-                        s.torque(reference.eval(s.commanded_at(t)).q - q[j], qd[j])
+                        let command = reference.command(s.commanded_at(t), self.scenario.dt());
+                        s.torque(command - q[j], qd[j])
                     }
                 }
             }

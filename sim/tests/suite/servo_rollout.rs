@@ -155,10 +155,17 @@ fn the_servo_model_that_made_a_log_rolls_out_onto_it_and_a_wrong_servo_drifts() 
 }
 
 #[test]
-fn a_servo_model_needs_the_logs_commands() {
+fn a_servo_joint_without_commands_is_driven_by_its_torque_and_needs_one() {
     let (model, mut log, _) = run(0, 1.2);
     log.q_cmd[1] = None;
+    assert!(sim::rollout::servo_driven(&model, &log, 0).is_some());
+    assert!(sim::rollout::servo_driven(&model, &log, 1).is_none());
+    // Joint 2 rolls out under the torque its servo applied (open loop: it drifts).
+    let f = fidelity(&model, &log, Windows::SERVO, 0.0).unwrap();
+    assert_eq!(f.blown_up, 0);
+    assert!(f.horizon[1] > 1e-3 && f.horizon[0] < f.horizon[1], "{f:?}");
+    log.tau[1].iter_mut().for_each(|t| *t = f64::NAN);
     let e = fidelity(&model, &log, Windows::SERVO, 0.0).unwrap_err();
-    assert!(matches!(e, RolloutError::Command { joint: 2 }), "{e}");
+    assert!(matches!(e, RolloutError::Torque { joint: 2 }), "{e}");
     assert!(e.to_string().contains("q_cmd"), "{e}");
 }

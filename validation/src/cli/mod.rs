@@ -9,6 +9,7 @@
 //! validation study studies/mim_noise.toml --out DIR       # any kind; `sweep` is an alias
 //! validation import RECORDING.csv --urdf ROBOT.urdf [--config C.toml] --out RUN
 //! validation identify LOG.csv --model ROBOT.urdf|ROBOT.xml [--config C.toml] --out DIR
+//! validation fit-servos RUN... [--model ROBOT.xml] [--drives START.toml] --out DRIVES.toml
 //! validation report RUN_OR_STUDY_DIR --html OUT.html [--only NAMES]
 //! validation nim-train --population DIR --model-dir M [--steps N] [--inputs centroidal]
 //! validation nim-predict --model-dir M --run RUN
@@ -68,6 +69,11 @@ pub enum Command {
     /// one with fewer parameters), and write DIR/model.urdf, model.xml (MJCF), drives.toml,
     /// estimates.csv and report.html.
     Identify(crate::study::identify::Options),
+    /// Fit a servo arm's position servos (stiffness, damping, command delay; optionally joint
+    /// damping, Coulomb friction, armature) to its logs by simulating rollouts under the logged
+    /// commands (Levenberg–Marquardt, multiple shooting over windows), and write them as a drive
+    /// train (`drives.toml`) for `armid rollout --drives`.
+    FitServos(crate::estimate::simulation_fit::command::Options),
     /// Import a robot's recording (a wide CSV or Parquet table: `t`, `q_<joint>`, `qd_`, `qdd_`,
     /// `tau_`, `i_`, or motor-side `qm_`, `taum_`; see `validation::import`) as a recorded run
     /// directory: checked, resampled onto a uniform grid, filtered and differentiated by the
@@ -175,6 +181,21 @@ pub fn run(command: Command) -> crate::Result<()> {
             );
         }
         Command::Identify(options) => identify::run(&options)?,
+        Command::FitServos(options) => {
+            let f = crate::estimate::simulation_fit::command::run(&options)?;
+            println!(
+                "fitted {} terms on {} windows in {} iterations: RMS residual {:.4e} rad (from {:.4e}); wrote {}",
+                f.terms.len(),
+                f.windows,
+                f.iterations,
+                f.rms,
+                f.rms_start,
+                options.out.display()
+            );
+            for ((t, v), s) in f.terms.iter().zip(&f.values).zip(&f.std) {
+                println!("  {:<14} {v:.6e} ± {s:.2e}", t.name());
+            }
+        }
         Command::NimTrain {
             population,
             model_dir,

@@ -13,7 +13,7 @@ use crate::estimate::engine::{IdentifiedModel, Loaded};
 /// A model's rollouts on a held-out stretch, summed up.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Drift {
-    /// Rollout length (s; [`sim::rollout::Windows::for_model`]).
+    /// Rollout length (s; [`sim::rollout::Windows::for_rollout`]).
     pub horizon: f64,
     /// Windows rolled out.
     pub windows: usize,
@@ -26,7 +26,7 @@ pub struct Drift {
     pub per_joint: Vec<f64>,
 }
 
-/// `model` rolled out on every window of `held_out` ([`sim::rollout::Windows::for_model`]);
+/// `model` rolled out on every window of `held_out` ([`sim::rollout::Windows::for_rollout`]);
 /// `None` when the stretch is shorter than one window.
 pub fn drift(model: &IdentifiedModel, held_out: &Loaded) -> crate::Result<Option<Drift>> {
     let mut rolled = sim::rollout::Model::from(model.chain.clone());
@@ -34,7 +34,7 @@ pub fn drift(model: &IdentifiedModel, held_out: &Loaded) -> crate::Result<Option
     if let Some(d) = &model.drives {
         sim::rollout::with_drives(&mut rolled, &mut log, d);
     }
-    let windows = sim::rollout::Windows::for_model(&rolled);
+    let windows = sim::rollout::Windows::for_rollout(&rolled, &log);
     let fidelity = sim::rollout::fidelity(&rolled, &log, windows, log.t[0])?;
     if fidelity.per_window.is_empty() {
         return Ok(None);

@@ -13,7 +13,9 @@
 //! (the MIM paper's neural identifier); in [`idim`] each registry name is one type in its own
 //! file. Adding an estimator is one new file in its family and one line in [`registry`].
 //! [`engine`] runs them ([`engine::run`]: the one place an estimator is applied) and
-//! [`score`] scores what they give.
+//! [`score`] scores what they give. [`simulation_fit`] fits a model's drive terms (a servo's
+//! stiffness, damping and delay; joint damping, friction, armature) by simulating its rollouts: the
+//! building block of the estimator a servo arm's log needs (not yet in the registry).
 pub mod choice;
 pub mod discretization;
 pub mod drift;
@@ -29,6 +31,7 @@ pub mod mim;
 pub mod nim;
 pub mod registry;
 pub mod score;
+pub mod simulation_fit;
 pub mod time_domain;
 
 pub use crate::param::{Estimate, ParamId, Values};

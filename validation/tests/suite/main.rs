@@ -30,6 +30,7 @@ mod paper_sensing;
 mod pinocchio;
 mod population;
 mod servo_logs;
+mod simulation_fit;
 mod studies;
 mod sweep;
 mod teaching;

@@ -1,0 +1,124 @@
+//! `armid fit-servos`: a servo arm's terms fitted to its logs by simulation, written as a drive
+//! train (`drives.toml`) that `armid rollout --drives` rolls the model out with.
+
+use std::path::PathBuf;
+
+use sim::drive_train::{DriveTerms, DriveTrain, ServoTerms};
+use sim::friction::Friction;
+use sim::rollout::{Windows, prepare, servo_driven};
+
+use super::{Options as FitOptions, SimulationFit, Term, TermKind, fit};
+
+/// The options of `armid fit-servos`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct Options {
+    /// Run directories (`armid import` of each log; windows never span two runs).
+    #[arg(required = true)]
+    pub runs: Vec<PathBuf>,
+    /// The model (MJCF or URDF; default: the file the first run was imported with).
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// The start (`drives.toml` with a `[[servo]]` per joint; default: the model's `<position>`
+    /// actuators).
+    #[arg(long)]
+    pub drives: Option<PathBuf>,
+    /// The terms fitted on every servo-driven joint.
+    #[arg(long, value_delimiter = ',', default_value = "kp,kd,delay")]
+    pub terms: Vec<TermKind>,
+    /// Length of each rollout window (s).
+    #[arg(long, default_value_t = Windows::SERVO.horizon)]
+    pub horizon: f64,
+    /// Time between window starts (s).
+    #[arg(long, default_value_t = Windows::SERVO.spacing)]
+    pub spacing: f64,
+    /// Most Levenberg–Marquardt iterations.
+    #[arg(long, default_value_t = 40)]
+    pub iterations: usize,
+    /// The drive train to write (`drives.toml`).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Fits, writes `options.out`; returns the fit.
+pub fn run(options: &Options) -> crate::Result<SimulationFit> {
+    let mut logs = Vec::with_capacity(options.runs.len());
+    let mut model = None;
+    for run in &options.runs {
+        let p = prepare(run, options.model.as_deref(), options.drives.as_deref())
+            .map_err(|e| crate::Error::from(e).within(run.display().to_string()))?;
+        model.get_or_insert(p.model);
+        logs.push(p.log);
+    }
+    let model = model.expect("at least one run");
+    if !model.coupled.is_empty() {
+        return Err(crate::Error::invalid(
+            "--model",
+            "a model without coupled drives (a servo arm's joints each have their own)",
+        ));
+    }
+    let joints: Vec<u8> = (0..model.chain.links.len())
+        .filter(|&j| servo_driven(&model, &logs[0], j).is_some())
+        .map(|j| j as u8 + 1)
+        .collect();
+    if joints.is_empty() {
+        return Err(crate::Error::invalid(
+            "--model, --drives",
+            "a position servo on some joint whose commands the logs hold (MJCF <position>, or \
+             drives.toml [[servo]]: the fit's start)",
+        ));
+    }
+    let terms: Vec<Term> = (joints.iter())
+        .flat_map(|&joint| options.terms.iter().map(move |&kind| Term { joint, kind }))
+        .collect();
+    let fit_options = FitOptions {
+        windows: Windows {
+            horizon: options.horizon,
+            spacing: options.spacing,
+        },
+        iterations: options.iterations,
+        ..FitOptions::default()
+    };
+    let fitted = fit(&model, &terms, &logs, fit_options).map_err(|e| match e {
+        super::FitError::Rollout(r) => crate::Error::from(r),
+        other => crate::Error::Numerical(other.to_string()),
+    })?;
+    let train = drive_train(&fitted, &model);
+    let text = toml::to_string(&train).expect("a drive train serializes");
+    let header = format!(
+        "# armid fit-servos: {} terms on {} windows of {} runs; RMS residual {:.4e} rad\n",
+        fitted.terms.len(),
+        fitted.windows,
+        options.runs.len(),
+        fitted.rms
+    );
+    std::fs::write(&options.out, header + &text).map_err(crate::Error::io(&options.out))?;
+    Ok(fitted)
+}
+
+/// The fitted model's drive train: every joint's terms and servo, the fit's values in place.
+fn drive_train(fitted: &SimulationFit, start: &sim::rollout::Model) -> DriveTrain {
+    let mut model = start.clone();
+    for (t, v) in fitted.terms.iter().zip(&fitted.values) {
+        t.set(&mut model, *v);
+    }
+    let joint = |j: usize| u8::try_from(j + 1).unwrap_or(u8::MAX);
+    DriveTrain {
+        min_speed: 0.0,
+        coupling: None,
+        drive: (model.chain.links.iter().enumerate())
+            .map(|(j, l)| DriveTerms {
+                joint: joint(j),
+                coulomb: match &l.joint.friction {
+                    Some(Friction::CoulombViscous { coulomb, .. }) => *coulomb,
+                    _ => 0.0,
+                },
+                viscous: l.joint.damping,
+                offset: 0.0,
+                armature: l.joint.armature,
+            })
+            .collect(),
+        servo: (0..model.chain.links.len())
+            .filter_map(|j| model.servo(j).map(|s| ServoTerms::of(joint(j), s)))
+            .collect(),
+    }
+}
