@@ -280,10 +280,10 @@ fn levenberg_marquardt(
             }
             lambda *= 4.0;
         }
-        j = jacobian(problem, &x, &r)?;
         if !accepted {
             break;
         }
+        j = jacobian(problem, &x, &r)?;
     }
     Ok(Solved {
         x,
