@@ -97,10 +97,22 @@ def mujoco_horizon_errors(model_path, log, fidelity, integrator):
     """Per window (the rollout's), per joint `|q_MuJoCo − q_log|` at the horizon."""
     t, q, qd, tau = log
     model = mujoco.MjModel.from_xml_path(str(model_path))
+    model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ACTUATION
+
+    def drive(data, k):
+        data.qfrc_applied[:] = tau[k]
+
+    return windows_horizon_errors(model, (t, q, qd), fidelity, integrator, drive)
+
+
+def windows_horizon_errors(model, log, fidelity, integrator, drive):
+    """Per window of `fidelity` (the rollout's), per joint `|q_MuJoCo − q_log|` at the horizon:
+    MuJoCo from the window's first recorded `(q, q̇)`, `drive(data, k)` setting sample `k`'s input
+    (held over the steps the rollout took), constraints off and damping explicit (as Rapier's)."""
+    t, q, qd = log
     model.opt.integrator = integrator
     flags = mujoco.mjtDisableBit
-    model.opt.disableflags |= flags.mjDSBL_ACTUATION | flags.mjDSBL_CONSTRAINT
-    model.opt.disableflags |= flags.mjDSBL_EULERDAMP  # damping explicit, as Rapier's
+    model.opt.disableflags |= flags.mjDSBL_CONSTRAINT | flags.mjDSBL_EULERDAMP
     period = (t[-1] - t[0]) / (len(t) - 1)
     length = round(fidelity["windows"]["horizon"] / period)
     data = mujoco.MjData(model)
@@ -113,7 +125,7 @@ def mujoco_horizon_errors(model_path, log, fidelity, integrator):
         data.qpos[:] = q[s]
         data.qvel[:] = qd[s]
         for k in range(length):
-            data.qfrc_applied[:] = tau[s + k]
+            drive(data, s + k)
             for _ in range(steps):
                 mujoco.mj_step(model, data)
         errors.append(np.abs(data.qpos - q[s + length]))
@@ -229,26 +241,11 @@ def mujoco_servo_horizon_errors(model_path, run, fidelity, integrator):
     col = lambda c: np.array(table[c]).reshape(-1, nj)  # noqa: E731
     t, q, qd, q_cmd = col("t")[:, 0], col("q"), col("qd"), col("q_cmd")
     model = mujoco.MjModel.from_xml_path(str(model_path))
-    model.opt.integrator = integrator
-    flags = mujoco.mjtDisableBit
-    model.opt.disableflags |= flags.mjDSBL_CONSTRAINT | flags.mjDSBL_EULERDAMP
-    period = (t[-1] - t[0]) / (len(t) - 1)
-    length = round(fidelity["windows"]["horizon"] / period)
-    data = mujoco.MjData(model)
-    errors = []
-    for window in fidelity["per_window"]:
-        s = round((window["start"] - t[0]) / period)
-        steps = round(period / window["step"])
-        model.opt.timestep = period / steps
-        mujoco.mj_resetData(model, data)
-        data.qpos[:] = q[s]
-        data.qvel[:] = qd[s]
-        for k in range(length):
-            data.ctrl[:] = q_cmd[s + k]
-            for _ in range(steps):
-                mujoco.mj_step(model, data)
-        errors.append(np.abs(data.qpos - q[s + length]))
-    return np.array(errors)
+
+    def drive(data, k):
+        data.ctrl[:] = q_cmd[k]
+
+    return windows_horizon_errors(model, (t, q, qd), fidelity, integrator, drive)
 
 
 @pytest.mark.parametrize("seed", [11, 12])

@@ -90,7 +90,7 @@ pub struct ServoTerms {
     /// Damping `k_d` on the joint's rate (N·m·s/rad or N·s/m).
     pub kd: f64,
     /// Torque limit (N·m or N); none by default.
-    #[serde(default = "unlimited")]
+    #[serde(default = "crate::position_servo::unlimited")]
     pub torque_limit: f64,
     /// Command delay (s).
     #[serde(default)]
@@ -98,10 +98,6 @@ pub struct ServoTerms {
     /// Dead band (rad or m).
     #[serde(default)]
     pub dead_band: f64,
-}
-
-fn unlimited() -> f64 {
-    f64::INFINITY
 }
 
 impl ServoTerms {

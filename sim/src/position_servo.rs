@@ -43,7 +43,9 @@ pub struct PositionServo {
     pub dead_band: f64,
 }
 
-fn unlimited() -> f64 {
+/// No torque limit: the serde default of a servo's `torque_limit` (here and in a drive train's
+/// `[[servo]]`).
+pub(crate) fn unlimited() -> f64 {
     f64::INFINITY
 }
 

@@ -89,8 +89,8 @@ fn joint(rec: &Recording, k: usize) -> JointSeries {
         tau: series(&|j| j.tau),
         tau_friction: series(&|j| j.tau_friction),
         current: series(&|j| j.current),
-        q_cmd: Some(series(&|j| j.q_cmd))
-            .filter(|c: &Vec<f64>| rec.commanded && c.iter().all(|v| !v.is_nan())),
+        q_cmd: (rec.commanded.then(|| series(&|j| j.q_cmd)))
+            .filter(|c: &Vec<f64>| c.iter().all(|v| !v.is_nan())),
         gain: 1.0,
         reference: None,
         control: None,

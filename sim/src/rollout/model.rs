@@ -28,11 +28,6 @@ impl Model {
     pub fn servo(&self, j: usize) -> Option<&PositionServo> {
         self.servos.get(j).and_then(Option::as_ref)
     }
-
-    /// Whether some joint is driven by a position servo.
-    pub fn has_servos(&self) -> bool {
-        self.servos.iter().any(Option::is_some)
-    }
 }
 
 impl From<Chain> for Model {

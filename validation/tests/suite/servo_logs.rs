@@ -4,9 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use sim::dataset::recorded::Lowpass;
 use validation::estimate::simulation_fit::TermKind;
-use validation::import::{Options, Reading, import};
+use validation::import::{Options, import};
 
 use crate::import::{root, tmp};
 
@@ -79,19 +78,11 @@ fn servo_log_of(dir: &Path, seed: u64, model: &Path) -> PathBuf {
     path
 }
 
+/// The import's options for the SO-ARM100 (the import suite's, another arm).
 fn options(recording: &Path, out: &Path) -> Options {
     Options {
-        recording: recording.to_owned(),
         urdf: arm(),
-        reading: Reading {
-            config: None,
-            rate: None,
-            lowpass: Lowpass::None,
-            topics: Vec::new(),
-        },
-        run_id: None,
-        out: out.to_owned(),
-        force: true,
+        ..crate::import::options(recording, out)
     }
 }
 

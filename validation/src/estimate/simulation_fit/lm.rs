@@ -199,16 +199,16 @@ struct Solved {
     iterations: usize,
 }
 
-/// Forward-difference increments of the coordinates `x`: relative 1e-4 of a log value's scale
-/// (1e-4 relative in the term), 2 ms of a delay (steps of a held command are a step long).
-fn increments(problem: &Problem, x: &[f64]) -> Vec<f64> {
-    (problem.terms.iter().zip(x))
-        .map(|(t, _)| if t.positive() { 1e-4 } else { 2e-3 })
+/// Forward-difference increments of the coordinates: 1e-4 of a log value (1e-4 relative in the
+/// term), 2 ms of a delay.
+fn increments(problem: &Problem) -> Vec<f64> {
+    (problem.terms.iter())
+        .map(|t| if t.positive() { 1e-4 } else { 2e-3 })
         .collect()
 }
 
 fn jacobian(problem: &Problem, x: &[f64], r: &[f64]) -> Result<DMatrix<f64>, RolloutError> {
-    let h = increments(problem, x);
+    let h = increments(problem);
     let points: Vec<Vec<f64>> = (0..x.len())
         .map(|i| {
             let mut p = x.to_vec();
