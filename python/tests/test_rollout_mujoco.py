@@ -32,6 +32,7 @@ import json
 import subprocess
 
 import mujoco
+from mujoco import rollout
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
@@ -98,24 +99,26 @@ def mujoco_horizon_errors(model_path, log, fidelity, integrator):
     t, q, qd, tau = log
     model = mujoco.MjModel.from_xml_path(str(model_path))
     model.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ACTUATION
-
-    def drive(data, k):
-        data.qfrc_applied[:] = tau[k]
-
-    return windows_horizon_errors(model, (t, q, qd), fidelity, integrator, drive)
+    spec = mujoco.mjtState.mjSTATE_QFRC_APPLIED
+    return windows_horizon_errors(model, (t, q, qd), fidelity, integrator, (tau, spec))
 
 
-def windows_horizon_errors(model, log, fidelity, integrator, drive):
+def windows_horizon_errors(model, log, fidelity, integrator, inputs):
     """Per window of `fidelity` (the rollout's), per joint `|q_MuJoCo − q_log|` at the horizon:
-    MuJoCo from the window's first recorded `(q, q̇)`, `drive(data, k)` setting sample `k`'s input
-    (held over the steps the rollout took), constraints off and damping explicit (as Rapier's)."""
+    MuJoCo from the window's first recorded `(q, q̇)`, `inputs = (values, spec)` (samples × inputs,
+    the `mjtState` component they set) giving each sample's input, held over the steps the rollout
+    took, constraints off and damping explicit (as Rapier's). The steps run in MuJoCo's own
+    `rollout` (C, one call per window), not a Python loop over `mj_step`."""
     t, q, qd = log
+    values, spec = inputs
     model.opt.integrator = integrator
     flags = mujoco.mjtDisableBit
     model.opt.disableflags |= flags.mjDSBL_CONSTRAINT | flags.mjDSBL_EULERDAMP
     period = (t[-1] - t[0]) / (len(t) - 1)
     length = round(fidelity["windows"]["horizon"] / period)
     data = mujoco.MjData(model)
+    physics = mujoco.mjtState.mjSTATE_FULLPHYSICS
+    start = np.empty(mujoco.mj_stateSize(model, physics))
     errors = []
     for window in fidelity["per_window"]:
         s = round((window["start"] - t[0]) / period)
@@ -124,11 +127,12 @@ def windows_horizon_errors(model, log, fidelity, integrator, drive):
         mujoco.mj_resetData(model, data)
         data.qpos[:] = q[s]
         data.qvel[:] = qd[s]
-        for k in range(length):
-            drive(data, s + k)
-            for _ in range(steps):
-                mujoco.mj_step(model, data)
-        errors.append(np.abs(data.qpos - q[s + length]))
+        mujoco.mj_getState(model, data, start, physics)
+        control = np.repeat(values[s : s + length], steps, axis=0)
+        states, _ = rollout.rollout(model, data, start, control[None], control_spec=spec)
+        # A full-physics state is (time, qpos, qvel, …).
+        end = states[0, -1, 1 : 1 + model.nq]
+        errors.append(np.abs(end - q[s + length]))
     return np.array(errors)
 
 
@@ -242,10 +246,8 @@ def mujoco_servo_horizon_errors(model_path, run, fidelity, integrator):
     t, q, qd, q_cmd = col("t")[:, 0], col("q"), col("qd"), col("q_cmd")
     model = mujoco.MjModel.from_xml_path(str(model_path))
 
-    def drive(data, k):
-        data.ctrl[:] = q_cmd[k]
-
-    return windows_horizon_errors(model, (t, q, qd), fidelity, integrator, drive)
+    inputs = (q_cmd, mujoco.mjtState.mjSTATE_CTRL)
+    return windows_horizon_errors(model, (t, q, qd), fidelity, integrator, inputs)
 
 
 @pytest.mark.parametrize("seed", [11, 12])

@@ -43,8 +43,8 @@ pub use driven::{logged, with_drives};
 pub use fidelity::{Fidelity, WindowError, fidelity};
 pub use model::Model;
 pub use prepared::{Prepared, prepare};
-pub use step::{MIN_STEP, STIFF_FRACTION, steps_per_sample};
-pub use window::{Logged, RolledWindow, RolloutError, roll_out, servo_driven};
+pub use step::{MIN_STEP, STIFF_FRACTION, steps_per_sample, steps_with_servos};
+pub use window::{Logged, RolledWindow, RolloutError, roll_out, servo_driven, window_steps};
 pub use windows::Windows;
 
 /// The longest integrator step of a rollout (s).

@@ -20,6 +20,7 @@ use ::nalgebra::Vector3;
 
 use super::MAX_STEP;
 use super::Model;
+use crate::position_servo::PositionServo;
 
 /// The largest `c·h / I` a rollout step allows: first-order errors of about 1 % of the
 /// damping's effect.
@@ -28,9 +29,21 @@ pub const STIFF_FRACTION: f64 = 0.01;
 /// The shortest rollout step (s).
 pub const MIN_STEP: f64 = 1e-5;
 
-/// Whole integrator steps per sample interval `period` (s) for `model` at the state `q`.
+/// Whole integrator steps per sample interval `period` (s) for `model` at the state `q`, every
+/// servo the model states driving its joint.
 pub fn steps_per_sample(model: &Model, q: &[f64], period: f64) -> usize {
-    let longest = stiffest_step(model, q).clamp(MIN_STEP, MAX_STEP);
+    steps_with_servos(model, q, period, |j| model.servo(j).copied())
+}
+
+/// [`steps_per_sample`] with `servo(j)` the servo that drives joint `j` (`None`: the joint is
+/// torque-driven, a servo the model states for it idle).
+pub fn steps_with_servos(
+    model: &Model,
+    q: &[f64],
+    period: f64,
+    servo: impl Fn(usize) -> Option<PositionServo>,
+) -> usize {
+    let longest = stiffest_step(model, q, servo).clamp(MIN_STEP, MAX_STEP);
     // A grid interval computed from the stamps may exceed a round one by rounding, which must
     // not add a step.
     (period / longest * (1.0 - 1e-9)).ceil().max(1.0) as usize
@@ -39,7 +52,7 @@ pub fn steps_per_sample(model: &Model, q: &[f64], period: f64) -> usize {
 /// `STIFF_FRACTION · min_j I_j / c_j` (s), infinite where no joint is damped. A coupled drive
 /// adds `r_j² I_a` to joint `j`'s inertia and `r_j² c` (its damping and friction slope) to its
 /// slope.
-fn stiffest_step(model: &Model, q: &[f64]) -> f64 {
+fn stiffest_step(model: &Model, q: &[f64], servo: impl Fn(usize) -> Option<PositionServo>) -> f64 {
     let chain = &model.chain;
     let nj = q.len();
     let zero = vec![0.0; nj];
@@ -59,8 +72,9 @@ fn stiffest_step(model: &Model, q: &[f64]) -> f64 {
             slope += r2 * (d.damping + friction);
             inertia += r2 * d.armature;
         }
-        let stiffness = model.servo(j).map_or(0.0, |s| s.kp);
-        slope += model.servo(j).map_or(0.0, |s| s.kd);
+        let servo = servo(j);
+        let stiffness = servo.map_or(0.0, |s| s.kp);
+        slope += servo.map_or(0.0, |s| s.kd);
         if slope <= 0.0 && stiffness <= 0.0 {
             continue;
         }

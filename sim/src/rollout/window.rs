@@ -100,10 +100,7 @@ pub fn roll_out(
         });
     }
     let period = log.period();
-    let q0: Vec<f64> = (0..nj).map(|j| log.q[j][start]).collect();
-    let steps = (model.steps_per_sample)
-        .unwrap_or_else(|| super::step::steps_per_sample(model, &q0, period))
-        as f64;
+    let steps = (model.steps_per_sample).unwrap_or_else(|| window_steps(model, log, start)) as f64;
     let joint = (0..nj)
         .map(|j| {
             let mut section = JointSection {
@@ -167,6 +164,15 @@ pub fn roll_out(
             .map(|k| q.iter().map(|qj| qj[k]).collect())
             .collect(),
     })
+}
+
+/// The step rule's whole integrator steps per sample interval for a rollout of `model` on `log`
+/// from sample `start` (`super::step`): the servos that drive joints ([`servo_driven`]) count,
+/// those a torque-driven joint's model states do not (Menagerie's Gen3 states `kv = 50` servos
+/// on joints its torque logs drive: counted, they asked for 10 µs steps).
+pub fn window_steps(model: &Model, log: &Logged, start: usize) -> usize {
+    let q: Vec<f64> = log.q.iter().map(|q| q[start]).collect();
+    super::step::steps_with_servos(model, &q, log.period(), |j| servo_driven(model, log, j))
 }
 
 /// The servo that drives joint `j` in a rollout of `model` on `log`: the model's position servo

@@ -160,6 +160,18 @@ fn a_servo_joint_without_commands_is_driven_by_its_torque_and_needs_one() {
     log.q_cmd[1] = None;
     assert!(sim::rollout::servo_driven(&model, &log, 0).is_some());
     assert!(sim::rollout::servo_driven(&model, &log, 1).is_none());
+    // An idle servo asks for no step: a stiff one on joint 2 leaves the step as it was, and
+    // asks for shorter steps once joint 2 has its commands.
+    let mut stiff = model.clone();
+    let servo = stiff.servos[1].as_mut().unwrap();
+    servo.kd *= 1e3;
+    let mut commanded = log.clone();
+    commanded.q_cmd[1] = Some(commanded.q[1].clone());
+    for start in [0, 100, 200] {
+        let steps = sim::rollout::window_steps(&model, &log, start);
+        assert_eq!(steps, sim::rollout::window_steps(&stiff, &log, start));
+        assert!(steps < sim::rollout::window_steps(&stiff, &commanded, start));
+    }
     // Joint 2 rolls out under the torque its servo applied (open loop: it drifts).
     let f = fidelity(&model, &log, Windows::SERVO, 0.0).unwrap();
     assert_eq!(f.blown_up, 0);

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use nalgebra::{DMatrix, DVector};
 use rayon::prelude::*;
 
-use sim::rollout::{BLOWN_UP, Logged, Model, RolloutError, Windows, roll_out, steps_per_sample};
+use sim::rollout::{BLOWN_UP, Logged, Model, RolloutError, Windows, roll_out, window_steps};
 
 use super::{SimulationFit, Term};
 
@@ -72,7 +72,7 @@ struct Problem<'a> {
 
 impl Problem<'_> {
     /// Fixes the rollouts' steps per sample to the step rule's finest over the windows for the
-    /// model at `x` (`sim::rollout::steps_per_sample`): at each iteration's start, so that a
+    /// model at `x` (`sim::rollout::window_steps`): at each iteration's start, so that a
     /// trial step that stiffens a term beyond what the step resolves blows up and is refused
     /// rather than fitted.
     fn set_steps(&self, x: &[f64]) {
@@ -81,11 +81,7 @@ impl Problem<'_> {
             ..self.model_at(x)
         };
         let steps = (self.windows.iter())
-            .map(|w| {
-                let log = &self.logs[w.log];
-                let q: Vec<f64> = log.q.iter().map(|q| q[w.start]).collect();
-                steps_per_sample(&model, &q, log.period())
-            })
+            .map(|w| window_steps(&model, &self.logs[w.log], w.start))
             .max()
             .unwrap_or(1);
         self.steps.store(steps, Ordering::Relaxed);
