@@ -76,7 +76,7 @@ def test_fit_servos_recovers_mujoco_servos(workdir):
     out = workdir / "fitted.toml"
     printed = subprocess.run(
         [binary("armid"), "fit-servos", str(run), "--drives", str(start), "--terms", "kp,kd",
-         "--horizon", "0.5", "--spacing", "1.0", "--out", str(out)],
+         "--horizon", "0.5", "--spacing", "1.0", "--no-prior", "--out", str(out)],
         check=True, capture_output=True, text=True,
     ).stdout
     fitted = tomllib.loads(out.read_text())["servo"]

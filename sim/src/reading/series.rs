@@ -234,6 +234,9 @@ impl Measurements {
             ] {
                 keep(v, indices);
             }
+            if let Some(q_cmd) = &mut j.q_cmd {
+                keep(q_cmd, indices);
+            }
             j.measured.values_mut().for_each(|v| keep(v, indices));
         }
         for b in &mut m.bodies {

@@ -7,7 +7,7 @@ use sim::drive_train::{DriveTerms, DriveTrain, ServoTerms};
 use sim::friction::Friction;
 use sim::rollout::{Windows, prepare, servo_driven};
 
-use super::{Options as FitOptions, SimulationFit, Term, TermKind, fit};
+use super::{Options as FitOptions, Prior, SimulationFit, Term, TermKind, fit};
 
 /// The options of `armid fit-servos`.
 #[derive(Clone, Debug, clap::Args)]
@@ -34,6 +34,16 @@ pub struct Options {
     /// Most Levenberg–Marquardt iterations.
     #[arg(long, default_value_t = 40)]
     pub iterations: usize,
+    /// The prior's one σ on a positive term, as a factor of its start (`Prior`: each term kept
+    /// near the start unless the logs demand otherwise).
+    #[arg(long, default_value_t = Prior::default().factor)]
+    pub prior_factor: f64,
+    /// The prior's one σ on a command delay (s).
+    #[arg(long, default_value_t = Prior::default().delay)]
+    pub prior_delay: f64,
+    /// Fit from the logs alone, without the prior.
+    #[arg(long)]
+    pub no_prior: bool,
     /// The drive train to write (`drives.toml`).
     #[arg(long)]
     pub out: PathBuf,
@@ -76,6 +86,8 @@ pub fn run(options: &Options) -> crate::Result<SimulationFit> {
             spacing: options.spacing,
         },
         iterations: options.iterations,
+        prior: (!options.no_prior).then_some(prior(options)?),
+        verbose: true,
         ..FitOptions::default()
     };
     let fitted = fit(&model, &terms, &logs, fit_options).map_err(|e| match e {
@@ -93,6 +105,26 @@ pub fn run(options: &Options) -> crate::Result<SimulationFit> {
     );
     std::fs::write(&options.out, header + &text).map_err(crate::Error::io(&options.out))?;
     Ok(fitted)
+}
+
+/// The prior of `--prior-factor` and `--prior-delay`, checked.
+fn prior(options: &Options) -> crate::Result<Prior> {
+    if !(options.prior_factor > 1.0 && options.prior_factor.is_finite()) {
+        return Err(crate::Error::invalid(
+            "--prior-factor",
+            "a finite factor above 1 (one σ of a positive term)",
+        ));
+    }
+    if !(options.prior_delay > 0.0 && options.prior_delay.is_finite()) {
+        return Err(crate::Error::invalid(
+            "--prior-delay",
+            "a positive, finite time in seconds (one σ of a command delay)",
+        ));
+    }
+    Ok(Prior {
+        factor: options.prior_factor,
+        delay: options.prior_delay,
+    })
 }
 
 /// The fitted model's drive train: every joint's terms and servo, the fit's values in place.

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use sim::rollout::{BLOWN_UP, Logged, Model, RolloutError, Windows, roll_out, window_steps};
 
+use super::prior::{Prior, Rows};
 use super::{SimulationFit, Term};
 
 /// How a fit runs.
@@ -18,6 +19,10 @@ pub struct Options {
     pub iterations: usize,
     /// Stop once an accepted step lowers the cost by less than this fraction of it.
     pub tolerance: f64,
+    /// The prior on the terms, centred on their start (`None`: the logs alone).
+    pub prior: Option<Prior>,
+    /// Print each iteration's figures on standard error.
+    pub verbose: bool,
 }
 
 impl Default for Options {
@@ -26,6 +31,8 @@ impl Default for Options {
             windows: Windows::SERVO,
             iterations: 40,
             tolerance: 1e-10,
+            prior: None,
+            verbose: false,
         }
     }
 }
@@ -68,6 +75,10 @@ struct Problem<'a> {
     windows: Vec<Window>,
     /// The integrator steps per sample of every rollout until the next [`Problem::set_steps`].
     steps: AtomicUsize,
+    /// The prior's rows, after the windows' residuals.
+    prior: Option<Rows>,
+    /// The windows' residual rows (every window's samples after the first × joints).
+    data_rows: usize,
 }
 
 impl Problem<'_> {
@@ -135,7 +146,13 @@ impl Problem<'_> {
             .collect::<Result<Vec<_>, _>>()?;
         let per = self.windows.len();
         Ok((0..points.len())
-            .map(|p| done[p * per..(p + 1) * per].concat())
+            .map(|p| {
+                let mut r = done[p * per..(p + 1) * per].concat();
+                if let Some(prior) = &self.prior {
+                    prior.append(&points[p], &mut r);
+                }
+                r
+            })
             .collect())
     }
 }
@@ -157,6 +174,12 @@ pub fn fit(
             term: t.name(),
             what: format!("joint {} with a position servo", t.joint),
         })?;
+        if !v.is_finite() {
+            return Err(FitError::Term {
+                term: t.name(),
+                what: format!("finite start value (it is {v})"),
+            });
+        }
         x0.push(if t.positive() { v.max(1e-9).ln() } else { v });
     }
     let mut windows = Vec::new();
@@ -173,14 +196,25 @@ pub fn fit(
             horizon: options.windows.horizon,
         });
     }
-    let problem = Problem {
+    let data_rows = (windows.iter())
+        .map(|w| w.length * logs[w.log].q.len())
+        .sum();
+    let mut problem = Problem {
         model: model.clone(),
         terms,
         logs,
-        windows,
         steps: AtomicUsize::new(1),
+        prior: None,
+        data_rows,
+        windows,
     };
     problem.set_steps(&x0);
+    if let Some(prior) = options.prior {
+        let r = problem.evaluate(std::slice::from_ref(&x0))?.remove(0);
+        let rms = (2.0 * cost(&r) / data_rows.max(1) as f64).sqrt();
+        let per_window = data_rows as f64 / problem.windows.len() as f64;
+        problem.prior = Some(Rows::new(prior, terms, &x0, per_window, rms));
+    }
     let solved = levenberg_marquardt(&problem, x0, options)?;
     let steps = problem.steps.load(Ordering::Relaxed);
     Ok(summary(&problem, solved, steps))
@@ -260,6 +294,9 @@ fn levenberg_marquardt(
             if cost(&rt) < cost(&r) {
                 let gain = (cost(&r) - cost(&rt)) / cost(&r).max(f64::MIN_POSITIVE);
                 (x, r) = (trial, rt);
+                if options.verbose {
+                    report(problem, iterations, &r, lambda);
+                }
                 lambda = (lambda / 3.0).max(1e-12);
                 accepted = true;
                 if gain < options.tolerance {
@@ -290,9 +327,21 @@ fn levenberg_marquardt(
     })
 }
 
+/// An accepted iteration's figures, on standard error.
+fn report(problem: &Problem, iteration: usize, r: &[f64], lambda: f64) {
+    let n = problem.data_rows;
+    eprintln!(
+        "iteration {iteration}: RMS residual {:.4e} rad, prior cost {:.3e}, {} steps per sample, λ {lambda:.1e}",
+        (2.0 * cost(&r[..n]) / n.max(1) as f64).sqrt(),
+        cost(&r[n..]),
+        problem.steps.load(Ordering::Relaxed),
+    );
+}
+
 /// The covariance of the fit's coordinates, windows as clusters (module docs of [`super`]):
 /// `B M B · G/(G − 1)` with `B = (JᵀJ)⁻¹`, `M = Σ_w (J_wᵀ r_w)(J_wᵀ r_w)ᵀ` over the `G`
-/// windows' rows. NaN where `JᵀJ` is singular.
+/// windows' rows (`J` with the prior's rows, which `B` holds and `M` does not: the penalized
+/// estimator's sandwich). NaN where `JᵀJ` is singular.
 fn covariance(problem: &Problem, s: &Solved) -> DMatrix<f64> {
     let p = s.x.len();
     let jtj = s.jacobian.transpose() * &s.jacobian;
@@ -314,7 +363,8 @@ fn covariance(problem: &Problem, s: &Solved) -> DMatrix<f64> {
 
 /// The fit's values, σ and figures.
 fn summary(problem: &Problem, s: Solved, steps: usize) -> SimulationFit {
-    let (n, p) = (s.r.len(), s.x.len());
+    let (n, p) = (problem.data_rows, s.x.len());
+    let data = &s.r[..n];
     let covariance = covariance(problem, &s);
     let values: Vec<f64> = (problem.terms.iter().zip(&s.x))
         .map(|(t, &x)| if t.positive() { x.exp() } else { x.max(0.0) })
@@ -334,9 +384,9 @@ fn summary(problem: &Problem, s: Solved, steps: usize) -> SimulationFit {
         values,
         std,
         cost_start: s.cost_start,
-        cost: cost(&s.r),
+        cost: cost(data),
         rms_start: (2.0 * s.cost_start / n.max(1) as f64).sqrt(),
-        rms: (2.0 * cost(&s.r) / n.max(1) as f64).sqrt(),
+        rms: (2.0 * cost(data) / n.max(1) as f64).sqrt(),
         iterations: s.iterations,
         windows: problem.windows.len(),
         steps_per_sample: steps,

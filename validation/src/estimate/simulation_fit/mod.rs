@@ -24,6 +24,10 @@
 //! the terms (a step that changed with them would make it jump), and a trial that stiffens a term
 //! beyond what that step resolves blows up and is refused instead of fitted to the integrator.
 //!
+//! **Prior** ([`Prior`], optional): each term kept near its start unless the logs demand
+//! otherwise, a Gaussian in the fit's coordinates weighted as one observation per window (its
+//! module docs). `armid fit-servos` applies one by default.
+//!
 //! **σ.** A window's residuals are correlated in time (an error in its start state, or in a term,
 //! moves the whole window), so the textbook `s² (JᵀJ)⁻¹`, which takes them independent, states
 //! a σ many times too small (measured: 12 of them off on a simulated arm). The covariance is
@@ -35,9 +39,11 @@
 
 pub mod command;
 mod lm;
+mod prior;
 mod terms;
 
 pub use lm::{FitError, Options, fit};
+pub use prior::Prior;
 pub use terms::{Term, TermKind};
 
 use serde::{Deserialize, Serialize};
@@ -51,9 +57,9 @@ pub struct SimulationFit {
     pub values: Vec<f64>,
     /// Their σ (same units).
     pub std: Vec<f64>,
-    /// The cost (½ Σ r², rad²) at the start.
+    /// The cost (½ Σ r² over the windows' residuals, rad²) at the start.
     pub cost_start: f64,
-    /// The cost at the end.
+    /// The cost at the end (the windows' residuals; without the prior's rows).
     pub cost: f64,
     /// The RMS residual at the start (rad or m).
     pub rms_start: f64,

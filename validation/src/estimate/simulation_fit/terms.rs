@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use sim::friction::Friction;
 use sim::rollout::Model;
 
-/// What a term is (units: N·m/rad, N·m·s/rad, s, N·m·s/rad, N·m, kg·m² for revolute joints; N/m,
-/// N·s/m, s, N·s/m, N, kg for prismatic ones).
+/// What a term is (units: N·m/rad, N·m·s/rad, s, N·m, N·m·s/rad, N·m, kg·m² for revolute joints;
+/// N/m, N·s/m, s, N, N·s/m, N, kg for prismatic ones).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
 pub enum TermKind {
@@ -16,6 +16,8 @@ pub enum TermKind {
     Kd,
     /// Its command delay `δ`.
     Delay,
+    /// Its torque limit (the servo's output saturates there).
+    TorqueLimit,
     /// The joint's viscous damping.
     Damping,
     /// The joint's Coulomb level (smoothed over `sim::urdf::URDF_FRICTION_SMOOTHING`).
@@ -34,13 +36,14 @@ pub struct Term {
 }
 
 impl Term {
-    /// The project's name of the term: `O<j>.kp`, `O<j>.kd`, `O<j>.delay`, `O<j>.damping`,
-    /// `O<j>.coulomb`, `O<j>.armature`.
+    /// The project's name of the term: `O<j>.kp`, `O<j>.kd`, `O<j>.delay`,
+    /// `O<j>.torque_limit`, `O<j>.damping`, `O<j>.coulomb`, `O<j>.armature`.
     pub fn name(&self) -> String {
         let kind = match self.kind {
             TermKind::Kp => "kp",
             TermKind::Kd => "kd",
             TermKind::Delay => "delay",
+            TermKind::TorqueLimit => "torque_limit",
             TermKind::Damping => "damping",
             TermKind::Coulomb => "coulomb",
             TermKind::Armature => "armature",
@@ -61,6 +64,7 @@ impl Term {
             TermKind::Kp => model.servo(j)?.kp,
             TermKind::Kd => model.servo(j)?.kd,
             TermKind::Delay => model.servo(j)?.delay,
+            TermKind::TorqueLimit => model.servo(j)?.torque_limit,
             TermKind::Damping => joint.damping,
             TermKind::Coulomb => match &joint.friction {
                 Some(Friction::CoulombViscous { coulomb, .. }) => *coulomb,
@@ -74,11 +78,12 @@ impl Term {
     pub fn set(&self, model: &mut Model, value: f64) {
         let j = self.joint as usize - 1;
         match self.kind {
-            TermKind::Kp | TermKind::Kd | TermKind::Delay => {
+            TermKind::Kp | TermKind::Kd | TermKind::Delay | TermKind::TorqueLimit => {
                 let servo = model.servos[j].as_mut().expect("checked by value");
                 match self.kind {
                     TermKind::Kp => servo.kp = value,
                     TermKind::Kd => servo.kd = value,
+                    TermKind::TorqueLimit => servo.torque_limit = value,
                     _ => servo.delay = value.max(0.0),
                 }
             }
