@@ -147,6 +147,26 @@ impl Friction {
         ((self.magnitude(q, H) - self.magnitude(q, -H)) / (2.0 * H)).abs()
     }
 
+    /// The part of [`Friction::slope_at_rest`] that is a smoothed sign's: `F_c / ε` of
+    /// Coulomb friction, `F_s / ε` of Stribeck's, 0 for the other models. Near rest such a
+    /// friction acts as a steep damper that only stops the joint (a sliding joint sees a
+    /// constant level): an explicit step resolves it once it stops the joint within a step
+    /// without reversing it, which asks far less of the step than an accurate damping does
+    /// (`crate::rollout`'s step rule).
+    pub fn sign_slope_at_rest(&self) -> f64 {
+        match *self {
+            Friction::CoulombViscous {
+                coulomb, smoothing, ..
+            } => coulomb / smoothing,
+            Friction::Stribeck {
+                static_friction,
+                smoothing,
+                ..
+            } => static_friction / smoothing,
+            _ => 0.0,
+        }
+    }
+
     /// Friction magnitude along the motion at bristle state `z` (ignored by the stateless
     /// models).
     pub fn with_state(&self, q: f64, qd: f64, z: f64) -> f64 {
