@@ -12,10 +12,18 @@
 //! drive's ratio `R[m, m]`, so that a control is the motor's torque (N·m) and the joints receive
 //! `R[m, j]` times it (`τ = Rᵀ τ_m`).
 //!
+//! A servo arm's position servos (`[[servo]]` of the file) are `<position>` actuators
+//! `servo_<joint>` on their joints (`kp`, `kv` the servo's `k_d`, `forcerange` its torque limit
+//! where finite), so that a control is the commanded position (rad or m), as MuJoCo Menagerie
+//! states its servo arms; where the file states both servos and a transmission, the servos are
+//! written (the arm is driven by its commands) and the motors are not.
+//!
 //! What MJCF cannot state is said in a comment and stays in the drive-train file: the reading's
-//! offset (a bias of the measured torque, not a force on the arm), and the dead band below
+//! offset (a bias of the measured torque, not a force on the arm), the dead band below
 //! `min_speed` inside which the identified model has no Coulomb term (MuJoCo's friction loss is
-//! a constraint that holds a joint at rest up to its level).
+//! a constraint that holds a joint at rest up to its level), and a servo's command delay and
+//! dead band (MuJoCo applies a control at once; a simulation that should match the robot delays
+//! the commands it sets by the stated delay).
 
 use std::fmt::Write;
 
@@ -106,6 +114,10 @@ impl Actuation<'_> {
             }
             out.push_str("  </tendon>\n");
         }
+        if !self.drives.servo.is_empty() {
+            self.write_servos(out, names);
+            return;
+        }
         let Some(r) = self.transmission else {
             return;
         };
@@ -122,6 +134,39 @@ impl Actuation<'_> {
                 escape(name),
                 r[m][m]
             );
+        }
+        out.push_str("  </actuator>\n");
+    }
+
+    /// `<actuator>` with a `<position>` per servo (module docs), each after a comment with what
+    /// MJCF cannot state of it.
+    fn write_servos(&self, out: &mut String, names: &[String]) {
+        out.push_str("  <actuator>\n");
+        for s in &self.drives.servo {
+            let Some(name) = names.get(s.joint as usize - 1) else {
+                continue;
+            };
+            if s.delay != 0.0 || s.dead_band != 0.0 {
+                let _ = writeln!(
+                    out,
+                    "    <!-- servo of {}: command delay {:?} s, dead band {:?} (drives.toml; not \
+                     in MJCF) -->",
+                    escape(name),
+                    s.delay,
+                    s.dead_band
+                );
+            }
+            let mut attributes = format!(
+                "name=\"servo_{0}\" joint=\"{0}\" kp=\"{1:?}\" kv=\"{2:?}\"",
+                escape(name),
+                s.kp,
+                s.kd
+            );
+            if s.torque_limit.is_finite() {
+                let l = s.torque_limit;
+                let _ = write!(attributes, " forcerange=\"{:?} {l:?}\"", -l);
+            }
+            let _ = writeln!(out, "    <position {attributes}/>");
         }
         out.push_str("  </actuator>\n");
     }
@@ -182,5 +227,50 @@ mod tests {
         };
         let text = super::super::with_drives(&chain, Some(&names), Some(&bare));
         assert!(!text.contains("<actuator>") && text.contains("<tendon>"));
+    }
+
+    /// A servo arm's drive train: each servo a `<position>` on its joint that reads back to the
+    /// same servo (a finite torque limit its `forcerange`), its delay and dead band said in a
+    /// comment; the servos written in place of motors.
+    #[test]
+    fn servos_are_position_actuators_that_read_back() {
+        use crate::drive_train::ServoTerms;
+        let chain = crate::model::reference::by_name("link2").unwrap();
+        let servo = |joint, kp, torque_limit, delay| ServoTerms {
+            joint,
+            kp,
+            kd: 0.25 * kp,
+            torque_limit,
+            delay,
+            dead_band: 0.0,
+        };
+        let train = DriveTrain {
+            min_speed: 0.0,
+            coupling: None,
+            drive: vec![drive(1, 0.75), drive(2, 0.5)],
+            servo: vec![servo(1, 12.5, 3.0, 0.02), servo(2, 7.0, f64::INFINITY, 0.0)],
+        };
+        let r = [vec![10.0, 0.0], vec![0.0, 20.0]];
+        let actuation = Actuation {
+            drives: &train,
+            transmission: Some(&r),
+        };
+        let names = ["a".to_string(), "b".to_string()];
+        let text = super::super::with_drives(&chain, Some(&names), Some(&actuation));
+        assert!(!text.contains("<motor"), "{text}");
+        assert!(
+            text.contains("servo of a: command delay 0.02 s, dead band 0.0"),
+            "{text}"
+        );
+        assert!(!text.contains("servo of b"), "{text}");
+        let back = super::super::from_str(&text, "servos.xml", &Default::default()).unwrap();
+        for (read, stated) in back.servos.iter().zip(&train.servo) {
+            let read = read.expect("a servo on every joint");
+            let stated = ServoTerms {
+                delay: 0.0,
+                ..stated.clone()
+            };
+            assert_eq!(read, stated.servo());
+        }
     }
 }

@@ -18,7 +18,8 @@
 //! * With identified drives ([`with_drives`], [`super::actuation`]), each joint's `armature`,
 //!   `damping` and `frictionloss` are its drive's in place of the chain's own (as `sim replay
 //!   --drives` replaces them), a coupled drive's are a fixed tendon's, and a stated transmission
-//!   gives one `<motor>` per drive.
+//!   gives one `<motor>` per drive; a servo arm's stated servos give one `<position>` per servo
+//!   instead.
 
 use std::fmt::Write;
 

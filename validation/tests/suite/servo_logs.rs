@@ -271,11 +271,13 @@ fn fit_servos_recovers_the_servo_that_drove_a_logged_arm() {
         horizon: 0.5,
         spacing: 1.0,
         iterations: 20,
+        tolerance: 1e-6,
         // From the log alone: what it recovers is the log's, not the start's.
         prior_factor: 3.0,
         prior_delay: 0.05,
         no_prior: true,
         out: out.clone(),
+        mjcf: None,
     };
     let f = validation::estimate::simulation_fit::command::run(&o).unwrap();
     assert!(f.rms < 0.2 * f.rms_start, "{f:?}");

@@ -34,6 +34,9 @@ pub struct Options {
     /// Most Levenberg–Marquardt iterations.
     #[arg(long, default_value_t = 40)]
     pub iterations: usize,
+    /// Stop once an iteration lowers the cost by less than this fraction of it.
+    #[arg(long, default_value_t = 1e-6)]
+    pub tolerance: f64,
     /// The prior's one σ on a positive term, as a factor of its start (`Prior`: each term kept
     /// near the start unless the logs demand otherwise).
     #[arg(long, default_value_t = Prior::default().factor)]
@@ -47,6 +50,11 @@ pub struct Options {
     /// The drive train to write (`drives.toml`).
     #[arg(long)]
     pub out: PathBuf,
+    /// Also write the fitted model as MJCF: the model's bodies, each joint's fitted armature,
+    /// damping and friction loss, each servo a `<position>` actuator (delay and dead band in
+    /// comments: MJCF has none).
+    #[arg(long)]
+    pub mjcf: Option<PathBuf>,
 }
 
 /// Fits, writes `options.out`; returns the fit.
@@ -86,9 +94,9 @@ pub fn run(options: &Options) -> crate::Result<SimulationFit> {
             spacing: options.spacing,
         },
         iterations: options.iterations,
+        tolerance: options.tolerance,
         prior: (!options.no_prior).then_some(prior(options)?),
         verbose: true,
-        ..FitOptions::default()
     };
     let fitted = fit(&model, &terms, &logs, fit_options).map_err(|e| match e {
         super::FitError::Rollout(r) => crate::Error::from(r),
@@ -103,8 +111,25 @@ pub fn run(options: &Options) -> crate::Result<SimulationFit> {
         options.runs.len(),
         fitted.rms
     );
+    if let Some(path) = &options.mjcf {
+        let names = joint_names(&options.runs[0])?;
+        let actuation = sim::mjcf::Actuation {
+            drives: &train,
+            transmission: None,
+        };
+        let xml = sim::mjcf::export::with_drives(&model.chain, Some(&names), Some(&actuation));
+        std::fs::write(path, xml).map_err(crate::Error::io(path))?;
+    }
     std::fs::write(&options.out, header + &text).map_err(crate::Error::io(&options.out))?;
     Ok(fitted)
+}
+
+/// The joint names of the run in `dir` (its manifest's, chain order).
+fn joint_names(dir: &std::path::Path) -> crate::Result<Vec<String>> {
+    let manifest = sim::dataset::recorded::RecordedManifest::read(dir)
+        .map_err(|e| crate::Error::from(e).within(dir.display().to_string()))?
+        .ok_or_else(|| crate::Error::invalid(dir.display().to_string(), "a recorded run"))?;
+    Ok(manifest.joints.iter().map(|j| j.name.clone()).collect())
 }
 
 /// The prior of `--prior-factor` and `--prior-delay`, checked.
