@@ -25,6 +25,7 @@ mod nim_motion;
 mod nim_population;
 mod paper_sensing;
 mod recorded;
+mod servo_fit;
 mod sweep;
 mod tables;
 mod teaching;
@@ -45,6 +46,7 @@ pub use mim::MimPlan;
 pub use nim_beside::NimBesidePlan;
 pub use paper_sensing::PaperSensingPlan;
 pub use recorded::{RecordedPlan, RecordedReport};
+pub use servo_fit::{ServoFitPlan, ServoFitReport};
 
 /// One kind of study: its file, its computation and its rendering.
 pub trait StudyKind: Sized {
@@ -159,6 +161,8 @@ kinds! {
     PaperSensing(PaperSensingPlan),
     /// A real robot's recording, imported, identified and validated by prediction.
     Recorded(RecordedPlan),
+    /// A servo arm identified by simulation from some logs, judged on others.
+    ServoFit(ServoFitPlan),
 }
 
 /// The `kind` key alone.

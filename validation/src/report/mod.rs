@@ -12,6 +12,7 @@ pub mod nim_motion;
 pub mod paper_sensing;
 pub(crate) mod plot;
 pub mod recorded;
+pub mod servo_fit;
 pub mod survival;
 pub mod sweep;
 pub mod teaching;

@@ -19,6 +19,7 @@ pub mod paper_sensing;
 pub mod plan;
 pub mod recorded;
 pub mod run_view;
+pub mod servo_fit;
 pub mod stats;
 pub mod survival;
 pub mod sweep;

@@ -74,20 +74,7 @@ pub fn run(options: &Options) -> crate::Result<SimulationFit> {
             "a model without coupled drives (a servo arm's joints each have their own)",
         ));
     }
-    let joints: Vec<u8> = (0..model.chain.links.len())
-        .filter(|&j| servo_driven(&model, &logs[0], j).is_some())
-        .map(|j| j as u8 + 1)
-        .collect();
-    if joints.is_empty() {
-        return Err(crate::Error::invalid(
-            "--model, --drives",
-            "a position servo on some joint whose commands the logs hold (MJCF <position>, or \
-             drives.toml [[servo]]: the fit's start)",
-        ));
-    }
-    let terms: Vec<Term> = (joints.iter())
-        .flat_map(|&joint| options.terms.iter().map(move |&kind| Term { joint, kind }))
-        .collect();
+    let terms = servo_terms(&model, &logs, &options.terms)?;
     let fit_options = FitOptions {
         windows: Windows {
             horizon: options.horizon,
@@ -124,8 +111,34 @@ pub fn run(options: &Options) -> crate::Result<SimulationFit> {
     Ok(fitted)
 }
 
+/// The terms `kinds` of every joint of `model` that a servo drives on `logs` (its first log's
+/// commands: `sim::rollout::servo_driven`).
+pub fn servo_terms(
+    model: &sim::rollout::Model,
+    logs: &[sim::rollout::Logged],
+    kinds: &[TermKind],
+) -> crate::Result<Vec<Term>> {
+    let joints: Vec<u8> = (0..model.chain.links.len())
+        .filter(|&j| {
+            logs.first()
+                .is_some_and(|l| servo_driven(model, l, j).is_some())
+        })
+        .map(|j| j as u8 + 1)
+        .collect();
+    if joints.is_empty() {
+        return Err(crate::Error::invalid(
+            "--model, --drives",
+            "a position servo on some joint whose commands the logs hold (MJCF <position>, or \
+             drives.toml [[servo]]: the fit's start)",
+        ));
+    }
+    Ok((joints.iter())
+        .flat_map(|&joint| kinds.iter().map(move |&kind| Term { joint, kind }))
+        .collect())
+}
+
 /// The joint names of the run in `dir` (its manifest's, chain order).
-fn joint_names(dir: &std::path::Path) -> crate::Result<Vec<String>> {
+pub fn joint_names(dir: &std::path::Path) -> crate::Result<Vec<String>> {
     let manifest = sim::dataset::recorded::RecordedManifest::read(dir)
         .map_err(|e| crate::Error::from(e).within(dir.display().to_string()))?
         .ok_or_else(|| crate::Error::invalid(dir.display().to_string(), "a recorded run"))?;
@@ -153,7 +166,7 @@ fn prior(options: &Options) -> crate::Result<Prior> {
 }
 
 /// The fitted model's drive train: every joint's terms and servo, the fit's values in place.
-fn drive_train(fitted: &SimulationFit, start: &sim::rollout::Model) -> DriveTrain {
+pub fn drive_train(fitted: &SimulationFit, start: &sim::rollout::Model) -> DriveTrain {
     let mut model = start.clone();
     for (t, v) in fitted.terms.iter().zip(&fitted.values) {
         t.set(&mut model, *v);

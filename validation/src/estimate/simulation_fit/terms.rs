@@ -57,7 +57,7 @@ impl Term {
     }
 
     /// Its value in `model`; `None` where the model has no servo on a servo term's joint.
-    pub(super) fn value(&self, model: &Model) -> Option<f64> {
+    pub fn value(&self, model: &Model) -> Option<f64> {
         let j = self.joint as usize - 1;
         let joint = &model.chain.links.get(j)?.joint;
         Some(match self.kind {
