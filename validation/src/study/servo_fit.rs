@@ -114,32 +114,7 @@ pub fn study(input: &ServoFitInput, out: Outputs) -> crate::Result<ServoFitStudy
     };
     let fit_runs: Vec<PathBuf> = input.fit.iter().map(import).collect::<Result<_, _>>()?;
     let judge_runs: Vec<PathBuf> = input.judge.iter().map(import).collect::<Result<_, _>>()?;
-    let mut logs = Vec::with_capacity(fit_runs.len());
-    let mut model = None;
-    for run in &fit_runs {
-        let p = prepare(run, Some(&input.model), Some(&input.start))
-            .map_err(|e| crate::Error::from(e).within(run.display().to_string()))?;
-        model.get_or_insert(p.model);
-        logs.push(p.log);
-    }
-    let model = model.ok_or_else(|| crate::Error::invalid("fit", "at least one log"))?;
-    let terms = servo_terms(&model, &logs, &input.terms)?;
-    let options = Options {
-        windows: input.windows,
-        iterations: input.iterations,
-        // Tight: a weakly excited joint's term moves the cost little per step; the file's
-        // `iterations` bounds the time.
-        tolerance: 1e-9,
-        prior: Some(input.prior),
-        verbose: true,
-    };
-    let start: Vec<f64> = (terms.iter())
-        .map(|t| t.value(&model).unwrap_or(f64::NAN))
-        .collect();
-    let fitted = fit(&model, &terms, &logs, options).map_err(|e| match e {
-        crate::estimate::simulation_fit::FitError::Rollout(r) => crate::Error::from(r),
-        other => crate::Error::Numerical(other.to_string()),
-    })?;
+    let (model, start, fitted) = fit_on(input, &fit_runs)?;
     let train = drive_train(&fitted, &model);
     let text = toml::to_string(&train).expect("a drive train serializes");
     crate::files::write_atomic(drives, &text).map_err(crate::Error::io(drives))?;
@@ -162,6 +137,37 @@ pub fn study(input: &ServoFitInput, out: Outputs) -> crate::Result<ServoFitStudy
         prior: (input.prior.factor, input.prior.delay),
         judged,
     })
+}
+
+/// The model with the start's drives, each term's start value, and the fit on `runs`.
+fn fit_on(
+    input: &ServoFitInput,
+    runs: &[PathBuf],
+) -> crate::Result<(sim::rollout::Model, Vec<f64>, SimulationFit)> {
+    let mut logs = Vec::with_capacity(runs.len());
+    let mut model = None;
+    for run in runs {
+        let p = prepare(run, Some(&input.model), Some(&input.start))
+            .map_err(|e| crate::Error::from(e).within(run.display().to_string()))?;
+        model.get_or_insert(p.model);
+        logs.push(p.log);
+    }
+    let model = model.ok_or_else(|| crate::Error::invalid("fit", "at least one log"))?;
+    let terms = servo_terms(&model, &logs, &input.terms)?;
+    let options = Options {
+        windows: input.windows,
+        iterations: input.iterations,
+        // Tight: a weakly excited joint's term moves the cost little per step; the file's
+        // `iterations` bounds the time.
+        tolerance: 1e-9,
+        prior: Some(input.prior),
+        verbose: true,
+    };
+    let start = (terms.iter())
+        .map(|t| t.value(&model).unwrap_or(f64::NAN))
+        .collect();
+    let fitted = fit(&model, &terms, &logs, options)?;
+    Ok((model, start, fitted))
 }
 
 /// The held-out run's rollouts with the model's servos and with the fitted ones.

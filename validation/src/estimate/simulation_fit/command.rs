@@ -85,10 +85,7 @@ pub fn run(options: &Options) -> crate::Result<SimulationFit> {
         prior: (!options.no_prior).then_some(prior(options)?),
         verbose: true,
     };
-    let fitted = fit(&model, &terms, &logs, fit_options).map_err(|e| match e {
-        super::FitError::Rollout(r) => crate::Error::from(r),
-        other => crate::Error::Numerical(other.to_string()),
-    })?;
+    let fitted = fit(&model, &terms, &logs, fit_options)?;
     let train = drive_train(&fitted, &model);
     let text = toml::to_string(&train).expect("a drive train serializes");
     let header = format!(

@@ -72,3 +72,14 @@ pub struct SimulationFit {
     /// The integrator steps per sample interval of every rollout of the fit.
     pub steps_per_sample: usize,
 }
+
+impl From<FitError> for crate::Error {
+    /// A rollout's error as the crate states it; a term the model lacks or a log without a
+    /// window as a numerical one.
+    fn from(e: FitError) -> Self {
+        match e {
+            FitError::Rollout(r) => crate::Error::from(r),
+            other => crate::Error::Numerical(other.to_string()),
+        }
+    }
+}

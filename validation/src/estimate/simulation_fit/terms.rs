@@ -17,6 +17,7 @@ pub enum TermKind {
     /// Its command delay `δ`.
     Delay,
     /// Its torque limit (the servo's output saturates there).
+    #[value(name = "torque_limit")]
     TorqueLimit,
     /// The joint's viscous damping.
     Damping,
