@@ -32,12 +32,12 @@ import json
 import subprocess
 
 import mujoco
-from mujoco import rollout
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
 from conftest import ROOT, binary
+from mujoco_windows import replay_windows
 
 MENAGERIE = ROOT / "models" / "menagerie"
 ARMS = {
@@ -107,33 +107,16 @@ def windows_horizon_errors(model, log, fidelity, integrator, inputs):
     """Per window of `fidelity` (the rollout's), per joint `|q_MuJoCo − q_log|` at the horizon:
     MuJoCo from the window's first recorded `(q, q̇)`, `inputs = (values, spec)` (samples × inputs,
     the `mjtState` component they set) giving each sample's input, held over the steps the rollout
-    took, constraints off and damping explicit (as Rapier's). The steps run in MuJoCo's own
-    `rollout` (C, one call per window), not a Python loop over `mj_step`."""
-    t, q, qd = log
+    took, constraints off and damping explicit (as Rapier's)."""
     values, spec = inputs
     model.opt.integrator = integrator
     flags = mujoco.mjtDisableBit
     model.opt.disableflags |= flags.mjDSBL_CONSTRAINT | flags.mjDSBL_EULERDAMP
-    period = (t[-1] - t[0]) / (len(t) - 1)
-    length = round(fidelity["windows"]["horizon"] / period)
-    data = mujoco.MjData(model)
-    physics = mujoco.mjtState.mjSTATE_FULLPHYSICS
-    start = np.empty(mujoco.mj_stateSize(model, physics))
-    errors = []
-    for window in fidelity["per_window"]:
-        s = round((window["start"] - t[0]) / period)
-        steps = round(period / window["step"])
-        model.opt.timestep = period / steps
-        mujoco.mj_resetData(model, data)
-        data.qpos[:] = q[s]
-        data.qvel[:] = qd[s]
-        mujoco.mj_getState(model, data, start, physics)
-        control = np.repeat(values[s : s + length], steps, axis=0)
-        states, _ = rollout.rollout(model, data, start, control[None], control_spec=spec)
-        # A full-physics state is (time, qpos, qvel, …).
-        end = states[0, -1, 1 : 1 + model.nq]
-        errors.append(np.abs(end - q[s + length]))
-    return np.array(errors)
+
+    def held(s, length, steps, h):
+        return np.repeat(values[s : s + length], steps, axis=0), spec
+
+    return replay_windows(model, log, fidelity, held)
 
 
 def with_coupled_wrist(model, path):

@@ -23,9 +23,9 @@ import tomllib
 import mujoco
 import numpy as np
 import pyarrow.parquet as pq
-from mujoco import rollout
 
 from conftest import ROOT, binary
+from mujoco_windows import replay_windows
 
 SO101 = ROOT / "models" / "so101"
 MENAGERIE = ROOT / "models" / "menagerie" / "robotstudio_so101" / "so101.nomesh.xml"
@@ -41,30 +41,17 @@ def mujoco_horizon_errors(model_path, run, fidelity, delays):
     t, q, qd, q_cmd = col("t")[:, 0], col("q"), col("qd"), col("q_cmd")
     model = mujoco.MjModel.from_xml_path(str(model_path))
     assert model.nu == nj
-    data = mujoco.MjData(model)
     period = (t[-1] - t[0]) / (len(t) - 1)
-    length = round(fidelity["windows"]["horizon"] / period)
-    physics = mujoco.mjtState.mjSTATE_FULLPHYSICS
-    start = np.empty(mujoco.mj_stateSize(model, physics))
-    errors = []
-    for window in fidelity["per_window"]:
-        s = round((window["start"] - t[0]) / period)
-        steps = round(period / window["step"])
-        model.opt.timestep = period / steps
-        mujoco.mj_resetData(model, data)
-        data.qpos[:] = q[s]
-        data.qvel[:] = qd[s]
-        mujoco.mj_getState(model, data, start, physics)
-        times = np.arange(length * steps) * model.opt.timestep
+
+    def delayed(s, length, steps, h):
+        times = np.arange(length * steps) * h
         control = np.empty((len(times), nj))
         for j in range(nj):
             index = s + np.floor((times - delays[j]) / period + 1e-9).astype(int)
             control[:, j] = q_cmd[np.maximum(index, 0), j]
-        states, _ = rollout.rollout(
-            model, data, start, control[None], control_spec=mujoco.mjtState.mjSTATE_CTRL
-        )
-        errors.append(np.abs(states[0, -1, 1 : 1 + model.nq] - q[s + length]))
-    return np.array(errors)
+        return control, mujoco.mjtState.mjSTATE_CTRL
+
+    return replay_windows(model, (t, q, qd), fidelity, delayed)
 
 
 def test_the_fitted_so101_moves_in_mujoco_as_in_rapier_and_beats_menagerie(workdir):

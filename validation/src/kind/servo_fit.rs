@@ -176,17 +176,12 @@ impl StudyKind for ServoFitPlan {
     }
 
     fn summary(r: &ServoFitReport) -> String {
-        let mean = |row: fn(&crate::study::servo_fit::Judged) -> &Vec<f64>| {
-            let all: Vec<f64> = (r.study.judged.iter())
-                .map(|j| crate::study::servo_fit::Judged::mean(row(j)))
-                .collect();
-            crate::study::servo_fit::Judged::mean(&all)
-        };
+        let s = &r.study;
         format!(
             "held-out 1 s rollouts: model file {:.4e} rad, fitted {:.4e}, commands {:.4e}",
-            mean(|j| &j.model),
-            mean(|j| &j.fitted),
-            mean(|j| &j.commanded)
+            s.mean(|j| &j.model),
+            s.mean(|j| &j.fitted),
+            s.mean(|j| &j.commanded)
         )
     }
 }

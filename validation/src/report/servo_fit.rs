@@ -4,10 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::study::servo_fit::{Judged, ServoFitStudy};
-
-/// One of a held-out log's rows: the model file's, the fitted model's or the commands' errors.
-type Row = fn(&Judged) -> &Vec<f64>;
+use crate::study::servo_fit::{Judged, Row, ServoFitStudy};
 
 /// The report's Markdown; `source` says where the logs come from, `model` names the model file.
 pub fn render(s: &ServoFitStudy, source: &str, model: &str) -> String {

@@ -61,6 +61,9 @@ impl Judged {
     }
 }
 
+/// One of a held-out log's rows: [`Judged::model`], [`Judged::fitted`] or [`Judged::commanded`].
+pub type Row = fn(&Judged) -> &Vec<f64>;
+
 /// The study's result.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ServoFitStudy {
@@ -89,6 +92,14 @@ pub struct Outputs<'a> {
     pub drives: &'a Path,
     /// The fitted model as MJCF (each servo a `<position>` actuator).
     pub mjcf: &'a Path,
+}
+
+impl ServoFitStudy {
+    /// The mean over the held-out logs of each log's mean over joints of `row`.
+    pub fn mean(&self, row: Row) -> f64 {
+        let all: Vec<f64> = self.judged.iter().map(|j| Judged::mean(row(j))).collect();
+        Judged::mean(&all)
+    }
 }
 
 /// Runs the study into `out`.

@@ -78,6 +78,18 @@ fn servo_log_of(dir: &Path, seed: u64, model: &Path) -> PathBuf {
     path
 }
 
+/// The SO-ARM100 without its friction loss (so that rollouts take 1 ms steps), written in `dir`.
+fn frictionless_arm(dir: &Path) -> PathBuf {
+    let path = dir.join("so_arm100.nofriction.xml");
+    let text = std::fs::read_to_string(arm()).unwrap();
+    std::fs::write(
+        &path,
+        text.replace("frictionloss=\"0.1\"", "frictionloss=\"0\""),
+    )
+    .unwrap();
+    path
+}
+
 /// The import's options for the SO-ARM100 (the import suite's, another arm).
 fn options(recording: &Path, out: &Path) -> Options {
     Options {
@@ -247,13 +259,7 @@ fn a_log_without_torque_needs_its_commands_and_no_torque_estimator_takes_it() {
 #[test]
 fn fit_servos_recovers_the_servo_that_drove_a_logged_arm() {
     let dir = tmp("fit-servos");
-    let frictionless = dir.join("so_arm100.nofriction.xml");
-    let text = std::fs::read_to_string(arm()).unwrap();
-    std::fs::write(
-        &frictionless,
-        text.replace("frictionloss=\"0.1\"", "frictionloss=\"0\""),
-    )
-    .unwrap();
+    let frictionless = frictionless_arm(&dir);
     let log = servo_log_of(&dir, 4, &frictionless);
     let run = dir.join("run");
     import(&Options {
@@ -306,13 +312,7 @@ fn fit_servos_recovers_the_servo_that_drove_a_logged_arm() {
 #[test]
 fn a_servo_fit_study_fits_on_some_logs_and_judges_on_others() {
     let dir = tmp("servo-study");
-    let frictionless = dir.join("so_arm100.nofriction.xml");
-    let text = std::fs::read_to_string(arm()).unwrap();
-    std::fs::write(
-        &frictionless,
-        text.replace("frictionloss=\"0.1\"", "frictionloss=\"0\""),
-    )
-    .unwrap();
+    let frictionless = frictionless_arm(&dir);
     let mut logs = Vec::new();
     for seed in [6, 7] {
         let log = dir.join(format!("log{seed}.csv"));
