@@ -43,7 +43,7 @@ pub use driven::{logged, with_drives};
 pub use fidelity::{Fidelity, WindowError, fidelity};
 pub use model::Model;
 pub use prepared::{Prepared, prepare};
-pub use step::{MIN_STEP, SIGN_FRACTION, STIFF_FRACTION, steps_per_sample, steps_with_servos};
+pub use step::{MIN_STEP, SIGN_FRACTION, STIFF_FRACTION, steps_per_sample};
 pub use window::{Logged, RolledWindow, RolloutError, roll_out, servo_driven, window_steps};
 pub use windows::Windows;
 

@@ -51,7 +51,7 @@ pub fn steps_per_sample(model: &Model, q: &[f64], period: f64) -> usize {
 
 /// [`steps_per_sample`] with `servo(j)` the servo that drives joint `j` (`None`: the joint is
 /// torque-driven, a servo the model states for it idle).
-pub fn steps_with_servos(
+pub(super) fn steps_with_servos(
     model: &Model,
     q: &[f64],
     period: f64,
