@@ -90,6 +90,7 @@ pub fn import_recording(
                 .map_err(|e| refused(e.to_string()))?,
             topics: topic.unwrap_or_default(),
         },
+        episode: None,
         run_id,
         out,
         force,

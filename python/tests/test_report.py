@@ -89,3 +89,18 @@ def test_a_sweeps_page_loads_without_error(workdir):
     report(out, page)
     marks = body_marks(page, workdir)
     assert marks["status"] == "ready" and marks["errors"] == "0", marks
+
+
+def test_a_servo_identifications_page_loads_without_error(workdir):
+    out = workdir / "so101_lerobot"
+    subprocess.run(
+        [binary("armid"), "identify", str(ROOT / "models/so101/lerobot/dataset"),
+         "--model", str(ROOT / "models/menagerie/robotstudio_so101/so101.nomesh.xml"),
+         "--config", str(ROOT / "models/so101/lerobot/so101_lerobot.toml"),
+         "--terms", "kp", "--iterations", "0", "--out", str(out)],
+        check=True,
+    )
+    marks = body_marks(out / "report.html", workdir)
+    assert marks["status"] == "ready" and marks["errors"] == "0", marks
+    dom = browse(out / "report.html", workdir, "--dump-dom")
+    assert "dataset_episode_2" in dom and "O5.kp" in dom

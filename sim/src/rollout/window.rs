@@ -34,6 +34,22 @@ impl Logged {
         let n = self.t.len();
         (self.t[n - 1] - self.t[0]) / (n - 1) as f64
     }
+
+    /// The log's samples before `t` (s): the part a model is fitted on when the rest is held
+    /// out.
+    pub fn before(&self, t: f64) -> Logged {
+        let n = self.t.partition_point(|&x| x < t);
+        let cut = |xs: &Vec<Vec<f64>>| xs.iter().map(|x| x[..n].to_vec()).collect();
+        Logged {
+            t: self.t[..n].to_vec(),
+            q: cut(&self.q),
+            qd: cut(&self.qd),
+            tau: cut(&self.tau),
+            q_cmd: (self.q_cmd.iter())
+                .map(|c| c.as_ref().map(|c| c[..n].to_vec()))
+                .collect(),
+        }
+    }
 }
 
 /// A window that could not be set up (the model and the log disagree).

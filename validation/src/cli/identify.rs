@@ -3,18 +3,24 @@
 
 use std::path::Path;
 
-use crate::study::identify::{self, Identification, Options, REPORT};
+use crate::report::html::{identify_page, servo_identify_page};
+use crate::study::identify::{self, Found, Identification, Options, REPORT};
 
 /// Runs `identify` and prints its summary.
 pub(super) fn run(o: &Options) -> crate::Result<()> {
     let t0 = std::time::Instant::now();
-    let render = |found: &Identification, dir: &Path| {
+    let render = |found: &Found, dir: &Path| {
         let path = dir.join(REPORT);
-        crate::report::write_atomic(&path, &crate::report::html::identify_page(found))
-            .map_err(crate::Error::io(&path))
+        let page = match found {
+            Found::Torque(f) => identify_page(f),
+            Found::Servo(f) => servo_identify_page(f),
+        };
+        crate::report::write_atomic(&path, &page).map_err(crate::Error::io(&path))
     };
-    let found = identify::identify(o, &render)?;
-    print!("{}", summary(&found, &o.out));
+    match identify::identify(o, &render)? {
+        Found::Torque(f) => print!("{}", summary(&f, &o.out)),
+        Found::Servo(f) => print!("{}", super::identify_servo::summary(&f, &o.out)),
+    }
     println!("in {:.1} s", t0.elapsed().as_secs_f64());
     Ok(())
 }

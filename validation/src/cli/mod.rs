@@ -24,6 +24,7 @@ use crate::estimate::{Options, Role};
 
 pub mod html;
 mod identify;
+mod identify_servo;
 mod nim;
 mod output;
 

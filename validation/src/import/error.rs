@@ -64,3 +64,14 @@ pub enum ImportError {
     #[error(transparent)]
     Dataset(#[from] sim::dataset::DatasetError),
 }
+
+impl ImportError {
+    /// A command-line option's problem.
+    pub(crate) fn command_line(field: &str, problem: String) -> Self {
+        ImportError::Field {
+            file: PathBuf::from("command line"),
+            field: field.into(),
+            problem,
+        }
+    }
+}

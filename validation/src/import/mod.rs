@@ -3,7 +3,7 @@
 //!
 //! **The recording** is a wide table, CSV with a header row or Parquet ([`table`]), or a ROS 2
 //! bag (MCAP or sqlite3 `.db3`) whose `sensor_msgs/msg/JointState` messages become that table
-//! ([`bag`]), one row per sample: `t` (s, strictly increasing, may be irregular; or no time
+//! ([`bag`]), or one episode of a LeRobot dataset (v3.0, v2.x; [`lerobot`]), one row per sample: `t` (s, strictly increasing, may be irregular; or no time
 //! column and `--rate`), and per joint `q_<j>` (rad or m) and any of `qd_<j>`, `qdd_<j>`,
 //! `tau_<j>` (N·m or N), `i_<j>` (A, with the joint's drive gain in the configuration: `τ = K·i`), or motor-side `qm_<j>`
 //! (rad) and `taum_<j>` (N·m) through the configuration's transmission (`q = R⁻¹ θm`,
@@ -26,62 +26,21 @@ pub mod bag;
 pub mod checks;
 pub mod columns;
 mod error;
+pub mod lerobot;
+mod options;
+mod source;
 pub mod table;
 
 use std::path::{Path, PathBuf};
 
 pub use error::ImportError;
+pub use options::{Options, Reading};
 
 use sim::dataset::recorded::{Config, JointNames, JointSource, RecordedManifest, SourceFile};
 use sim::dataset::recorded::{RECORDED_KIND, RecordedJoint, RecordedTable, write_recorded};
 use table::Table;
 
 use crate::signal;
-use sim::dataset::recorded::Lowpass;
-
-/// What to import, and how (also the `validation import` command's arguments).
-#[derive(Clone, Debug, clap::Args)]
-pub struct Options {
-    /// The recording: `.csv` with a header row, `.parquet`, or a ROS 2 bag (`.mcap`, `.db3`,
-    /// or the bag's directory).
-    pub recording: PathBuf,
-    /// The robot's URDF or MJCF (`.xml`; [`sim::description`]): joints named in the columns
-    /// by the file's name or 1-based index. `--model` is the same option.
-    #[arg(long, visible_alias = "model")]
-    pub urdf: PathBuf,
-    /// How the recording is read.
-    #[command(flatten)]
-    pub reading: Reading,
-    /// Run id (default: the output directory's name).
-    #[arg(long)]
-    pub run_id: Option<String>,
-    /// The run directory to write.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Replace an existing output directory.
-    #[arg(long)]
-    pub force: bool,
-}
-
-/// How a recording is read: its configuration, rate, low-pass and bag topics (`import`'s and
-/// `identify`'s options alike).
-#[derive(Clone, Debug, clap::Args)]
-pub struct Reading {
-    /// Drive gains, transmission, offsets and locked joints (TOML; [`sim::dataset::recorded::Config`]).
-    #[arg(long)]
-    pub config: Option<PathBuf>,
-    /// Sample rate (Hz) of a recording without a `t` column.
-    #[arg(long)]
-    pub rate: Option<f64>,
-    /// Low-pass of the kinematics: `none`, `auto` (4th order, cut-off from the spectrum),
-    /// `auto:ORDER`, or `ORDER:CUTOFF_HZ` (zero-phase Butterworth).
-    #[arg(long, default_value = "auto")]
-    pub lowpass: Lowpass,
-    /// The JointState topics of a bag to read, merged by joint name (repeat the option, or
-    /// separate them with commas; default: every JointState topic of the bag).
-    #[arg(long = "topic", value_delimiter = ',')]
-    pub topics: Vec<String>,
-}
 
 /// The joint-side series of a recording, before the signal chain.
 struct JointSide {
@@ -111,26 +70,10 @@ pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
     }
     let joints = JointNames { names };
     let held = sim::description::held(&o.urdf, &config.lock)?;
-    let is_bag = bag::is_bag(&o.recording);
-    let (table, topics) = match (is_bag, r.topics.is_empty()) {
-        (true, _) => bag::read(&o.recording, &r.topics)?,
-        (false, true) => (Table::read(&o.recording)?, Vec::new()),
-        (false, false) => {
-            return Err(command_line(
-                "--topic",
-                "expected only with a ROS 2 bag (.mcap, .db3 or its directory)".into(),
-            ));
-        }
-    };
-    let recording = if is_bag {
-        let files = bag::storage::files(&o.recording)?;
-        SourceFile::of_all(&o.recording, &files)?
-    } else {
-        SourceFile::of(&o.recording)?
-    };
+    let (table, topics, recording) = source::read(o, &config, &held)?;
     let side = joint_side(&table, (&joints, &held), &chain, &config, o)?;
     let processed = signal::chain::process(&side.t, &side.readings, &r.lowpass)
-        .map_err(|problem| command_line("--lowpass", problem.to_string()))?;
+        .map_err(|problem| ImportError::command_line("--lowpass", problem.to_string()))?;
     let run_id = o.run_id.clone().unwrap_or_else(|| {
         (o.out.file_name()).map_or("recorded".into(), |n| n.to_string_lossy().into_owned())
     });
@@ -171,14 +114,6 @@ pub fn import(o: &Options) -> Result<RecordedManifest, ImportError> {
     let json = serde_json::to_string_pretty(&manifest).expect("the manifest serializes");
     write_recorded(&o.out, &recorded, &json, o.force)?;
     Ok(manifest)
-}
-
-fn command_line(field: &str, problem: String) -> ImportError {
-    ImportError::Field {
-        file: PathBuf::from("command line"),
-        field: field.into(),
-        problem,
-    }
 }
 
 /// The stamps, and every joint's coordinate, rates where recorded and torque, on the joint
@@ -282,7 +217,7 @@ fn joint_side(
 fn time(table: &Table, column: Option<&str>, rate: Option<f64>) -> Result<Vec<f64>, ImportError> {
     let file = &table.file;
     match (column, rate) {
-        (Some(_), Some(_)) => Err(command_line(
+        (Some(_), Some(_)) => Err(ImportError::command_line(
             "--rate",
             format!(
                 "the recording `{}` has a `t` column: give one or the other",
@@ -304,7 +239,7 @@ fn time(table: &Table, column: Option<&str>, rate: Option<f64>) -> Result<Vec<f6
         (None, Some(r)) if r.is_finite() && r > 0.0 => {
             Ok((0..table.rows()).map(|k| k as f64 / r).collect())
         }
-        (None, Some(r)) => Err(command_line(
+        (None, Some(r)) => Err(ImportError::command_line(
             "--rate",
             format!("expected a positive rate in Hz, got {r}"),
         )),

@@ -246,6 +246,7 @@ impl StudyKind for RecordedPlan {
                 lowpass: self.lowpass.clone(),
                 topics: Vec::new(),
             },
+            episode: None,
             run_id: Some(self.run.clone()),
             out: run.clone(),
             force: true,

@@ -117,6 +117,7 @@ pub fn study(input: &ServoFitInput, out: Outputs) -> crate::Result<ServoFitStudy
                 lowpass: input.lowpass.clone(),
                 topics: Vec::new(),
             },
+            episode: None,
             run_id: Some(stem),
             out: out.clone(),
             force: true,

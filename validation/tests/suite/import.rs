@@ -42,6 +42,7 @@ pub(crate) fn options(recording: &Path, out: &Path) -> Options {
             lowpass: Lowpass::None,
             topics: Vec::new(),
         },
+        episode: None,
         run_id: None,
         out: out.to_owned(),
         force: true,

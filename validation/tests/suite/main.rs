@@ -21,6 +21,7 @@ mod identifiable_draws;
 mod identify;
 mod import;
 mod industrial;
+mod lerobot;
 mod motion_families;
 mod multisine;
 mod nim;

@@ -14,6 +14,9 @@
 //!
 //! [lock]                 # URDF joints held at a position (a gripper's fingers)
 //! panda_finger_joint1 = 0.02
+//!
+//! [lerobot]              # a LeRobot dataset's unit (super::LeRobotReading)
+//! units = "degrees"
 //! ```
 //!
 //! Joints are named by their URDF name or their 1-based index along the chain. The Stäubli
@@ -73,6 +76,9 @@ pub struct Config {
     /// URDF joints held at a position (rad or m).
     #[serde(default)]
     pub lock: BTreeMap<String, f64>,
+    /// How a LeRobot dataset's joint values read ([`super::LeRobotReading`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lerobot: Option<super::LeRobotReading>,
 }
 
 /// `θm = R q`: the motor angles from the joint coordinates; `τ = Rᵀ τm` by power balance.

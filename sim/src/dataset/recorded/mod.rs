@@ -18,11 +18,13 @@ use std::path::Path;
 
 mod chain;
 mod config;
+mod lerobot;
 mod manifest;
 mod read;
 
 pub use chain::{Chain, Lowpass, SpectrumChoice};
 pub use config::{Config, ConfigError, Coupling, JointNames, Transmission, matrix};
+pub use lerobot::{LeRobotReading, LeRobotUnits};
 pub use manifest::{JointColumns, JointSource, RecordedManifest, SourceFile};
 pub use read::{Header, NamedJoint, read};
 

@@ -16,7 +16,7 @@ pub mod sweep;
 
 use serde::Serialize;
 
-use crate::study::identify::Identification;
+use crate::study::identify::{Identification, ServoIdentification};
 use crate::study::run_view::RunView;
 use crate::study::sweep::SweepResult;
 
@@ -32,6 +32,9 @@ enum Content<'a> {
     },
     Identify {
         found: &'a Identification,
+    },
+    ServoIdentify {
+        found: &'a ServoIdentification,
     },
     Sweep {
         study: &'a str,
@@ -78,6 +81,15 @@ pub fn identify_page(found: &Identification) -> String {
     page(
         &format!("Identified model of {}", found.run_id),
         &Content::Identify { found },
+    )
+}
+
+/// The page of `armid identify`'s outcome on a servo arm's logs: the held-out rollouts with the
+/// file's servos, the fitted ones and the commands, and the fit.
+pub fn servo_identify_page(found: &ServoIdentification) -> String {
+    page(
+        &format!("Identified servos of {}", found.runs.join(", ")),
+        &Content::ServoIdentify { found },
     )
 }
 

@@ -370,6 +370,24 @@
     if (f.skipped.length) main.appendChild(el("p", { class: "note" }, "Not run: " + f.skipped.map(([m, why]) => `${m} (${why})`).join("; ")));
   }
 
+  function servoIdentify(f) {
+    body.dataset.armPixels = "0";
+    const mean = (xs) => { const v = xs.filter((x) => x !== null && isFinite(x)); return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null; };
+    const over = (key) => mean(f.judged.map((j) => mean(j[key])));
+    const [file, fitted, commands] = ["model", "fitted", "commanded"].map(over);
+    section("How the fitted servos move the arm",
+      `Each log's last ${(100 * f.holdout).toFixed(0)} %, held out of the fit, rolled out in Rapier: 1 s rollouts every 0.5 s from the recorded state under the logged commands, the mean joint error at 1 s (rad), with the model file's own servos, with the fitted ones, and taking each command for the position (no model). Mean over the logs: file ${fmt(file)}, fitted ${fmt(fitted)}, commands ${fmt(commands)}${file !== null && fitted ? ` (file / fitted ${(file / fitted).toFixed(2)})` : ""}. Written: ${f.files.join(", ")}.`);
+    main.appendChild(table(["log", "windows", "model file", "fitted", "commands"],
+      f.judged.map((j) => [j.log, String(j.windows), fmt(mean(j.model)), fmt(mean(j.fitted)), fmt(mean(j.commanded))])));
+    section("Per joint, mean over the logs (rad at 1 s)");
+    main.appendChild(table(["", ...f.joints], ["model", "fitted", "commanded"].map((key) =>
+      [key === "model" ? "model file" : key === "commanded" ? "commands" : key, ...f.joints.map((_, k) => fmt(mean(f.judged.map((j) => j[key][k]))))])));
+    section("The fit", `Levenberg–Marquardt on ${f.fit.windows} rollouts of ${f.windows.horizon} s (one every ${f.windows.spacing} s of each log's first part), ${f.fit.iterations} iterations, RMS residual ${fmt(f.fit.rms_start)} → ${fmt(f.fit.rms)} rad; σ cluster-robust over windows. Start: ${f.start_from}.`);
+    main.appendChild(table(["term", "start", "fitted", "σ"],
+      f.fit.terms.map((t, k) => [`O${t.joint}.${t.kind}`, fmt(f.start[k]), fmt(f.fit.values[k]), fmt(f.fit.std[k])])));
+    section("Every choice made", `Inputs: ${f.inputs.join(", ")}. Runs: ${f.runs.join(", ")}.`);
+  }
+
   function sweep(data) {
     body.dataset.armPixels = "0";
     section(`Error against noise (${data.seeds} seeds per level)`,
@@ -391,7 +409,8 @@
 
   try {
     const data = JSON.parse(document.getElementById("data").textContent);
-    if (data.kind === "run") run(data.view); else if (data.kind === "identify") identify(data.found); else sweep(data);
+    if (data.kind === "run") run(data.view); else if (data.kind === "identify") identify(data.found);
+    else if (data.kind === "servo_identify") servoIdentify(data.found); else sweep(data);
     body.dataset.status = "ready";
   } catch (e) {
     errors.push(String((e && e.stack) || e));

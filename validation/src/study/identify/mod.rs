@@ -19,10 +19,19 @@
 //!
 //! The model written is the one identified on the first part, whose holdout NRMS the report
 //! states: refitting it on the whole log would give a model no figure describes.
+//!
+//! **A servo arm** (logs with commands `qcmd_` and no torque: LeRobot's SO-100/SO-101, Koch) takes
+//! another route ([`servo`]): its logs, one or several (files, or a LeRobot dataset's episodes), each imported into `runs/<id>` (one log: `run/`), its servos fitted by
+//! simulation on the first part of every log and judged on the rest, `model.xml` with a
+//! `<position>` actuator per servo. Several logs of a torque-logging arm are refused: its route
+//! takes one log.
 
 mod estimators;
 mod fit;
 mod model;
+mod options;
+pub mod servo;
+mod sources;
 
 use std::path::{Path, PathBuf};
 
@@ -35,32 +44,8 @@ use crate::study::recorded::{PRIOR, ReplayCheck, Traces};
 use crate::study::run_view::RunView;
 
 pub use fit::{JointFit, LinkFit, ParameterFit};
-
-/// What to identify, and how (the `identify` command's arguments).
-#[derive(Clone, Debug, clap::Args)]
-pub struct Options {
-    /// The log: a wide CSV or Parquet table, or a ROS 2 bag (`.mcap`, `.db3` or its directory),
-    /// as `import` reads it.
-    pub log: PathBuf,
-    /// The robot's URDF or MJCF (`.xml`): its kinematics, and the prior its bodies start from.
-    #[arg(long)]
-    pub model: PathBuf,
-    /// How the log is read, as `import` reads it.
-    #[command(flatten)]
-    pub reading: crate::import::Reading,
-    /// The share of the log's time span held out for validation, at its end.
-    #[arg(long, default_value_t = 0.3)]
-    pub holdout: f64,
-    /// Only these estimators (comma-separated names; default: every one that applies).
-    #[arg(long, value_delimiter = ',')]
-    pub only: Option<Vec<String>>,
-    /// The directory to write.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Replace an existing output directory.
-    #[arg(long)]
-    pub force: bool,
-}
+pub use options::Options;
+pub use servo::ServoIdentification;
 
 /// What `identify` found (serialized into `identification.json` and the report).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -106,12 +91,23 @@ pub struct Identification {
 /// The report's file in the output directory.
 pub const REPORT: &str = "report.html";
 
+/// What `identify` found: a torque-logging arm's bodies and drives chosen among estimators, or
+/// a servo arm's servos fitted by simulation.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "arm", rename_all = "snake_case")]
+pub enum Found {
+    /// From a torque (or current) log.
+    Torque(Box<Identification>),
+    /// From a servo arm's logs.
+    Servo(Box<ServoIdentification>),
+}
+
 /// Runs `identify` (module docs) and `render` (which writes the report, [`REPORT`], into the
 /// directory it is given); returns what it found.
 pub fn identify(
     o: &Options,
-    render: &dyn Fn(&Identification, &Path) -> crate::Result<()>,
-) -> crate::Result<Identification> {
+    render: &dyn Fn(&Found, &Path) -> crate::Result<()>,
+) -> crate::Result<Found> {
     if o.out.exists() && !o.force {
         return Err(crate::Error::invalid(
             format!("--out {}", o.out.display()),
@@ -124,6 +120,13 @@ pub fn identify(
     }
     std::fs::create_dir_all(&work).map_err(crate::Error::io(&work))?;
     let found = identify_into(o, &work).and_then(|found| {
+        let json = match &found {
+            Found::Torque(f) => serde_json::to_string(f),
+            Found::Servo(f) => serde_json::to_string(f),
+        };
+        let path = work.join("identification.json");
+        crate::files::write_atomic(&path, &json.expect("serializes"))
+            .map_err(crate::Error::io(&path))?;
         render(&found, &work)?;
         Ok(found)
     });
@@ -149,17 +152,43 @@ fn partial(out: &Path) -> PathBuf {
     out.with_file_name(name)
 }
 
-/// The steps of [`identify`], written into `work`.
-fn identify_into(o: &Options, work: &Path) -> crate::Result<Identification> {
+/// The steps of [`identify`], written into `work`: each log imported, then the servo arm's
+/// route or the torque-logging arm's.
+fn identify_into(o: &Options, work: &Path) -> crate::Result<Found> {
+    let logs = sources::expand(&o.logs)?;
+    if let [log] = logs.as_slice() {
+        let run_dir = work.join("run");
+        let manifest = log.import(o, &run_dir)?;
+        return match servo::is_servo_run(&run_dir)? {
+            true => {
+                servo::identify(o, &[run_dir], (work, REPORT)).map(|f| Found::Servo(Box::new(f)))
+            }
+            false => torque(o, work, manifest).map(|f| Found::Torque(Box::new(f))),
+        };
+    }
+    let mut runs = Vec::with_capacity(logs.len());
+    for log in &logs {
+        let run = work.join("runs").join(&log.id);
+        log.import(o, &run)?;
+        if !servo::is_servo_run(&run)? {
+            return Err(crate::Error::invalid(
+                log.name(),
+                "a servo arm's log (commands qcmd_, no torque): identify fits several logs of a \
+                 servo arm as one; a torque-logging arm's identification takes one log",
+            ));
+        }
+        runs.push(run);
+    }
+    servo::identify(o, &runs, (work, REPORT)).map(|f| Found::Servo(Box::new(f)))
+}
+
+/// A torque-logging arm's identification from its run in `work/run`.
+fn torque(
+    o: &Options,
+    work: &Path,
+    manifest: sim::dataset::recorded::RecordedManifest,
+) -> crate::Result<Identification> {
     let run_dir = work.join("run");
-    let manifest = crate::import::import(&crate::import::Options {
-        recording: o.log.clone(),
-        urdf: o.model.clone(),
-        reading: o.reading.clone(),
-        run_id: Some(run_id(&o.log)),
-        out: run_dir.clone(),
-        force: true,
-    })?;
     let loaded = Loaded::read(&run_dir)?;
     let (identify, validate) = loaded.split(o.holdout)?;
     let outcome = estimators::run(o.only.as_deref(), &o.model, &identify, &validate)?;
@@ -196,7 +225,8 @@ fn identify_into(o: &Options, work: &Path) -> crate::Result<Identification> {
     files.push("estimates.csv".into());
     files.push("identification.json".into());
     files.push(REPORT.into());
-    let mut inputs = vec![o.log.display().to_string(), o.model.display().to_string()];
+    let mut inputs: Vec<String> = o.logs.iter().map(|l| l.display().to_string()).collect();
+    inputs.push(o.model.display().to_string());
     inputs.extend(o.reading.config.as_ref().map(|c| c.display().to_string()));
     let found = Identification {
         inputs,
@@ -224,9 +254,6 @@ fn identify_into(o: &Options, work: &Path) -> crate::Result<Identification> {
         files,
         arm,
     };
-    let json = serde_json::to_string(&found).expect("serializes");
-    let path = work.join("identification.json");
-    crate::files::write_atomic(&path, &json).map_err(crate::Error::io(&path))?;
     Ok(found)
 }
 
@@ -250,12 +277,6 @@ fn replay(
         .map(|f| f.strip_prefix(work).unwrap_or(f).display().to_string())
         .collect();
     Ok(check)
-}
-
-/// The run id of a log: its file name without extension.
-fn run_id(log: &Path) -> String {
-    log.file_stem()
-        .map_or("log".into(), |s| s.to_string_lossy().into_owned())
 }
 
 /// The error when no estimator gave a model the rule can choose.
