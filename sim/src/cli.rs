@@ -95,6 +95,9 @@ pub enum Command {
     /// Drive a model as the robot was driven: from the run's recorded states, under its logged
     /// torques, open loop over short windows; print how far it drifts (`sim::rollout`).
     Rollout(crate::rollout::Options),
+    /// Write a servo arm's runs (commands on every joint) as one LeRobot v3.0 dataset, each run
+    /// an episode (`sim::lerobot_export`).
+    ExportLerobot(crate::lerobot_export::Options),
     /// Read and check a scenario file without simulating it.
     Check {
         /// The scenario file (TOML).
@@ -174,6 +177,15 @@ pub fn run(command: Command) -> crate::Result<()> {
         Command::Rollout(options) => {
             let r = crate::rollout::rollout(&options)?;
             print_rollout(&r);
+        }
+        Command::ExportLerobot(options) => {
+            let frames = crate::lerobot_export::export(&options)?;
+            println!(
+                "wrote {}: {} episodes, {} frames",
+                options.out.display(),
+                frames.len(),
+                frames.iter().sum::<usize>()
+            );
         }
         Command::Check { scenario } => {
             let s = Scenario::from_path(&scenario)?;

@@ -58,6 +58,7 @@ pub mod error;
 pub mod friction;
 pub mod invalid;
 pub mod kinematics;
+pub mod lerobot_export;
 pub mod measurement;
 pub mod mjcf;
 pub mod model;

@@ -38,6 +38,7 @@ pub mod atomic;
 pub mod checksum;
 pub mod columns;
 mod error;
+pub mod lerobot;
 pub mod reader;
 pub mod recorded;
 pub(crate) mod table;

@@ -468,7 +468,14 @@ const SIM_LAYERS: &[&[&str]] = &[
     ],
     &["urdf", "mjcf", "description", "scenario"],
     &["simulation", "checks", "validity"],
-    &["run", "batch", "replay", "reading", "rollout"],
+    &[
+        "run",
+        "batch",
+        "replay",
+        "reading",
+        "rollout",
+        "lerobot_export",
+    ],
     &["cli"],
 ];
 

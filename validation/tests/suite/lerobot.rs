@@ -216,6 +216,10 @@ fn write_dataset(dir: &Path, names: &[&str], t: &[f32], without: Option<&str>) {
     };
     let columns: Vec<(&str, ArrayRef)> = vec![
         ("timestamp", Arc::new(Float32Array::from(t.to_vec()))),
+        (
+            "frame_index",
+            Arc::new(Int64Array::from_iter_values(0..n as i64)),
+        ),
         ("episode_index", Arc::new(Int64Array::from(vec![0i64; n]))),
         ("observation.state", vectors(10.0)),
         ("action", vectors(12.0)),

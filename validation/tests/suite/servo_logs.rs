@@ -28,6 +28,28 @@ fn servo_log(dir: &Path, seed: u64) -> PathBuf {
 
 /// [`servo_log`] of the arm in the MJCF file `model`.
 fn servo_log_of(dir: &Path, seed: u64, model: &Path) -> PathBuf {
+    let rec = servo_run(seed, model).recording;
+    let mut csv = String::from("t");
+    for j in 1..=6 {
+        csv += &format!(",q_{j},qcmd_{j}");
+    }
+    csv.push('\n');
+    for s in 0..rec.samples() {
+        csv += &format!("{:?}", rec.t[s]);
+        for k in 0..6 {
+            let r = rec.joint(s, k);
+            csv += &format!(",{:?},{:?}", r.q, r.q_cmd);
+        }
+        csv.push('\n');
+    }
+    let path = dir.join("servo_log.csv");
+    std::fs::write(&path, csv).unwrap();
+    path
+}
+
+/// The arm in `model` simulated on every joint's [`SERVO`] under 50 Hz commands (a random Fourier
+/// motion about the middle of each joint's range).
+fn servo_run(seed: u64, model: &Path) -> sim::Run {
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let commands = (END / COMMAND_PERIOD) as usize + 1;
@@ -59,23 +81,7 @@ fn servo_log_of(dir: &Path, seed: u64, model: &Path) -> PathBuf {
         );
     }
     let scenario = sim::scenario::Scenario::from_toml(&text, "servo_log").unwrap();
-    let rec = sim::simulate(&scenario, None).recording;
-    let mut csv = String::from("t");
-    for j in 1..=6 {
-        csv += &format!(",q_{j},qcmd_{j}");
-    }
-    csv.push('\n');
-    for s in 0..rec.samples() {
-        csv += &format!("{:?}", rec.t[s]);
-        for k in 0..6 {
-            let r = rec.joint(s, k);
-            csv += &format!(",{:?},{:?}", r.q, r.q_cmd);
-        }
-        csv.push('\n');
-    }
-    let path = dir.join("servo_log.csv");
-    std::fs::write(&path, csv).unwrap();
-    path
+    sim::simulate(&scenario, None)
 }
 
 /// The SO-ARM100 without its friction loss (so that rollouts take 1 ms steps), written in `dir`.
@@ -417,5 +423,78 @@ fn a_servo_fit_study_fits_on_some_logs_and_judges_on_others() {
     let mjcf = sim::mjcf::read(&out.join("report/servos_model.xml"), &Default::default()).unwrap();
     let read: Vec<f64> = mjcf.servos.iter().map(|s| s.unwrap().kp).collect();
     assert_eq!(read, f.values);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `armid export-lerobot`: simulated servo runs as a LeRobot v3.0 dataset (LeRobot degrees, the
+/// motors named as the model's joints), read back by the import as each run's own positions and
+/// commands, to float32's rounding of a degree.
+#[test]
+fn simulated_servo_runs_export_as_a_lerobot_dataset_that_imports_back() {
+    let dir = tmp("servo-lerobot");
+    let runs: Vec<PathBuf> = [8, 9]
+        .iter()
+        .map(|&seed| {
+            let run = dir.join(format!("run_{seed}"));
+            let s = servo_run(seed, &arm());
+            sim::dataset::write_run(&run, &s.recording, &s.manifest, false).unwrap();
+            run
+        })
+        .collect();
+    let dataset = dir.join("dataset");
+    let export = sim::lerobot_export::Options {
+        runs: runs.clone(),
+        model: Some(arm()),
+        units: sim::dataset::recorded::LeRobotUnits::Degrees,
+        resolution: 4096.0,
+        out: dataset.clone(),
+        force: false,
+    };
+    assert_eq!(sim::lerobot_export::export(&export).unwrap(), [801, 801]);
+    let config = dir.join("lerobot.toml");
+    std::fs::write(&config, "[lerobot]\nunits = \"degrees\"\n").unwrap();
+    for (e, run) in runs.iter().enumerate() {
+        let out = dir.join(format!("imported_{e}"));
+        let mut o = options(&dataset, &out);
+        o.episode = Some(e as i64);
+        o.reading.config = Some(config.clone());
+        import(&o).unwrap();
+        let back = sim::reading::recorded::read_recorded(&out)
+            .unwrap()
+            .measurements;
+        let sent = sim::reading::read_run(run).unwrap().measurements;
+        assert_eq!(back.t.len(), sent.t.len());
+        for (a, b) in back.joints.iter().zip(&sent.joints) {
+            for k in 0..back.t.len() {
+                assert!((back.t[k] - sent.t[k]).abs() < 1e-12, "t[{k}]");
+                assert!((a.q[k] - b.q[k]).abs() < 2e-6, "joint {} q[{k}]", b.id);
+                let (ca, cb) = (a.q_cmd.as_ref().unwrap()[k], b.q_cmd.as_ref().unwrap()[k]);
+                assert!(
+                    (ca - cb).abs() < 2e-6,
+                    "joint {} q_cmd[{k}]: {ca} vs {cb}",
+                    b.id
+                );
+            }
+        }
+    }
+    // A torque-driven run among them (no commands) is refused by name, nothing written.
+    let text = std::fs::read_to_string(root().join("scenarios/paper_rail.toml")).unwrap();
+    let rail = sim::simulate(
+        &sim::scenario::Scenario::from_toml(&text, "rail").unwrap(),
+        None,
+    );
+    sim::dataset::write_run(&dir.join("rail"), &rail.recording, &rail.manifest, false).unwrap();
+    let e = sim::lerobot_export::export(&sim::lerobot_export::Options {
+        runs: vec![runs[0].clone(), dir.join("rail")],
+        model: None,
+        units: sim::dataset::recorded::LeRobotUnits::Radians,
+        resolution: 4096.0,
+        out: dir.join("mixed"),
+        force: false,
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("rail") && e.contains("q_cmd"), "{e}");
+    assert!(!dir.join("mixed").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,7 +5,8 @@
 //! The dataset is a directory with `meta/info.json` ([`info`]: version, `fps`, the motor names
 //! of `observation.state` and `action`) and `data/chunk-*/*.parquet` (v3.0: `file-*.parquet`,
 //! many episodes a file; v2.x: `episode_*.parquet`), whose rows carry `timestamp` (s from the
-//! episode's start), `episode_index`, `observation.state` (the positions the servos reported)
+//! episode's start; `frame_index / fps` where it is that, rounded to float32: [`Dataset`]),
+//! `frame_index`, `episode_index`, `observation.state` (the positions the servos reported)
 //! and `action` (the positions commanded). Each episode is a log: its rows in file order
 //! become `t`, `q_<joint>` and `qcmd_<joint>`, `<joint>` the motor name without `.pos`, which
 //! must be a joint of the model (or one the configuration locks, whose columns are left out),
@@ -31,6 +32,7 @@ use super::table::Table;
 /// The columns read from every data file.
 const TIME: &str = "timestamp";
 const EPISODE: &str = "episode_index";
+const FRAME: &str = "frame_index";
 const STATE: &str = "observation.state";
 const ACTION: &str = "action";
 
@@ -49,6 +51,7 @@ pub struct Dataset {
     /// The data files read (sorted), `meta/info.json` first: what the run's manifest hashes.
     pub files: Vec<PathBuf>,
     time: Vec<f64>,
+    frame: Vec<f64>,
     episode: Vec<i64>,
     state: Vec<Vec<f64>>,
     action: Vec<Vec<f64>>,
@@ -66,6 +69,7 @@ impl Dataset {
                 .collect(),
             info,
             time: Vec::new(),
+            frame: Vec::new(),
             episode: Vec::new(),
             state: Vec::new(),
             action: Vec::new(),
@@ -111,7 +115,7 @@ impl Dataset {
             });
         }
         let mut names = vec!["t".to_owned()];
-        let mut columns = vec![rows.iter().map(|&r| self.time[r]).collect::<Vec<f64>>()];
+        let mut columns = vec![self.stamps(&rows)];
         for (prefix, motors, values) in [
             ("q_", &self.info.state, &self.state),
             ("qcmd_", &self.info.action, &self.action),
@@ -129,6 +133,19 @@ impl Dataset {
         Table::checked(&file, names, columns)
     }
 
+    /// The stamps of `rows` (s): LeRobot's recorder writes `frame_index / fps` rounded to
+    /// float32 (0.5 µs at 8 s, which would make a uniform log read as jittered and move a held
+    /// command's switch across a sample); where every row's stamp is exactly that, the stamps are
+    /// `frame_index / fps` in full precision, else as stored.
+    fn stamps(&self, rows: &[usize]) -> Vec<f64> {
+        let fps = self.info.fps;
+        let exact = |r: usize| self.frame[r] / fps;
+        match rows.iter().all(|&r| exact(r) as f32 as f64 == self.time[r]) {
+            true => rows.iter().map(|&r| exact(r)).collect(),
+            false => rows.iter().map(|&r| self.time[r]).collect(),
+        }
+    }
+
     fn read_file(&mut self, file: &Path) -> Result<(), ImportError> {
         let format = |message: String| ImportError::Format {
             file: file.to_owned(),
@@ -142,7 +159,7 @@ impl Dataset {
             .map_err(|e| format(e.to_string()))?;
         let schema = builder.schema().clone();
         let mut roots = Vec::new();
-        for name in [TIME, EPISODE, STATE, ACTION] {
+        for name in [TIME, FRAME, EPISODE, STATE, ACTION] {
             roots.push(schema.index_of(name).map_err(|_| {
                 ImportError::Column {
                     file: file.to_owned(),
@@ -164,6 +181,7 @@ impl Dataset {
             let row = self.time.len() - first;
             let column = |name: &str| batch.column_by_name(name).expect("projected").clone();
             self.time.extend(numbers(file, TIME, &column(TIME))?);
+            self.frame.extend(numbers(file, FRAME, &column(FRAME))?);
             let episodes = numbers(file, EPISODE, &column(EPISODE))?;
             self.episode.extend(episodes.iter().map(|&e| e as i64));
             let width = |names: &Vec<String>| names.len();
