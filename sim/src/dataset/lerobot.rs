@@ -17,7 +17,7 @@ use std::sync::Arc;
 use arrow_array::{ArrayRef, FixedSizeListArray, Float32Array, Int64Array, RecordBatch};
 use arrow_array::{StringArray, UInt64Array};
 
-use super::recorded::LeRobotUnits;
+use super::recorded::{LeRobotReading, LeRobotUnits};
 use super::{DatasetError, io};
 
 /// One episode: a run's samples.
@@ -55,9 +55,7 @@ pub fn write(
 ) -> Result<(), DatasetError> {
     let scale = match layout.units {
         LeRobotUnits::Radians => 1.0,
-        LeRobotUnits::Degrees => {
-            180.0 / std::f64::consts::PI * layout.resolution / (layout.resolution - 1.0)
-        }
+        LeRobotUnits::Degrees => 1.0 / LeRobotReading::radians_per_degree(layout.resolution),
         LeRobotUnits::RangeM100To100 => {
             return Err(DatasetError::Format {
                 path: out.to_owned(),

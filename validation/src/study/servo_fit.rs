@@ -59,6 +59,12 @@ impl Judged {
     pub fn mean(row: &[f64]) -> f64 {
         row.iter().sum::<f64>() / row.len().max(1) as f64
     }
+
+    /// The mean over `logs` of each log's mean over joints of `row`.
+    pub fn mean_over(logs: &[Judged], row: Row) -> f64 {
+        let all: Vec<f64> = logs.iter().map(|j| Judged::mean(row(j))).collect();
+        Judged::mean(&all)
+    }
 }
 
 /// One of a held-out log's rows: [`Judged::model`], [`Judged::fitted`] or [`Judged::commanded`].
@@ -97,8 +103,7 @@ pub struct Outputs<'a> {
 impl ServoFitStudy {
     /// The mean over the held-out logs of each log's mean over joints of `row`.
     pub fn mean(&self, row: Row) -> f64 {
-        let all: Vec<f64> = self.judged.iter().map(|j| Judged::mean(row(j))).collect();
-        Judged::mean(&all)
+        Judged::mean_over(&self.judged, row)
     }
 }
 

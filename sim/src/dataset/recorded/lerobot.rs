@@ -58,6 +58,14 @@ pub enum LeRobotUnits {
     RangeM100To100,
 }
 
+impl LeRobotReading {
+    /// Radians per LeRobot degree at `resolution` ticks per turn: `(resolution − 1)/resolution ·
+    /// π/180` (module docs), what the import multiplies by and the export divides by.
+    pub fn radians_per_degree(resolution: f64) -> f64 {
+        (resolution - 1.0) / resolution * std::f64::consts::PI / 180.0
+    }
+}
+
 /// 4096 ticks per turn: the Feetech STS3215 of the SO-100/SO-101, the Dynamixel XL330 of Koch.
 fn ticks_per_turn() -> f64 {
     4096.0

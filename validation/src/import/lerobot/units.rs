@@ -74,7 +74,7 @@ impl Units {
         let ticks = self.reading.resolution;
         let scale = match self.reading.units {
             LeRobotUnits::Radians => 1.0,
-            LeRobotUnits::Degrees => (ticks - 1.0) / ticks * std::f64::consts::PI / 180.0,
+            LeRobotUnits::Degrees => LeRobotReading::radians_per_degree(ticks),
             LeRobotUnits::RangeM100To100 => {
                 let (file, motors) = self.calibration.as_ref().expect("checked in new");
                 let m = motors.get(joint).ok_or_else(|| ImportError::Field {

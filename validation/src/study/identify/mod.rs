@@ -159,7 +159,7 @@ fn identify_into(o: &Options, work: &Path) -> crate::Result<Found> {
     if let [log] = logs.as_slice() {
         let run_dir = work.join("run");
         let manifest = log.import(o, &run_dir)?;
-        return match servo::is_servo_run(&run_dir)? {
+        return match servo::is_servo_run(&manifest) {
             true => {
                 servo::identify(o, &[run_dir], (work, REPORT)).map(|f| Found::Servo(Box::new(f)))
             }
@@ -169,8 +169,7 @@ fn identify_into(o: &Options, work: &Path) -> crate::Result<Found> {
     let mut runs = Vec::with_capacity(logs.len());
     for log in &logs {
         let run = work.join("runs").join(&log.id);
-        log.import(o, &run)?;
-        if !servo::is_servo_run(&run)? {
+        if !servo::is_servo_run(&log.import(o, &run)?) {
             return Err(crate::Error::invalid(
                 log.name(),
                 "a servo arm's log (commands qcmd_, no torque): identify fits several logs of a \

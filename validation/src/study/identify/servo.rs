@@ -23,7 +23,9 @@ use serde::{Deserialize, Serialize};
 use sim::rollout::{Logged, Model, Windows, command_baseline, fidelity, prepare};
 
 use crate::estimate::simulation_fit::command::{drive_train, joint_names, servo_terms};
-use crate::estimate::simulation_fit::{Options as FitOptions, Prior, SimulationFit, fit};
+use crate::estimate::simulation_fit::{
+    Options as FitOptions, Prior, SimulationFit, Term, TermKind, fit,
+};
 use crate::study::servo_fit::Judged;
 
 /// What `identify` found on a servo arm's logs.
@@ -54,18 +56,15 @@ pub struct ServoIdentification {
 impl ServoIdentification {
     /// The mean over logs of each log's mean over joints of `row`.
     pub fn mean(&self, row: crate::study::servo_fit::Row) -> f64 {
-        let all: Vec<f64> = self.judged.iter().map(|j| Judged::mean(row(j))).collect();
-        Judged::mean(&all)
+        Judged::mean_over(&self.judged, row)
     }
 }
 
-/// Whether the run in `dir` is a servo arm's: commands on its joints, and no torque.
-pub fn is_servo_run(dir: &Path) -> crate::Result<bool> {
-    let manifest = sim::dataset::recorded::RecordedManifest::read(dir)
-        .map_err(|e| crate::Error::from(e).within(dir.display().to_string()))?
-        .ok_or_else(|| crate::Error::invalid(dir.display().to_string(), "a recorded run"))?;
-    Ok((manifest.joints.iter()).all(|j| j.columns.torque.is_none())
-        && manifest.joints.iter().any(|j| j.columns.command.is_some()))
+/// Whether the run `manifest` describes is a servo arm's: commands on its joints, and no
+/// torque.
+pub fn is_servo_run(manifest: &sim::dataset::recorded::RecordedManifest) -> bool {
+    (manifest.joints.iter()).all(|j| j.columns.torque.is_none())
+        && manifest.joints.iter().any(|j| j.columns.command.is_some())
 }
 
 /// Identifies the servos of the runs in `runs` (imported into `work`), writing the model files
@@ -120,7 +119,8 @@ pub(super) fn identify(
     let judged = (runs.iter().zip(&logs).zip(&splits))
         .map(|((run, log), &from)| judge(run, log, from, (&file_model, &model)))
         .collect::<crate::Result<_>>()?;
-    let mut files = write(work, &fitted, &start_model, &joint_names(&runs[0])?)?;
+    let joints = joint_names(&runs[0])?;
+    let mut files = write(work, &fitted, &start_model, &joints)?;
     files.push(report.into());
     let mut inputs: Vec<String> = o.logs.iter().map(|l| l.display().to_string()).collect();
     inputs.push(o.model.display().to_string());
@@ -128,7 +128,7 @@ pub(super) fn identify(
     let found = ServoIdentification {
         inputs,
         runs: runs.iter().map(|r| super::sources::run_id(r)).collect(),
-        joints: joint_names(&runs[0])?,
+        joints,
         holdout: o.holdout,
         start_from: (o.start.as_ref()).map_or(HOBBY_SERVO.into(), |p| p.display().to_string()),
         start,
@@ -148,9 +148,10 @@ pub const HOBBY_SERVO: &str = "a hobby servo's loop scaled to the file's torque 
 /// damping and torque limits the file's. `Err` where a servo has no torque limit to scale from.
 fn hobby_servos(file: &Model) -> crate::Result<Model> {
     let mut start = file.clone();
-    for (j, servo) in start.servos.iter_mut().enumerate() {
-        let Some(servo) = servo else { continue };
-        let limit = servo.torque_limit;
+    for j in 0..start.servos.len() {
+        let Some(limit) = file.servo(j).map(|s| s.torque_limit) else {
+            continue;
+        };
         if !limit.is_finite() {
             return Err(crate::Error::invalid(
                 format!("--model: joint {}", file.chain.links[j].name),
@@ -158,12 +159,15 @@ fn hobby_servos(file: &Model) -> crate::Result<Model> {
                  or a start stated with --start drives.toml",
             ));
         }
-        (servo.kp, servo.kd, servo.delay) = (limit / 0.6, 0.1 * limit, 0.05);
-        start.chain.links[j].joint.friction = Some(sim::friction::Friction::CoulombViscous {
-            coulomb: 0.1 * limit,
-            viscous: 0.0,
-            smoothing: sim::urdf::URDF_FRICTION_SMOOTHING,
-        });
+        let joint = j as u8 + 1;
+        for (kind, value) in [
+            (TermKind::Kp, limit / 0.6),
+            (TermKind::Kd, 0.1 * limit),
+            (TermKind::Delay, 0.05),
+            (TermKind::Coulomb, 0.1 * limit),
+        ] {
+            Term { joint, kind }.set(&mut start, value);
+        }
     }
     Ok(start)
 }
